@@ -1,0 +1,179 @@
+"""The `numbat` command: install the Jupyter kernel, check the set-up, demo, benchmark.
+
+Exit codes: 0 ok, 1 the command failed, 2 usage error. numbat's core (and JAX) is
+imported inside the commands that need it, so `numbat kernel install` stays fast.
+"""
+
+import argparse
+import importlib.metadata
+import importlib.resources
+import json
+import os
+import platform
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+KERNEL_NAME = "numbat"
+NOTEBOOK = "notebooks/01_tensors_and_defn.ipynb"
+
+# Jupyter's rule for kernel names (jupyter_client.kernelspec), checked before installing.
+_KERNEL_NAME_PATTERN = re.compile(r"^[a-z0-9._-]+$")
+
+
+def kernel_spec() -> dict:
+    """The Numbat kernel spec, with argv[0] set to this Python interpreter."""
+    text = importlib.resources.files("numbat").joinpath("_kernel/kernel.json").read_text()
+    spec = json.loads(text)
+    spec["argv"][0] = sys.executable
+    return spec
+
+
+def install_kernel(
+    name: str = KERNEL_NAME, *, user: bool = False, prefix: str | None = None
+) -> str:
+    """Installs the Numbat kernel spec and returns the directory it went to.
+
+    With neither `user` nor `prefix`, installs system-wide (as `jupyter kernelspec install`).
+    """
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    with tempfile.TemporaryDirectory() as source:
+        Path(source, "kernel.json").write_text(json.dumps(kernel_spec(), indent=2) + "\n")
+        return KernelSpecManager().install_kernel_spec(
+            source, kernel_name=name, user=user, prefix=prefix
+        )
+
+
+def _kernel_name(value: str) -> str:
+    name = value.lower()
+    if not _KERNEL_NAME_PATTERN.fullmatch(name):
+        raise argparse.ArgumentTypeError(
+            f"invalid kernel name {value!r}: use letters, digits, '.', '_' and '-' only"
+        )
+    return name
+
+
+def _positive_int(value: str) -> int:
+    error = argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise error from None
+    if number < 1:
+        raise error
+    return number
+
+
+def _cmd_kernel_install(args: argparse.Namespace) -> int:
+    prefix = sys.prefix if args.sys_prefix else args.prefix
+    try:
+        path = install_kernel(args.name, user=args.user, prefix=prefix)
+    except OSError as error:
+        print(
+            f"numbat: error: cannot install the kernel spec: {error}\n"
+            "Use --user, --sys-prefix or --prefix DIR to install where you can write.",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"Installed the Numbat kernel spec {args.name!r} in {path}")
+    print(f"  python: {sys.executable}")
+    return 0
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    rows = [("python", f"{platform.python_version()} ({sys.executable})")]
+    rows += [(name, _version(name)) for name in ("numbat", "jax", "jaxlib", "numpy", "ml_dtypes")]
+
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    try:
+        spec = KernelSpecManager().get_kernel_spec(KERNEL_NAME)
+        rows.append(("kernel", f"{KERNEL_NAME} in {spec.resource_dir} (python {spec.argv[0]})"))
+    except NoSuchKernel:
+        rows.append(("kernel", "not installed: run `numbat kernel install --sys-prefix`"))
+
+    xla_vars = sorted(key for key in os.environ if key.startswith("XLA_"))
+    rows += [(key, os.environ[key]) for key in xla_vars] or [("XLA_*", "none set")]
+
+    try:
+        import jax
+
+        rows.append(("backend", jax.default_backend()))
+        rows += [("device", f"{device} ({device.platform})") for device in jax.devices()]
+        status = 0
+    except (ImportError, RuntimeError) as error:
+        rows.append(("jax", f"failed to start: {type(error).__name__}: {error}"))
+        status = 1
+
+    width = max(len(key) for key, _ in rows)
+    for key, value in rows:
+        print(f"{key:<{width}}  {value}")
+    return status
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from . import _demo
+
+    _demo.run()
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from . import _bench
+
+    _bench.print_table(_bench.run(size=args.size, repeat=args.repeat))
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="numbat", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(title="commands", dest="command", required=True)
+
+    kernel = commands.add_parser("kernel", help="manage the Numbat Jupyter kernel")
+    kernel_commands = kernel.add_subparsers(title="kernel commands", dest="action", required=True)
+    install = kernel_commands.add_parser(
+        "install",
+        help="install the Numbat kernel spec for this Python",
+        description="Install the Numbat kernel spec (ipykernel with --ext=numbat) for this "
+        "Python; without a location option it installs system-wide.",
+    )
+    where = install.add_mutually_exclusive_group()
+    where.add_argument("--user", action="store_true", help="install for the current user")
+    where.add_argument(
+        "--sys-prefix", action="store_true", help=f"install into this environment ({sys.prefix})"
+    )
+    where.add_argument("--prefix", metavar="DIR", help="install into DIR/share/jupyter/kernels")
+    install.add_argument(
+        "--name", type=_kernel_name, default=KERNEL_NAME, help="kernel name (default: %(default)s)"
+    )
+    install.set_defaults(run=_cmd_kernel_install)
+
+    commands.add_parser(
+        "doctor", help="print versions, JAX devices, the kernel spec and XLA_* settings"
+    ).set_defaults(run=_cmd_doctor)
+    commands.add_parser("demo", help="a short printed tour of the API").set_defaults(run=_cmd_demo)
+
+    bench = commands.add_parser("bench", help="time a softmax defn against jax.jit and NumPy")
+    bench.add_argument(
+        "--size", type=_positive_int, default=1_000_000, help="f32 values (default: %(default)s)"
+    )
+    bench.add_argument(
+        "--repeat", type=_positive_int, default=50, help="timed calls (default: %(default)s)"
+    )
+    bench.set_defaults(run=_cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the `numbat` command line; returns the exit code (argparse exits 2 on bad usage)."""
+    args = _parser().parse_args(argv)
+    return args.run(args)

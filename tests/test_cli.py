@@ -1,0 +1,128 @@
+"""Tests for numbat/cli.py (and the demo and benchmark it runs)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import KernelManager
+
+from numbat import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _install(prefix: Path, *options: str) -> Path:
+    assert cli.main(["kernel", "install", "--prefix", str(prefix), *options]) == 0
+    return prefix / "share" / "jupyter" / "kernels"
+
+
+def test_packaged_kernel_spec_equals_the_canonical_one():
+    canonical = ROOT / "kernel" / "numbat" / "kernel.json"
+    packaged = ROOT / "numbat" / "_kernel" / "kernel.json"
+    assert packaged.read_text() == canonical.read_text()
+
+
+def test_kernel_install_into_prefix(tmp_path, capsys):
+    kernels = _install(tmp_path)
+    spec = json.loads((kernels / "numbat" / "kernel.json").read_text())
+    assert spec["argv"][0] == sys.executable
+    assert spec["argv"][1:3] == ["-m", "ipykernel_launcher"]
+    assert "{connection_file}" in spec["argv"]
+    assert "--ext=numbat" in spec["argv"]
+    assert spec["env"]["XLA_PYTHON_CLIENT_PREALLOCATE"] == "false"
+    assert spec["display_name"] == "Numbat"
+    assert spec["language"] == "python"
+    assert str(kernels / "numbat") in capsys.readouterr().out
+
+
+def test_kernel_install_with_a_name_is_lowercased(tmp_path):
+    kernels = _install(tmp_path, "--name", "Numbat-Dev")
+    assert (kernels / "numbat-dev" / "kernel.json").is_file()
+
+
+def test_installed_kernel_starts_with_the_extension_loaded(tmp_path):
+    kernels = _install(tmp_path)
+    specs = KernelSpecManager(kernel_dirs=[str(kernels)])
+    manager = KernelManager(kernel_name="numbat", kernel_spec_manager=specs)
+    manager.start_kernel()
+    client = manager.client()
+    client.start_channels()
+    outputs = []
+    try:
+        client.wait_for_ready(timeout=60)
+        reply = client.execute_interactive(
+            "import os, sys\n"
+            "print(sys.executable, os.environ['XLA_PYTHON_CLIENT_PREALLOCATE'],\n"
+            "      'numbat' in get_ipython().extension_manager.loaded)",
+            output_hook=outputs.append,
+            timeout=60,
+        )
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    assert reply["content"]["status"] == "ok"
+    text = "".join(message["content"].get("text", "") for message in outputs)
+    assert text.split() == [sys.executable, "false", "True"]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        ([], "the following arguments are required: command"),
+        (["kernel"], "the following arguments are required: action"),
+        (["kernel", "install", "--user", "--sys-prefix"], "not allowed with argument"),
+        (["kernel", "install", "--name", "no spaces"], "invalid kernel name 'no spaces'"),
+        (["bench", "--size", "0"], "expected a positive integer, got '0'"),
+        (["bench", "--repeat", "many"], "expected a positive integer, got 'many'"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+    ],
+)
+def test_usage_errors_exit_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_doctor():
+    result = subprocess.run(
+        [sys.executable, "-m", "numbat", "doctor"],
+        capture_output=True,
+        check=False,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    rows = dict(line.split(maxsplit=1) for line in result.stdout.splitlines())
+    assert rows["python"].endswith(f"({sys.executable})")
+    assert {"numbat", "jax", "jaxlib", "numpy", "kernel", "backend", "device"} <= rows.keys()
+
+
+def test_demo(capsys):
+    assert cli.main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "s32[x: 2][y: 2]" in out
+    assert "[telemetry] compiled" in out
+    assert "1 compilation event(s) for 2 calls." in out
+    assert cli.NOTEBOOK in out
+
+
+def test_bench_returns_positive_medians():
+    from numbat import _bench
+
+    results = _bench.run(size=64, repeat=3)
+    medians = results["median_us"]
+    assert set(medians) == {"numbat", "jax", "numpy"}
+    assert all(value > 0 for value in medians.values())
+    assert results["ratio"]["numbat/jax"] == pytest.approx(medians["numbat"] / medians["jax"])
+    assert results["ratio"]["numbat/numpy"] == pytest.approx(medians["numbat"] / medians["numpy"])
+
+
+def test_bench_prints_a_table(capsys):
+    assert cli.main(["bench", "--size", "64", "--repeat", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("softmax over 64 f32 values, median of 2 calls")
+    assert "numbat/jax" in out and "numbat/numpy" in out
