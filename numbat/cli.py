@@ -6,7 +6,6 @@ imported inside the commands that need it, so `numbat kernel install` stays fast
 
 import argparse
 import importlib.metadata
-import importlib.resources
 import json
 import os
 import platform
@@ -24,8 +23,7 @@ _KERNEL_NAME_PATTERN = re.compile(r"^[a-z0-9._-]+$")
 
 def kernel_spec() -> dict:
     """The Numbat kernel spec, with argv[0] set to this Python interpreter."""
-    text = importlib.resources.files("numbat").joinpath("_kernel/kernel.json").read_text()
-    spec = json.loads(text)
+    spec = json.loads(Path(__file__).with_name("_kernel").joinpath("kernel.json").read_text())
     spec["argv"][0] = sys.executable
     return spec
 
