@@ -28,9 +28,8 @@ def run() -> None:
 
     def on_compilation(event, measurements, metadata):
         compilations.append(metadata)
-        function = metadata["function"]
-        name = getattr(function, "__qualname__", function)
-        print(f"   [telemetry] compiled {name} in {measurements['compile_time']:,} µs")
+        compile_us = measurements["compile_time"]
+        print(f"   [telemetry] compiled {metadata['function']} in {compile_us:,.0f} µs")
 
     nbt.telemetry.attach("demo", ("numbat", "compilation"), on_compilation)
     try:
