@@ -1,0 +1,19 @@
+"""numbat's exceptions: each message names what is wrong and how to fix it."""
+
+
+class ArgumentError(ValueError):
+    """A bad argument: wrong shape, type, axis name, option or container.
+
+    >>> raise ArgumentError("unknown axis name 'z' (names are ('x', 'y'))")
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: unknown axis name 'z' (names are ('x', 'y'))
+    """
+
+    __module__ = "numbat"
+
+
+class ClientError(RuntimeError):
+    """The XLA client cannot do what was asked in its current state."""
+
+    __module__ = "numbat"

@@ -1,0 +1,1 @@
+"""Front-end ops: infer the output template once, then call the backend."""

@@ -1,0 +1,96 @@
+"""Turning arguments into tensors, choosing the backend, and running one op.
+
+While a `defn` traces, every op runs under `jax.named_scope(op)` and is
+recorded in the expression graph (DESIGN decision 2).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import jax
+import numpy as np
+
+from .. import _names, _types
+from .._errors import ArgumentError
+from .._tensor import Tensor
+from ..backends import _default
+from ..backends._abstract import AbstractBackend, Template
+from ..backends.numpy_backend import NumPyBackend
+from ..defn import _expr
+
+
+def is_number(value) -> bool:
+    return isinstance(value, (numbers.Number, np.bool_)) and not isinstance(value, np.ndarray)
+
+
+def to_tensor(value, backend: AbstractBackend | None = None) -> Tensor:
+    """`value` as a tensor: tensors pass through, anything else goes through `nbt.tensor`."""
+    if isinstance(value, Tensor):
+        return value
+    from .creation import tensor
+
+    return tensor(value, backend=backend)
+
+
+def scalar(value, type_: _types.Type, backend: AbstractBackend) -> Tensor:
+    """A weak Python scalar as a rank-0 operand of `type_` (host data, folded into the op)."""
+    if type_.kind == "u" and value < 0:
+        raise ArgumentError(f"cannot use negative number {value} as a {type_} operand")
+    return Tensor(np.asarray(value, dtype=type_.dtype), type_, (), backend)
+
+
+def backend_of(*tensors: Tensor) -> AbstractBackend:
+    """The backend an op over `tensors` runs on. The rule: all on one backend
+    runs there; XLA wins over NumPy (host data moves to the device); two
+    different XLA devices are an error."""
+    backend = tensors[0].backend
+    for other in tensors[1:]:
+        if other.backend == backend or isinstance(other.backend, NumPyBackend):
+            continue
+        if isinstance(backend, NumPyBackend):
+            backend = other.backend
+        elif other.backend.device != backend.device:
+            raise ArgumentError(
+                f"tensors live on different devices ({backend.describe()} and {other.backend.describe()}); "
+                "move one with nbt.backend_transfer(t, backend)"
+            )
+    return backend
+
+
+def binary_operands(left, right) -> tuple[Tensor, Tensor, _types.Type]:
+    """Both operands as tensors, and their merged type (scalars merge by value, as in Nx)."""
+    if isinstance(left, Tensor) and is_number(right):
+        type_ = _types.merge_number(left.type, right)
+        return left, scalar(right, type_, left.backend), type_
+    if is_number(left) and isinstance(right, Tensor):
+        type_ = _types.merge_number(right.type, left)
+        return scalar(left, type_, right.backend), right, type_
+    backend = next((v.backend for v in (left, right) if isinstance(v, Tensor)), None)
+    left, right = to_tensor(left, backend), to_tensor(right, backend)
+    return left, right, _types.merge(left.type, right.type)
+
+
+def broadcast_template(left: Tensor, right: Tensor, type_: _types.Type) -> Template:
+    """The template of an element-wise op over `left` and `right`."""
+    from .. import _shape
+
+    shape = _shape.broadcast(left.shape, right.shape)
+    return Template(shape, type_, _names.broadcast_names(left.shape, left.names, right.shape, right.names))
+
+
+def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None = None, **params) -> Tensor:
+    """Runs backend op `op` with template `out`; records it while a defn traces."""
+    backend = backend or backend_of(*inputs)
+    recorder = _expr.current()
+    with jax.enable_x64(True):
+        if recorder is None:
+            return getattr(backend, op)(out, *inputs, **params)
+        with jax.named_scope(op):
+            result = getattr(backend, op)(out, *inputs, **params)
+    recorder.record(op, inputs, params, result)
+    return result
+
+
+def default_backend() -> AbstractBackend:
+    return _default.current()

@@ -1,0 +1,231 @@
+"""Creating tensors: `tensor`, `iota`, `eye`, `broadcast`, `template`, `as_type`, `to_number`."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+
+import jax
+import numpy as np
+
+from .. import _names, _types
+from .._errors import ArgumentError
+from .._tensor import Tensor
+from ..backends._abstract import Template
+from . import _dispatch
+
+
+def tensor(data, type=None, names=None, backend=None) -> Tensor:
+    """A tensor from a number, a nested list, a NumPy array or a `jax.Array`.
+
+    Python ints give s32 (s64 beyond its range), floats f32, booleans u8,
+    complex c64; NumPy and JAX arrays keep their dtype.
+
+    >>> nbt.tensor([[1, 2], [3, 4]], names=["x", "y"])
+    numbat.Tensor<
+      s32[x: 2][y: 2]
+      [
+        [1, 2],
+        [3, 4]
+      ]
+    >
+    >>> nbt.tensor([1, 2, 3.0])
+    numbat.Tensor<
+      f32[3]
+      [1.0, 2.0, 3.0]
+    >
+    >>> nbt.tensor([[1, 2], [3]])
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: ragged nested list: item [1] has length 1, expected 2 like item [0]
+    """
+    backend = backend or _dispatch.default_backend()
+    if isinstance(data, Tensor):
+        out = data if type is None else as_type(data, type)
+        if names is not None:
+            out = Tensor(out.data, out.type, _names.normalize(names, out.rank), out.backend)
+        return _transfer(out, backend)
+    array, inferred = _host_array(data)
+    type_ = inferred if type is None else _types.parse(type)
+    if type_.is_integer and array.dtype.kind in "fc" and not isinstance(data, (np.ndarray, jax.Array)):
+        raise ArgumentError(f"cannot build a {type_} tensor from floats in {_preview(data)}; pass integers or a float type")
+    out = Template(array.shape, type_, _names.normalize(names, array.ndim))
+    return backend.from_numpy(out, array.astype(type_.dtype, copy=False))
+
+
+def _transfer(tensor: Tensor, backend) -> Tensor:
+    from ..backends import backend_transfer
+
+    return backend_transfer(tensor, backend)
+
+
+def _host_array(data) -> tuple[np.ndarray, _types.Type]:
+    """A host array for `data` and the Nx type `data` implies."""
+    if isinstance(data, (np.ndarray, np.generic, jax.Array)):
+        array = np.asarray(data)
+        return array, _types.of_dtype(array.dtype)
+    if isinstance(data, (list, tuple)):
+        _check_rectangular(data, ())
+    elif not _dispatch.is_number(data):
+        raise ArgumentError(f"cannot build a tensor from {builtins.type(data).__name__} {_preview(data)}")
+    try:
+        array = np.asarray(data)
+    except OverflowError:
+        raise ArgumentError(f"an integer in {_preview(data)} does not fit in s64 or u64") from None
+    if array.dtype.kind not in "biufc":
+        raise ArgumentError(f"a tensor holds numbers, got {_preview(data)}")
+    if array.dtype.kind in "iu":
+        fits_s32 = array.size == 0 or (array.min() >= -(2**31) and array.max() < 2**31)
+        return array, _types.S32 if fits_s32 else _types.of_dtype(array.dtype)
+    return array, {"b": _types.U8, "f": _types.F32, "c": _types.C64}[array.dtype.kind]
+
+
+def _check_rectangular(data: Sequence, where: tuple) -> int:
+    """Checks nested lists are rectangular; returns the depth."""
+    if not data or not isinstance(data[0], (list, tuple)):
+        for i, item in enumerate(data):
+            if isinstance(item, (list, tuple)):
+                raise ArgumentError(f"ragged nested list: item {list(where + (i,))} is a list where numbers were expected")
+        return 1
+    expected = len(data[0])
+    for i, item in enumerate(data):
+        if not isinstance(item, (list, tuple)):
+            raise ArgumentError(f"ragged nested list: item {list(where + (i,))} is {item!r} where a list was expected")
+        if len(item) != expected:
+            raise ArgumentError(
+                f"ragged nested list: item {list(where + (i,))} has length {len(item)}, "
+                f"expected {expected} like item {list(where + (0,))}"
+            )
+    depths = {_check_rectangular(item, where + (i,)) for i, item in enumerate(data)}
+    return 1 + depths.pop()
+
+
+def _preview(data) -> str:
+    text = repr(data)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def template(shape: Sequence[int], type="f32", names=None) -> Template:
+    """A tensor's shape, type and names with no data, for `nbt.compile`.
+
+    >>> nbt.template((3,), "s32")
+    Template(shape=(3,), type=Type('s', 32), names=(None,))
+    """
+    shape = _check_shape(shape)
+    return Template(shape, _types.parse(type), _names.normalize(names, len(shape)))
+
+
+def _check_shape(shape) -> tuple:
+    if isinstance(shape, int) or not isinstance(shape, Sequence):
+        raise ArgumentError(f"a shape is a tuple of non-negative ints, got {shape!r}")
+    shape = tuple(shape)
+    if not builtins.all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s >= 0 for s in shape):
+        raise ArgumentError(f"a shape is a tuple of non-negative ints, got {shape!r}")
+    return tuple(int(s) for s in shape)
+
+
+def iota(shape, axis=None, type="s32", names=None, backend=None) -> Tensor:
+    """Counts up from 0 along `axis` (an int or name), or over all elements when `axis` is None.
+
+    >>> nbt.iota((2, 3), axis=1)
+    numbat.Tensor<
+      s32[2][3]
+      [
+        [0, 1, 2],
+        [0, 1, 2]
+      ]
+    >
+    >>> nbt.iota((4,), type="f32")
+    numbat.Tensor<
+      f32[4]
+      [0.0, 1.0, 2.0, 3.0]
+    >
+    """
+    out = template(shape, type, names)
+    index = None if axis is None else _names.axis_index(out.names, axis)
+    return _dispatch.run("iota", out, (), backend or _dispatch.default_backend(), axis=index)
+
+
+def eye(shape, type="s32", names=None, backend=None) -> Tensor:
+    """The identity matrix (ones on the diagonal of the last two axes).
+
+    >>> nbt.eye((2, 2))
+    numbat.Tensor<
+      s32[2][2]
+      [
+        [1, 0],
+        [0, 1]
+      ]
+    >
+    """
+    if isinstance(shape, int):
+        shape = (shape, shape)
+    out = template(shape, type, names)
+    if len(out.shape) < 2:
+        raise ArgumentError(f"eye needs a shape of rank 2 or more, got {out.shape}")
+    return _dispatch.run("eye", out, (), backend or _dispatch.default_backend())
+
+
+def broadcast(tensor, shape, axes=None, names=None) -> Tensor:
+    """Broadcasts `tensor` to `shape`; `axes` says which axes of `shape` the
+    tensor's axes map to (default: the trailing ones).
+
+    >>> nbt.broadcast(nbt.tensor([1, 2]), (2, 2), names=["x", "y"])
+    numbat.Tensor<
+      s32[x: 2][y: 2]
+      [
+        [1, 2],
+        [1, 2]
+      ]
+    >
+    >>> nbt.broadcast(nbt.tensor([1, 2]), (2, 2), axes=[0])
+    numbat.Tensor<
+      s32[2][2]
+      [
+        [1, 1],
+        [2, 2]
+      ]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    shape = _check_shape(shape)
+    axes = tuple(range(len(shape) - tensor.rank, len(shape))) if axes is None else tuple(axes)
+    if len(axes) != tensor.rank or sorted(axes) != list(axes) or any(not 0 <= a < len(shape) for a in axes):
+        raise ArgumentError(f"broadcast axes {list(axes)} must be {tensor.rank} increasing axes of shape {shape}")
+    for size, axis in zip(tensor.shape, axes):
+        if size not in (1, shape[axis]):
+            raise ArgumentError(f"cannot broadcast axis of size {size} to axis {axis} of size {shape[axis]} in {shape}")
+    if names is None:
+        names = [None] * len(shape)
+        for name, axis in zip(tensor.names, axes):
+            names[axis] = name
+    out = Template(shape, tensor.type, _names.normalize(names, len(shape)))
+    return _dispatch.run("broadcast", out, (tensor,), axes=axes)
+
+
+def as_type(tensor, type) -> Tensor:
+    """Converts `tensor` to `type` (an explicit cast: floats to ints truncate).
+
+    >>> nbt.as_type(nbt.tensor([1.5, -2.5]), "s32")
+    numbat.Tensor<
+      s32[2]
+      [1, -2]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    out = Template(tensor.shape, _types.parse(type), tensor.names)
+    return _dispatch.run("as_type", out, (tensor,))
+
+
+def to_number(tensor) -> int | float | complex:
+    """The single value of a rank-0 (or size-1) tensor as a Python number.
+
+    >>> nbt.to_number(nbt.sum(nbt.tensor([1, 2, 3])))
+    6
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    if tensor.size != 1:
+        raise ArgumentError(f"to_number needs a tensor with one element, got shape {tensor.shape}")
+    return tensor.to_numpy().reshape(()).item()
+
+

@@ -1,0 +1,265 @@
+"""Element-wise ops. Binary ops broadcast and merge names; types follow Nx
+(`divide` and the transcendental functions return floats, comparisons u8)."""
+
+from __future__ import annotations
+
+from .. import _types
+from ..backends._abstract import Template
+from . import _dispatch
+
+
+def _binary(op: str, left, right, result_type=None):
+    left, right, type_ = _dispatch.binary_operands(left, right)
+    out = _dispatch.broadcast_template(left, right, result_type(type_) if result_type else type_)
+    return _dispatch.run(op, out, (left, right))
+
+
+def _unary(op: str, tensor, result_type=None):
+    tensor = _dispatch.to_tensor(tensor)
+    type_ = result_type(tensor.type) if result_type else tensor.type
+    return _dispatch.run(op, Template(tensor.shape, type_, tensor.names), (tensor,))
+
+
+def _u8(_type):
+    return _types.U8
+
+
+def add(left, right):
+    """Adds element-wise, broadcasting and merging names.
+
+    >>> nbt.add(nbt.tensor([1, 2, 3], names=["x"]), 10)
+    numbat.Tensor<
+      s32[x: 3]
+      [11, 12, 13]
+    >
+    >>> nbt.tensor([1, 2], type="u8") + -1
+    numbat.Tensor<
+      s16[2]
+      [0, 1]
+    >
+    """
+    return _binary("add", left, right)
+
+
+def subtract(left, right):
+    """Subtracts element-wise.
+
+    >>> nbt.subtract(nbt.tensor([[1], [2]]), nbt.tensor([1.5, 2.5]))
+    numbat.Tensor<
+      f32[2][2]
+      [
+        [-0.5, -1.5],
+        [0.5, -0.5]
+      ]
+    >
+    """
+    return _binary("subtract", left, right)
+
+
+def multiply(left, right):
+    """Multiplies element-wise.
+
+    >>> nbt.multiply(nbt.tensor([1, 2], type="s64"), nbt.tensor([3, 4], type="u8"))
+    numbat.Tensor<
+      s64[2]
+      [3, 8]
+    >
+    """
+    return _binary("multiply", left, right)
+
+
+def divide(left, right):
+    """Divides element-wise; integers divide as floats (Nx's rule).
+
+    >>> nbt.divide(nbt.tensor([1, 2]), 3)
+    numbat.Tensor<
+      f32[2]
+      [0.33333334, 0.6666667]
+    >
+    """
+    return _binary("divide", left, right, _types.to_floating)
+
+
+def pow(left, right):
+    """Raises `left` to the power `right`, element-wise.
+
+    >>> nbt.pow(nbt.tensor([1, 2, 3]), 2)
+    numbat.Tensor<
+      s32[3]
+      [1, 4, 9]
+    >
+    """
+    return _binary("pow", left, right)
+
+
+def equal(left, right):
+    """1 where `left == right`, else 0 (u8).
+
+    >>> nbt.equal(nbt.tensor([1, 2, 3]), nbt.tensor([1, 0, 3]))
+    numbat.Tensor<
+      u8[3]
+      [1, 0, 1]
+    >
+    """
+    return _binary("equal", left, right, _u8)
+
+
+def not_equal(left, right):
+    """1 where `left != right`, else 0 (u8).
+
+    >>> nbt.not_equal(nbt.tensor([1, 2, 3]), 2)
+    numbat.Tensor<
+      u8[3]
+      [1, 0, 1]
+    >
+    """
+    return _binary("not_equal", left, right, _u8)
+
+
+def less(left, right):
+    """1 where `left < right`, else 0 (u8).
+
+    >>> nbt.less(nbt.tensor([1, 2, 3]), 2)
+    numbat.Tensor<
+      u8[3]
+      [1, 0, 0]
+    >
+    """
+    return _binary("less", left, right, _u8)
+
+
+def less_equal(left, right):
+    """1 where `left <= right`, else 0 (u8).
+
+    >>> nbt.less_equal(nbt.tensor([1, 2, 3]), 2)
+    numbat.Tensor<
+      u8[3]
+      [1, 1, 0]
+    >
+    """
+    return _binary("less_equal", left, right, _u8)
+
+
+def greater(left, right):
+    """1 where `left > right`, else 0 (u8).
+
+    >>> nbt.greater(nbt.tensor([1.0, 2.5]), 2)
+    numbat.Tensor<
+      u8[2]
+      [0, 1]
+    >
+    """
+    return _binary("greater", left, right, _u8)
+
+
+def greater_equal(left, right):
+    """1 where `left >= right`, else 0 (u8).
+
+    >>> nbt.greater_equal(nbt.tensor([1, 2, 3]), 2)
+    numbat.Tensor<
+      u8[3]
+      [0, 1, 1]
+    >
+    """
+    return _binary("greater_equal", left, right, _u8)
+
+
+def negate(tensor):
+    """Negates element-wise.
+
+    >>> nbt.negate(nbt.tensor([1, -2]))
+    numbat.Tensor<
+      s32[2]
+      [-1, 2]
+    >
+    """
+    return _unary("negate", tensor)
+
+
+def abs(tensor):
+    """Absolute value; a complex tensor gives its real magnitude.
+
+    >>> nbt.abs(nbt.tensor([-1.5, 2.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.5, 2.0]
+    >
+    >>> nbt.abs(nbt.tensor([3 + 4j]))
+    numbat.Tensor<
+      f32[1]
+      [5.0]
+    >
+    """
+    return _unary("abs", tensor, _types.to_real)
+
+
+def exp(tensor):
+    """The exponential, element-wise.
+
+    >>> nbt.exp(nbt.tensor([0, 1]))
+    numbat.Tensor<
+      f32[2]
+      [1.0, 2.7182817]
+    >
+    """
+    return _unary("exp", tensor, _types.to_floating)
+
+
+def log(tensor):
+    """The natural logarithm, element-wise.
+
+    >>> nbt.log(nbt.tensor([1.0, 0.0]))
+    numbat.Tensor<
+      f32[2]
+      [0.0, -Inf]
+    >
+    """
+    return _unary("log", tensor, _types.to_floating)
+
+
+def sin(tensor):
+    """The sine, element-wise.
+
+    >>> nbt.sin(nbt.tensor([0.0], type="f64"))
+    numbat.Tensor<
+      f64[1]
+      [0.0]
+    >
+    """
+    return _unary("sin", tensor, _types.to_floating)
+
+
+def cos(tensor):
+    """The cosine, element-wise.
+
+    >>> nbt.cos(nbt.tensor([0]))
+    numbat.Tensor<
+      f32[1]
+      [1.0]
+    >
+    """
+    return _unary("cos", tensor, _types.to_floating)
+
+
+def tanh(tensor):
+    """The hyperbolic tangent, element-wise.
+
+    >>> nbt.tanh(nbt.tensor([0.0, 100.0]))
+    numbat.Tensor<
+      f32[2]
+      [0.0, 1.0]
+    >
+    """
+    return _unary("tanh", tensor, _types.to_floating)
+
+
+def sqrt(tensor):
+    """The square root, element-wise.
+
+    >>> nbt.sqrt(nbt.tensor([4, 2], type="f64"))
+    numbat.Tensor<
+      f64[2]
+      [2.0, 1.4142135623730951]
+    >
+    """
+    return _unary("sqrt", tensor, _types.to_floating)

@@ -1,0 +1,176 @@
+"""`Tensor`: data (a NumPy array or a `jax.Array`), an Nx type and axis names.
+
+A Tensor is a JAX pytree: its data is the leaf, its type, names and backend
+are static aux data, so `jax.jit`, `grad` and `vmap` see through it.
+
+>>> t = nbt.tensor([[1, 2], [3, 4]], names=["x", "y"])
+>>> t.shape, t.names, str(t.type), t.rank, t.size
+((2, 2), ('x', 'y'), 's32', 2, 4)
+"""
+
+from __future__ import annotations
+
+import typing
+
+import jax
+import numpy as np
+
+from . import _format
+from ._types import Type
+
+
+@typing.final
+class Tensor:
+    """An n-dimensional array with an Nx type, named axes and a backend.
+
+    Build tensors with `nbt.tensor`, `nbt.iota` and friends rather than this
+    constructor, which checks nothing.
+    """
+
+    __slots__ = ("data", "type", "names", "backend")
+    __array_priority__ = 1000  # NumPy defers `ndarray + Tensor` to Tensor.__radd__
+
+    def __init__(self, data, type: Type, names: tuple, backend):
+        self.data = data
+        self.type = type
+        self.names = names
+        self.backend = backend
+
+    @property
+    def shape(self) -> tuple:
+        return tuple(self.data.shape)
+
+    @property
+    def rank(self) -> int:
+        return len(self.names)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def to_numpy(self) -> np.ndarray:
+        """The values as a NumPy array of the tensor's dtype (bool-free: u8 stays u8).
+
+        >>> nbt.tensor([1, 2]).to_numpy()
+        array([1, 2], dtype=int32)
+        """
+        return self.backend.to_numpy(self)
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.to_numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def __jax_array__(self):
+        return self.data if isinstance(self.data, jax.Array) else jax.numpy.asarray(self.to_numpy())
+
+    def __len__(self) -> int:
+        if not self.names:
+            raise TypeError("len() of a scalar tensor")
+        return self.shape[0]
+
+    def __bool__(self) -> bool:
+        if self.size != 1:
+            raise ValueError(
+                f"the truth value of a tensor with shape {self.shape} is ambiguous; "
+                "reduce it first, e.g. nbt.reduce_max(t) or nbt.to_number(nbt.all(t))"
+            )
+        return bool(self.to_numpy().item())
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        if _is_traced(self):
+            body = f"<traced {type(self.data).__name__}: values exist only when the defn runs>"
+        else:
+            body = _format.values(self.to_numpy(), self.type)
+        return _format.text(self.type, self.shape, self.names, body)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from .notebook import _html
+
+        bundle = {"text/plain": repr(self)}
+        if not _is_traced(self):
+            bundle["text/html"] = _html.tensor_html(self)
+        return bundle
+
+    # Operators follow Nx: `+` is nbt.add, `==` is nbt.equal (a u8 tensor).
+    def __add__(self, other):
+        return _elementwise.add(self, other)
+
+    def __radd__(self, other):
+        return _elementwise.add(other, self)
+
+    def __sub__(self, other):
+        return _elementwise.subtract(self, other)
+
+    def __rsub__(self, other):
+        return _elementwise.subtract(other, self)
+
+    def __mul__(self, other):
+        return _elementwise.multiply(self, other)
+
+    def __rmul__(self, other):
+        return _elementwise.multiply(other, self)
+
+    def __truediv__(self, other):
+        return _elementwise.divide(self, other)
+
+    def __rtruediv__(self, other):
+        return _elementwise.divide(other, self)
+
+    def __pow__(self, other):
+        return _elementwise.pow(self, other)
+
+    def __rpow__(self, other):
+        return _elementwise.pow(other, self)
+
+    def __matmul__(self, other):
+        return _linalg.dot(self, other)
+
+    def __neg__(self):
+        return _elementwise.negate(self)
+
+    def __abs__(self):
+        return _elementwise.abs(self)
+
+    def __eq__(self, other):
+        return _elementwise.equal(self, other)
+
+    def __ne__(self, other):
+        return _elementwise.not_equal(self, other)
+
+    def __lt__(self, other):
+        return _elementwise.less(self, other)
+
+    def __le__(self, other):
+        return _elementwise.less_equal(self, other)
+
+    def __gt__(self, other):
+        return _elementwise.greater(self, other)
+
+    def __ge__(self, other):
+        return _elementwise.greater_equal(self, other)
+
+    __hash__ = None  # `==` is element-wise, so tensors are not hashable
+
+    def __getitem__(self, index):
+        return _indexing.getitem(self, index)
+
+
+def _is_traced(tensor: Tensor) -> bool:
+    return isinstance(tensor.data, jax.core.Tracer)
+
+
+def _flatten(tensor: Tensor):
+    return (tensor.data,), (tensor.type, tensor.names, tensor.backend)
+
+
+def _unflatten(aux, children) -> Tensor:
+    (data,) = children
+    return Tensor(data, *aux)
+
+
+jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
+
+from ._ops import elementwise as _elementwise, indexing as _indexing, linalg as _linalg  # noqa: E402

@@ -1,0 +1,11 @@
+"""Backends: where tensor data lives and ops run."""
+
+from ._abstract import AbstractBackend as AbstractBackend, Template as Template
+from ._default import (
+    backend_copy as backend_copy,
+    backend_transfer as backend_transfer,
+    default_backend as default_backend,
+    global_default_backend as global_default_backend,
+)
+from .numpy_backend import NumPyBackend as NumPyBackend
+from .xla_backend import XLABackend as XLABackend

@@ -1,0 +1,79 @@
+"""The default backend (XLA on the default client), set process-wide with
+`global_default_backend` or for a block with `with default_backend(b):`."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+
+from .._errors import ArgumentError
+from .._tensor import Tensor
+from ._abstract import AbstractBackend, Template
+from .xla_backend import XLABackend
+
+_global: AbstractBackend = XLABackend()
+_scoped: contextvars.ContextVar[AbstractBackend | None] = contextvars.ContextVar("numbat_backend", default=None)
+
+
+def current() -> AbstractBackend:
+    """The backend new tensors go to."""
+    return _scoped.get() or _global
+
+
+def default_backend(backend: AbstractBackend | None = None):
+    """With no argument, the current default backend; with one, a context
+    manager that makes it the default inside a `with` block.
+
+    >>> with nbt.default_backend(nbt.NumPyBackend()):
+    ...     nbt.tensor([1, 2]).backend
+    NumPyBackend()
+    >>> nbt.default_backend() == nbt.global_default_backend()
+    True
+    """
+    if backend is None:
+        return current()
+    return _scope(_check(backend))
+
+
+@contextlib.contextmanager
+def _scope(backend: AbstractBackend):
+    token = _scoped.set(backend)
+    try:
+        yield backend
+    finally:
+        _scoped.reset(token)
+
+
+def global_default_backend(backend: AbstractBackend | None = None) -> AbstractBackend:
+    """Sets the process-wide default backend and returns the previous one
+    (with no argument, just returns it)."""
+    global _global
+    previous = _global
+    if backend is not None:
+        _global = _check(backend)
+    return previous
+
+
+def _check(backend) -> AbstractBackend:
+    if not isinstance(backend, AbstractBackend):
+        raise ArgumentError(f"expected a backend such as nbt.NumPyBackend() or nbt.XLABackend(), got {backend!r}")
+    return backend
+
+
+def backend_transfer(tensor: Tensor, backend: AbstractBackend | None = None) -> Tensor:
+    """Moves `tensor` to `backend` (default: the current default backend).
+
+    >>> t = nbt.backend_transfer(nbt.tensor([1, 2]), nbt.NumPyBackend())
+    >>> t.backend, t.to_numpy()
+    (NumPyBackend(), array([1, 2], dtype=int32))
+    """
+    backend = _check(backend or current())
+    if tensor.backend == backend:
+        return tensor
+    return backend_copy(tensor, backend)
+
+
+def backend_copy(tensor: Tensor, backend: AbstractBackend | None = None) -> Tensor:
+    """A copy of `tensor` on `backend`, leaving the original in place."""
+    backend = _check(backend or current())
+    return backend.from_numpy(Template(tensor.shape, tensor.type, tensor.names), tensor.to_numpy())

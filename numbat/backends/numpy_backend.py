@@ -1,0 +1,39 @@
+"""`NumPyBackend`: the eager reference backend; data lives on the host."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+import numpy as np
+
+from .._tensor import Tensor
+from ._abstract import Template
+from ._array import ArrayBackend
+
+
+@typing.final
+@dataclasses.dataclass(frozen=True)
+class NumPyBackend(ArrayBackend):
+    """Host NumPy arrays, computed eagerly.
+
+    >>> nbt.tensor([1, 2], backend=nbt.NumPyBackend()).backend
+    NumPyBackend()
+    """
+
+    xp: typing.ClassVar = np
+
+    def _wrap(self, out: Template, data) -> Tensor:
+        return Tensor(np.asarray(data, dtype=out.type.dtype), out.type, out.names, self)
+
+    def _place(self, out: Template, data) -> Tensor:
+        return Tensor(np.array(data, dtype=out.type.dtype), out.type, out.names, self)
+
+    def from_numpy(self, out: Template, array: np.ndarray) -> Tensor:
+        return self._place(out, array)
+
+    def to_numpy(self, tensor: Tensor) -> np.ndarray:
+        return np.asarray(tensor.data)
+
+    def describe(self) -> str:
+        return "NumPy (host)"

@@ -1,0 +1,52 @@
+"""`XLABackend`: `jax.Array`s on one device of an XLA client; inside `defn`
+the same code runs on JAX tracers."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._tensor import Tensor
+from ..xla import _client
+from ._abstract import Template
+from ._array import ArrayBackend
+
+
+@typing.final
+@dataclasses.dataclass(frozen=True)
+class XLABackend(ArrayBackend):
+    """Data on device `device_id` of XLA client `client` (None: the default client).
+
+    >>> nbt.XLABackend(client="host").device.platform
+    'cpu'
+    """
+
+    client: str | None = None
+    device_id: int = 0
+    xp: typing.ClassVar = jnp
+
+    @property
+    def device(self) -> jax.Device:
+        return _client.device(self.client, self.device_id)
+
+    def _wrap(self, out: Template, data) -> Tensor:
+        return Tensor(data, out.type, out.names, self)
+
+    def _place(self, out: Template, data) -> Tensor:
+        if not isinstance(data, jax.core.Tracer):
+            data = jax.device_put(data, self.device)
+        return Tensor(data, out.type, out.names, self)
+
+    def from_numpy(self, out: Template, array: np.ndarray) -> Tensor:
+        return self._place(out, np.asarray(array, dtype=out.type.dtype))
+
+    def to_numpy(self, tensor: Tensor) -> np.ndarray:
+        return np.asarray(tensor.data)
+
+    def describe(self) -> str:
+        device = self.device
+        return f"XLA {self.client or _client.default_client()}:{device.id} ({device.device_kind})"

@@ -1,0 +1,283 @@
+"""`defn`, `jit`, `jit_apply`, `compile`, `debug_expr`: numerical definitions
+that trace once per input signature and compile through JAX to XLA.
+
+Every compilation emits `("numbat", "compilation")` with `eval_time` (trace
+and lowering), `compile_time` (XLA) and `total_time` in µs; a call that finds
+its executable in the cache emits `("numbat", "cache_hit")` instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import threading
+import time
+import typing
+
+import jax
+
+from .. import telemetry
+from .._errors import ArgumentError
+from .._tensor import Tensor
+from ..backends import _default
+from ..backends._abstract import Template
+from ..backends.xla_backend import XLABackend
+from . import _expr, _signature
+
+COMPILERS = ("xla", "evaluator")
+OPTIONS = ("client", "device_id")
+
+
+class _Entry(typing.NamedTuple):
+    executable: object
+    out_treedef: object
+    out_templates: tuple
+    key: str
+
+
+def _to_tensor(backend):
+    from .._ops._dispatch import to_tensor
+
+    def convert(value):
+        tensor = to_tensor(value, backend)
+        if tensor.backend != backend:
+            from ..backends import backend_transfer
+
+            tensor = backend_transfer(tensor, backend)
+        return tensor
+
+    return convert
+
+
+def _name(fun) -> str:
+    return getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or repr(fun)
+
+
+@typing.final
+class Defn:
+    """A numerical definition: calling it runs `fun` compiled for the
+    arguments' signature (shapes, types, names, static values)."""
+
+    def __init__(self, fun, compiler: str = "xla", **opts):
+        if compiler not in COMPILERS:
+            raise ArgumentError(f"unknown defn compiler {compiler!r}; compilers are {', '.join(COMPILERS)}")
+        unknown = set(opts) - set(OPTIONS)
+        if unknown:
+            raise ArgumentError(f"unknown defn option(s) {sorted(unknown)}; options are {', '.join(OPTIONS)}")
+        self.fun = fun
+        self.compiler = compiler
+        self.backend = XLABackend(opts.get("client"), opts.get("device_id", 0))
+        self.name = _name(fun)
+        self._cache: dict[_signature.Signature, _Entry] = {}
+        self._last: _signature.Signature | None = None
+        self._lock = threading.Lock()
+        self.hits = 0
+        functools.update_wrapper(self, fun)
+
+    def __repr__(self) -> str:
+        return f"<numbat.defn {self.name} ({self.compiler}, {len(self._cache)} compiled)>"
+
+    def cache_info(self) -> dict[str, int]:
+        """How many signatures are compiled and how many calls hit the cache."""
+        return {"compiled": len(self._cache), "hits": self.hits}
+
+    def __call__(self, *args, **options):
+        if self.compiler == "evaluator":
+            with _default.default_backend(self.backend):
+                return self.fun(*args, **options)
+        signature, tensors = _signature.flatten(args, options, _to_tensor(self.backend))
+        entry = self._cache.get(signature)
+        if entry is None:
+            with self._lock:
+                entry = self._cache.get(signature) or self._compile(signature)
+        else:
+            self.hits += 1
+            telemetry.execute(telemetry.CACHE_HIT, {"count": 1}, {"function": self.name, "key": entry.key})
+        return self.run(entry, tensors)
+
+    def run(self, entry: _Entry, tensors: list[Tensor]):
+        """Runs a compiled entry on the parameters' tensors."""
+        with jax.enable_x64(True):
+            outputs = entry.executable(*[t.data for t in tensors])
+        results = [Tensor(data, t.type, t.names, self.backend) for data, t in zip(outputs, entry.out_templates)]
+        return jax.tree_util.tree_unflatten(entry.out_treedef, results)
+
+    def trace(self, signature: _signature.Signature, recorder: _expr.Recorder | None = None):
+        """A flat function of the parameters' data for JAX, and a dict that
+        receives the output structure and templates once it has traced."""
+        traced = {}
+
+        def flat(*datas):
+            recorder_ = recorder or _expr.Recorder()
+            params = [Tensor(d, t.type, t.names, self.backend) for d, t in zip(datas, signature.templates)]
+            for position, tensor in enumerate(params):
+                recorder_.parameter(tensor, position)
+            args = _signature.unflatten(signature, params)
+            with _expr.recording(recorder_), _default.default_backend(self.backend):
+                try:
+                    result = self.fun(*args, **dict(signature.options))
+                except Exception as error:
+                    error.add_note(f"(while numbat traced defn {self.name} for inputs {signature.describe()})")
+                    raise
+                result = jax.tree_util.tree_map(_tensor_output(self.backend), result, is_leaf=_is_tensor)
+                treedef, outputs = _signature.flatten_outputs(result)
+            traced["treedef"], traced["outputs"] = treedef, outputs
+            traced["templates"] = tuple(Template(t.shape, t.type, t.names) for t in outputs)
+            return tuple(t.data for t in outputs)
+
+        return flat, traced
+
+    def _compile(self, signature: _signature.Signature) -> _Entry:
+        device = self.backend.device
+        sharding = jax.sharding.SingleDeviceSharding(device)
+        avals = [jax.ShapeDtypeStruct(t.shape, t.type.dtype, sharding=sharding) for t in signature.templates]
+        flat, traced = self.trace(signature)
+        start = time.perf_counter_ns()
+        with jax.enable_x64(True):
+            lowered = jax.jit(flat).trace(*avals).lower()
+            lowered_at = time.perf_counter_ns()
+            executable = lowered.compile()
+        done = time.perf_counter_ns()
+        key = hashlib.sha1(repr((self.name, signature)).encode()).hexdigest()[:12]
+        entry = _Entry(executable, traced["treedef"], traced["templates"], key)
+        reason = "first call" if self._last is None else signature.difference(self._last)
+        self._cache[signature] = entry
+        self._last = signature
+        eval_us, compile_us = (lowered_at - start) // 1000, (done - lowered_at) // 1000
+        telemetry.execute(
+            telemetry.COMPILATION,
+            {"eval_time": eval_us, "compile_time": compile_us, "total_time": eval_us + compile_us},
+            {
+                "key": key,
+                "function": self.name,
+                "signature": signature.describe(),
+                "client": self.backend.client or "default",
+                "device": str(device),
+                "cached_on_disk": False,
+                "reason": reason,
+            },
+        )
+        return entry
+
+
+def _is_tensor(value) -> bool:
+    return isinstance(value, Tensor)
+
+
+def _tensor_output(backend):
+    from .._ops._dispatch import is_number, to_tensor
+
+    def convert(value):
+        return to_tensor(value, backend) if is_number(value) else value
+
+    return convert
+
+
+def defn(fun=None, *, compiler: str = "xla", **opts):
+    """Turns `fun` into a numerical definition compiled with XLA per input signature.
+
+    Use as `@nbt.defn` or `@nbt.defn(compiler="evaluator", client="host")`.
+
+    >>> @nbt.defn
+    ... def softmax(t):
+    ...     return nbt.exp(t) / nbt.sum(nbt.exp(t))
+    >>> softmax(nbt.tensor([1.0, 2.0, 3.0]))
+    numbat.Tensor<
+      f32[3]
+      [0.09003057, 0.24472848, 0.66524094]
+    >
+    """
+    if fun is None:
+        return functools.partial(defn, compiler=compiler, **opts)
+    if not callable(fun):
+        raise ArgumentError(f"defn needs a function, got {fun!r}")
+    return Defn(fun, compiler, **opts)
+
+
+def jit(fun, **opts) -> Defn:
+    """`fun` as a defn, without decorating it (`nbt.jit(fun, client="host")`).
+
+    >>> nbt.jit(lambda a, b: a * b)(nbt.tensor([1, 2]), 3)
+    numbat.Tensor<
+      s32[2]
+      [3, 6]
+    >
+    """
+    return defn(fun, **opts)
+
+
+def jit_apply(fun, args, **opts):
+    """Compiles and calls `fun` on `args` (a list) in one step.
+
+    >>> nbt.jit_apply(nbt.negate, [nbt.tensor([1, -2])])
+    numbat.Tensor<
+      s32[2]
+      [-1, 2]
+    >
+    """
+    return defn(fun, **opts)(*args)
+
+
+def compile(fun, args, **opts):
+    """Compiles `fun` ahead of time for `args` (templates, tensors, or
+    containers of them); the result only accepts that signature.
+
+    >>> double = nbt.compile(lambda t: t * 2, [nbt.template((3,), "s32")])
+    >>> double(nbt.tensor([1, 2, 3]))
+    numbat.Tensor<
+      s32[3]
+      [2, 4, 6]
+    >
+    >>> double(nbt.tensor([1.0, 2.0]))
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: <lambda> was compiled for (s32[3]) and cannot take (f32[2]): input 0 changed from s32[3] to f32[2]
+    """
+    target = Defn(fun, **opts)
+    is_leaf = lambda value: isinstance(value, (Template, Tensor))  # noqa: E731
+    leaves, treedef = jax.tree_util.tree_flatten(tuple(args), is_leaf=is_leaf)
+    templates = []
+    for position, leaf in enumerate(leaves):
+        if not is_leaf(leaf):
+            raise ArgumentError(f"compile takes templates or tensors (nbt.template(shape, type)); leaf {position} is {leaf!r}")
+        templates.append(Template(tuple(leaf.shape), leaf.type, leaf.names))
+    expected = _signature.Signature(treedef, tuple(templates), (), ())
+    entry = target._compile(expected)
+
+    def compiled(*call_args):
+        got, tensors = _signature.flatten(call_args, {}, _to_tensor(target.backend))
+        if got != expected:
+            raise ArgumentError(
+                f"{target.name} was compiled for {expected.describe()} and cannot take {got.describe()}: "
+                f"{got.difference(expected)}"
+            )
+        return target.run(entry, tensors)
+
+    return compiled
+
+
+def debug_expr(fun, **opts):
+    """A function that traces `fun` on its arguments and returns the expression
+    graph (an `Expr`) instead of running it.
+
+    >>> nbt.debug_expr(lambda t: nbt.sum(t * 2, axes=["x"]))(nbt.tensor([[1, 2]], names=["x", "y"]))
+    numbat.Expr<
+      s32[y: 2]
+    <BLANKLINE>
+      parameter a:0                            s32[x: 1][y: 2]
+      b = multiply [ a, 2 ]                    s32[x: 1][y: 2]
+      c = sum [ b, axes: [0], keep_axes: False ]  s32[y: 2]
+    >
+    """
+    target = fun if isinstance(fun, Defn) else Defn(fun, **opts)
+
+    def traced(*args, **options):
+        signature, _ = _signature.flatten(args, options, _to_tensor(target.backend))
+        recorder = _expr.Recorder()
+        flat, result = target.trace(signature, recorder)
+        avals = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in signature.templates]
+        with jax.enable_x64(True):
+            jax.eval_shape(flat, *avals)
+        return recorder.expr(result["outputs"])
+
+    return traced

@@ -1,0 +1,226 @@
+"""The expression graph: a view of the numbat ops recorded while a defn traces.
+
+Each op records its name, params, input nodes and output template; the
+graph prints in Nx's letter format and draws as SVG in a notebook.
+
+>>> @nbt.defn
+... def softmax(t):
+...     return nbt.exp(t) / nbt.sum(nbt.exp(t))
+>>> print(nbt.debug_expr(softmax)(nbt.tensor([1, 2])))
+numbat.Expr<
+  f32[2]
+<BLANKLINE>
+  parameter a:0                            s32[2]
+  b = exp [ a ]                            f32[2]
+  c = exp [ a ]                            f32[2]
+  d = sum [ c, axes: [0], keep_axes: False ]  f32
+  e = divide [ b, d ]                      f32[2]
+>
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+import typing
+
+from .. import _format
+from .._tensor import Tensor
+from ..backends._abstract import Template
+
+
+@typing.final
+@dataclasses.dataclass(frozen=True)
+class Node:
+    """One value in the graph: a parameter, a constant, or an op's result."""
+
+    id: int
+    op: str
+    args: tuple[int, ...]
+    params: tuple[tuple[str, object], ...]
+    template: Template
+    value: object = None  # a parameter's position; a constant's number or values
+
+
+def _param_text(value) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_param_text(v) for v in value) + "]"
+    if isinstance(value, slice):
+        return f"{value.start}:{value.stop}" + (f":{value.step}" if value.step != 1 else "")
+    return repr(value)
+
+
+def _letters(index: int) -> str:
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
+
+
+@typing.final
+class Expr:
+    """The recorded graph of a defn's outputs. `str(expr)` is Nx's letter
+    format; in a notebook it also draws as SVG."""
+
+    def __init__(self, nodes: tuple[Node, ...], outputs: tuple[int, ...]):
+        self.nodes = nodes
+        self.outputs = outputs
+        named = [n for n in nodes if not self.is_inline(n)]
+        self.letters = {node.id: _letters(i) for i, node in enumerate(named)}
+
+    def is_inline(self, node: Node) -> bool:
+        """Scalar constants print inline, as their value, not as a line of their own."""
+        return node.op == "constant" and not node.template.shape
+
+    def ref(self, node_id: int) -> str:
+        """How node `node_id` is referred to: its letter, or an inline constant's value."""
+        node = self._by_id[node_id]
+        return str(node.value) if self.is_inline(node) else self.letters[node_id]
+
+    @property
+    def _by_id(self) -> dict[int, Node]:
+        return {node.id: node for node in self.nodes}
+
+    def rows(self) -> list[tuple[str, str]]:
+        """One `(expression, type header)` pair per named node, in order."""
+        rows = []
+        for node in self.nodes:
+            if self.is_inline(node):
+                continue
+            header = str(node.template)
+            letter = self.letters[node.id]
+            if node.op == "parameter":
+                rows.append((f"parameter {letter}:{node.value}", header))
+            elif node.op == "constant":
+                rows.append((f"{letter} = tensor [ {node.value} ]", header))
+            else:
+                items = [self.ref(arg) for arg in node.args]
+                items += [f"{key}: {_param_text(value)}" for key, value in node.params]
+                rows.append((f"{letter} = {node.op} [ {', '.join(items)} ]", header))
+        return rows
+
+    def __str__(self) -> str:
+        rows = self.rows()
+        width = max((len(left) for left, _ in rows), default=0)
+        width = max(width, 40)
+        by_id = self._by_id
+        if len(self.outputs) == 1:
+            top = str(by_id[self.outputs[0]].template)
+        else:
+            top = "(" + ", ".join(self.ref(o) for o in self.outputs) + ")"
+        body = [f"  {left.ljust(width)} {header}".rstrip() for left, header in rows]
+        return "\n".join(["numbat.Expr<", "  " + top, "", *body, ">"])
+
+    __repr__ = __str__
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from ..notebook import _svg
+
+        return {"text/plain": str(self), "image/svg+xml": _svg.expr_svg(self)}
+
+
+class Recorder:
+    """Collects the nodes of one trace, keyed by the identity of each tensor's data."""
+
+    def __init__(self):
+        self.nodes: list[Node] = []
+        self._ids: dict[int, int] = {}
+        self._alive: list = []  # keeps traced data alive so `id()`s stay unique
+
+    def _add(self, tensor: Tensor, op: str, args=(), params=(), value=None) -> int:
+        template = Template(tensor.shape, tensor.type, tensor.names)
+        node = Node(len(self.nodes), op, tuple(args), tuple(params), template, value)
+        self.nodes.append(node)
+        self._ids[id(tensor.data)] = node.id
+        self._alive.append(tensor.data)
+        return node.id
+
+    def parameter(self, tensor: Tensor, position: int) -> None:
+        self._add(tensor, "parameter", value=position)
+
+    def alias(self, inner: Tensor, outer: Tensor) -> None:
+        """Makes `inner` (e.g. the tracer `jax.grad` wraps around `outer`) the same node."""
+        self._ids[id(inner.data)] = self.node(outer)
+        self._alive.append(inner.data)
+
+    def node(self, tensor: Tensor) -> int:
+        """The node of `tensor`, recording it as a constant if it was never seen."""
+        found = self._ids.get(id(tensor.data))
+        if found is not None:
+            return found
+        import jax
+
+        if isinstance(tensor.data, jax.core.Tracer):
+            value = "?"
+        elif tensor.shape:
+            value = _format.values(tensor.to_numpy(), tensor.type, limit=5)
+        else:
+            value = _format.number(tensor.to_numpy()[()], tensor.type)
+        return self._add(tensor, "constant", value=value)
+
+    def record(self, op: str, inputs: tuple, params: dict, result: Tensor) -> None:
+        args = [self.node(t) for t in inputs]
+        self._add(result, op, args, params.items())
+
+    def expr(self, outputs: list[Tensor]) -> Expr:
+        """The graph reaching `outputs`, pruned of nodes they don't use."""
+        out_ids = tuple(self.node(t) for t in outputs)
+        needed, stack = set(), list(out_ids)
+        while stack:
+            node_id = stack.pop()
+            if node_id not in needed:
+                needed.add(node_id)
+                stack.extend(self.nodes[node_id].args)
+        return Expr(tuple(n for n in self.nodes if n.id in needed or n.op == "parameter"), out_ids)
+
+
+_current: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("numbat_recorder", default=None)
+
+
+def current() -> Recorder | None:
+    """The recorder of the defn being traced, if any."""
+    return _current.get()
+
+
+@contextlib.contextmanager
+def recording(recorder: Recorder):
+    token = _current.set(recorder)
+    try:
+        yield recorder
+    finally:
+        _current.reset(token)
+
+
+def inspect_expr(tensor: Tensor) -> Expr:
+    """The expression that computes `tensor` inside a defn (a constant outside one).
+
+    >>> nbt.inspect_expr(nbt.tensor([1, 2]))
+    numbat.Expr<
+      s32[2]
+    <BLANKLINE>
+      a = tensor [ [1, 2] ]                    s32[2]
+    >
+    """
+    recorder = current() or Recorder()
+    return recorder.expr([tensor])
+
+
+def print_expr(tensor: Tensor) -> Tensor:
+    """Prints `tensor`'s expression while the defn traces; returns `tensor`.
+
+    >>> @nbt.defn
+    ... def double(t):
+    ...     return nbt.print_expr(t * 2)
+    >>> _ = double(nbt.tensor([1.0]))
+    numbat.Expr<
+      f32[1]
+    <BLANKLINE>
+      parameter a:0                            f32[1]
+      b = multiply [ a, 2.0 ]                  f32[1]
+    >
+    """
+    print(inspect_expr(tensor))
+    return tensor

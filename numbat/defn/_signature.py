@@ -1,0 +1,99 @@
+"""A defn call's input signature: which leaves are tensors (with shape, type
+and names), which are static, and the container structure around them."""
+
+from __future__ import annotations
+
+import typing
+
+import jax
+import numpy as np
+
+from .._errors import ArgumentError
+from .._tensor import Tensor
+from ..backends._abstract import Template
+
+
+def _is_leaf(value) -> bool:
+    return isinstance(value, Tensor)
+
+
+def _is_dynamic(value) -> bool:
+    from .._ops._dispatch import is_number
+
+    return isinstance(value, (Tensor, np.ndarray, jax.Array)) or is_number(value)
+
+
+@typing.final
+class Signature(typing.NamedTuple):
+    """The cache key of a call: container structure, tensor templates, static values."""
+
+    treedef: object
+    templates: tuple  # one Template per dynamic leaf
+    statics: tuple  # (position, value) of each static leaf
+    options: tuple  # sorted keyword options
+
+    def describe(self) -> str:
+        """A short text form, e.g. `(f32[1000000], s32[x: 2])`."""
+        parts = [str(t) for t in self.templates] + [f"{v!r}" for _, v in self.statics]
+        parts += [f"{k}={v!r}" for k, v in self.options]
+        return "(" + ", ".join(parts) + ")"
+
+    def difference(self, other: Signature) -> str:
+        """Why `self` needed its own compilation, compared with `other`."""
+        if self.treedef != other.treedef:
+            return f"input structure changed from {other.treedef} to {self.treedef}"
+        for i, (new, old) in enumerate(zip(self.templates, other.templates)):
+            if new != old:
+                return f"input {i} changed from {old} to {new}"
+        if self.statics != other.statics:
+            return f"static values changed from {other.statics} to {self.statics}"
+        return f"options changed from {dict(other.options)} to {dict(self.options)}"
+
+
+def flatten(args: tuple, options: dict, to_tensor) -> tuple[Signature, list[Tensor]]:
+    """Splits `args` into a signature and the tensors to pass as parameters.
+    `to_tensor` turns arrays and numbers into tensors."""
+    leaves, treedef = jax.tree_util.tree_flatten(args, is_leaf=_is_leaf)
+    tensors, templates, statics = [], [], []
+    for position, leaf in enumerate(leaves):
+        if _is_dynamic(leaf):
+            tensor = to_tensor(leaf)
+            tensors.append(tensor)
+            templates.append(Template(tensor.shape, tensor.type, tensor.names))
+        else:
+            _check_hashable(leaf, f"argument leaf {position}")
+            statics.append((position, leaf))
+    for key, value in options.items():
+        _check_hashable(value, f"option {key!r}")
+    return Signature(treedef, tuple(templates), tuple(statics), tuple(sorted(options.items()))), tensors
+
+
+def unflatten(signature: Signature, tensors: list[Tensor]) -> tuple:
+    """Rebuilds the arguments from a signature and (traced) tensors."""
+    statics = dict(signature.statics)
+    tensor_iter = iter(tensors)
+    count = len(signature.templates) + len(statics)
+    leaves = [statics[i] if i in statics else next(tensor_iter) for i in range(count)]
+    return jax.tree_util.tree_unflatten(signature.treedef, leaves)
+
+
+def _check_hashable(value, where: str) -> None:
+    try:
+        hash(value)
+    except TypeError:
+        raise ArgumentError(
+            f"{where} is a {type(value).__name__}, which is neither a tensor, a number, nor hashable; "
+            "defn arguments are tensors, numbers, containers (tuple, list, dict) of them, or hashable static values"
+        ) from None
+
+
+def flatten_outputs(result) -> tuple[object, list[Tensor]]:
+    """The output structure and its tensors; anything else is a clear error."""
+    leaves, treedef = jax.tree_util.tree_flatten(result, is_leaf=_is_leaf)
+    for position, leaf in enumerate(leaves):
+        if not isinstance(leaf, Tensor):
+            raise ArgumentError(
+                f"a defn must return tensors or containers (tuple, list, dict) of tensors; "
+                f"output leaf {position} is {type(leaf).__name__} {leaf!r}"
+            )
+    return treedef, leaves

@@ -1,0 +1,112 @@
+"""Telemetry, as in Elixir's `:telemetry`: attach handlers to events such as
+`("numbat", "compilation")`. The last events are kept in a bounded log;
+`("numbat", "cache_hit")` events are counted per function instead of logged,
+so a hot loop never pushes compilations out of the log.
+
+A handler is called as `handler(event, measurements, metadata)`. A handler
+that raises is detached and logged; it never breaks a computation.
+
+>>> seen = []
+>>> attach("doc", ("numbat", "compilation"), lambda event, m, meta: seen.append(meta["function"]))
+>>> execute(("numbat", "compilation"), {"total_time": 1}, {"function": "f"})
+>>> detach("doc"), seen
+(True, ['f'])
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import threading
+import time
+import typing
+
+Event = tuple[str, ...]
+Handler = typing.Callable[[Event, dict, dict], None]
+
+COMPILATION: Event = ("numbat", "compilation")
+CACHE_HIT: Event = ("numbat", "cache_hit")
+LOG_SIZE = 1000
+
+_logger = logging.getLogger("numbat.telemetry")
+_lock = threading.Lock()
+_handlers: dict[str, tuple[tuple[Event, ...], Handler]] = {}
+_log: collections.deque = collections.deque(maxlen=LOG_SIZE)
+_sequence = 0
+_counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+
+
+class Record(typing.NamedTuple):
+    """One event as kept in the log: a sequence number, wall time, event, measurements, metadata."""
+
+    sequence: int
+    time: float
+    event: Event
+    measurements: dict
+    metadata: dict
+
+
+def attach(handler_id: str, events: Event | list[Event], handler: Handler) -> None:
+    """Calls `handler` on each of `events` (one event tuple or a list of them)
+    until `detach(handler_id)`. Attaching an id twice replaces the first."""
+    if isinstance(events, tuple) and events and isinstance(events[0], str):
+        events = [events]
+    events = tuple(tuple(event) for event in events)
+    if not callable(handler):
+        raise TypeError(f"telemetry handler for {handler_id!r} must be callable, got {handler!r}")
+    with _lock:
+        _handlers[handler_id] = (events, handler)
+
+
+def detach(handler_id: str) -> bool:
+    """Removes a handler; returns whether it was attached."""
+    with _lock:
+        return _handlers.pop(handler_id, None) is not None
+
+
+def handlers() -> list[str]:
+    """The ids of attached handlers."""
+    return list(_handlers)
+
+
+def execute(event: Event, measurements: dict, metadata: dict) -> None:
+    """Logs an event and calls every handler attached to it."""
+    global _sequence
+    with _lock:
+        if event in (COMPILATION, CACHE_HIT):
+            _counts[metadata.get("function", "?")][event[-1]] += 1
+        if event != CACHE_HIT:
+            _sequence += 1
+            _log.append(Record(_sequence, time.time(), event, measurements, metadata))
+        targets = [(hid, handler) for hid, (events, handler) in _handlers.items() if event in events]
+    for handler_id, handler in targets:
+        try:
+            handler(event, measurements, metadata)
+        except Exception:
+            detach(handler_id)
+            _logger.exception("telemetry handler %r raised on %r and was detached", handler_id, event)
+
+
+def log(since: int = 0, event: Event | None = None) -> list[Record]:
+    """Logged records with a sequence number above `since`, optionally of one event."""
+    with _lock:
+        records = list(_log)
+    return [r for r in records if r.sequence > since and (event is None or r.event == event)]
+
+
+def last_sequence() -> int:
+    """The sequence number of the latest event (0 before any)."""
+    return _sequence
+
+
+def counts() -> dict[str, dict[str, int]]:
+    """Compilations and cache hits per function since the process started.
+
+    >>> execute(CACHE_HIT, {"count": 1}, {"function": "counted_example"})
+    >>> counts()["counted_example"]
+    {'compilations': 0, 'cache_hits': 1}
+    """
+    with _lock:
+        return {
+            name: {"compilations": c["compilation"], "cache_hits": c["cache_hit"]} for name, c in _counts.items()
+        }

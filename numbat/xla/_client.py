@@ -1,0 +1,110 @@
+"""The XLA client: a process singleton that starts on first use.
+
+Clients are named as in EXLA (`cuda`, `rocm`, `tpu`, `host`) and map onto
+JAX platforms; the default is the first available in that order.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import jax
+from jax._src import xla_bridge
+
+from .._errors import ArgumentError, ClientError
+
+PLATFORMS = {"cuda": "cuda", "rocm": "rocm", "tpu": "tpu", "host": "cpu"}
+SETTINGS = ("XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_PYTHON_CLIENT_MEM_FRACTION", "XLA_FLAGS", "JAX_PLATFORMS")
+
+# Set by the notebook extension before each cell, so we can say which cell started the client.
+current_cell: int | None = None
+_started_in_cell: int | None = None
+
+
+def started() -> bool:
+    """Whether JAX's backends (and so the XLA client) have initialized."""
+    return xla_bridge.backends_are_initialized()
+
+
+def started_in_cell() -> int | None:
+    """The notebook cell whose code started the client, when numbat saw it start."""
+    return _started_in_cell
+
+
+def _start() -> None:
+    global _started_in_cell
+    if not started():
+        _started_in_cell = current_cell
+    jax.devices()
+
+
+@functools.cache
+def available() -> tuple[str, ...]:
+    """The client names this process can use, in EXLA's preference order."""
+    _start()
+    names = []
+    for name, platform in PLATFORMS.items():
+        try:
+            jax.devices(platform)
+        except RuntimeError:
+            continue
+        names.append(name)
+    return tuple(names)
+
+
+def default_client() -> str:
+    """The first available of cuda, rocm, tpu and host."""
+    return available()[0]
+
+
+@functools.cache
+def device(client: str | None, device_id: int) -> jax.Device:
+    """The JAX device for `client` (None: the default) and `device_id`.
+
+    >>> device("host", 0).platform
+    'cpu'
+    """
+    if client is not None and client not in PLATFORMS:
+        raise ArgumentError(f"unknown XLA client {client!r}; clients are {', '.join(PLATFORMS)}")
+    name = client or default_client()
+    if name not in available():
+        raise ClientError(f"XLA client {name!r} is not available here; available clients: {', '.join(available())}")
+    devices = jax.devices(PLATFORMS[name])
+    if not 0 <= device_id < len(devices):
+        raise ArgumentError(f"device_id {device_id} is out of range: client {name!r} has {len(devices)} device(s)")
+    return devices[device_id]
+
+
+def clients() -> dict[str, dict]:
+    """Each available client with its platform, device count and whether it is the default.
+
+    >>> clients()["host"]["platform"]
+    'cpu'
+    """
+    return {
+        name: {
+            "platform": PLATFORMS[name],
+            "devices": len(jax.devices(PLATFORMS[name])),
+            "default": name == default_client(),
+        }
+        for name in available()
+    }
+
+
+def devices() -> list[dict]:
+    """Every device of every available client.
+
+    >>> devices()[0]["client"] in ("cuda", "rocm", "tpu", "host")
+    True
+    """
+    return [
+        {"client": name, "id": d.id, "kind": d.device_kind, "platform": d.platform}
+        for name in available()
+        for d in jax.devices(PLATFORMS[name])
+    ]
+
+
+def settings() -> dict[str, str | None]:
+    """The XLA environment settings in force (None where unset)."""
+    return {name: os.environ.get(name) for name in SETTINGS}
