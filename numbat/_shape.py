@@ -43,7 +43,8 @@ def broadcast_to(shape: tuple, target: tuple) -> None:
     ...
     numbat.ArgumentError: cannot broadcast shape (2,) to (2, 3)
     """
-    if len(shape) > len(target) or broadcast(shape, target) != tuple(target):
+    padded = (1,) * (len(target) - len(shape)) + tuple(shape)
+    if len(shape) > len(target) or any(s not in (1, t) for s, t in zip(padded, target)):
         raise ArgumentError(f"cannot broadcast shape {tuple(shape)} to {tuple(target)}")
 
 

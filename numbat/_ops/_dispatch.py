@@ -83,7 +83,7 @@ def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None =
     """Runs backend op `op` with template `out`; records it while a defn traces."""
     backend = backend or backend_of(*inputs)
     recorder = _expr.current()
-    with jax.enable_x64(True):
+    with jax.enable_x64(True), np.errstate(all="ignore"):  # Nx semantics: Inf and NaN, no warnings
         if recorder is None:
             return getattr(backend, op)(out, *inputs, **params)
         with jax.named_scope(op):

@@ -196,10 +196,10 @@ def abs(tensor):
 def exp(tensor):
     """The exponential, element-wise.
 
-    >>> nbt.exp(nbt.tensor([0, 1]))
+    >>> nbt.exp(nbt.tensor([0.5, 3.0]))
     numbat.Tensor<
       f32[2]
-      [1.0, 2.7182817]
+      [1.6487212, 20.085537]
     >
     """
     return _unary("exp", tensor, _types.to_floating)

@@ -264,8 +264,8 @@ def debug_expr(fun, **opts):
     numbat.Expr<
       s32[y: 2]
     <BLANKLINE>
-      parameter a:0                            s32[x: 1][y: 2]
-      b = multiply [ a, 2 ]                    s32[x: 1][y: 2]
+      parameter a:0                               s32[x: 1][y: 2]
+      b = multiply [ a, 2 ]                       s32[x: 1][y: 2]
       c = sum [ b, axes: [0], keep_axes: False ]  s32[y: 2]
     >
     """

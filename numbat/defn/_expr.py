@@ -10,11 +10,11 @@ graph prints in Nx's letter format and draws as SVG in a notebook.
 numbat.Expr<
   f32[2]
 <BLANKLINE>
-  parameter a:0                            s32[2]
-  b = exp [ a ]                            f32[2]
-  c = exp [ a ]                            f32[2]
+  parameter a:0                               s32[2]
+  b = exp [ a ]                               f32[2]
+  c = exp [ a ]                               f32[2]
   d = sum [ c, axes: [0], keep_axes: False ]  f32
-  e = divide [ b, d ]                      f32[2]
+  e = divide [ b, d ]                         f32[2]
 >
 """
 
@@ -111,7 +111,7 @@ class Expr:
             top = str(by_id[self.outputs[0]].template)
         else:
             top = "(" + ", ".join(self.ref(o) for o in self.outputs) + ")"
-        body = [f"  {left.ljust(width)} {header}".rstrip() for left, header in rows]
+        body = [f"  {left.ljust(width)}  {header}".rstrip() for left, header in rows]
         return "\n".join(["numbat.Expr<", "  " + top, "", *body, ">"])
 
     __repr__ = __str__
@@ -201,7 +201,7 @@ def inspect_expr(tensor: Tensor) -> Expr:
     numbat.Expr<
       s32[2]
     <BLANKLINE>
-      a = tensor [ [1, 2] ]                    s32[2]
+      a = tensor [ [1, 2] ]                     s32[2]
     >
     """
     recorder = current() or Recorder()
@@ -218,8 +218,8 @@ def print_expr(tensor: Tensor) -> Tensor:
     numbat.Expr<
       f32[1]
     <BLANKLINE>
-      parameter a:0                            f32[1]
-      b = multiply [ a, 2.0 ]                  f32[1]
+      parameter a:0                             f32[1]
+      b = multiply [ a, 2.0 ]                   f32[1]
     >
     """
     print(inspect_expr(tensor))
