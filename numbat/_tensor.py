@@ -54,6 +54,7 @@ class Tensor:
         >>> nbt.tensor([1, 2]).to_numpy()
         array([1, 2], dtype=int32)
         """
+        _check_concrete(self, "read the values of")
         return self.backend.to_numpy(self)
 
     def __array__(self, dtype=None, copy=None):
@@ -69,6 +70,7 @@ class Tensor:
         return self.shape[0]
 
     def __bool__(self) -> bool:
+        _check_concrete(self, "branch on")
         if self.size != 1:
             raise ValueError(
                 f"the truth value of a tensor with shape {self.shape} is ambiguous; "
@@ -160,6 +162,17 @@ class Tensor:
 
 def _is_traced(tensor: Tensor) -> bool:
     return isinstance(tensor.data, jax.core.Tracer)
+
+
+def _check_concrete(tensor: Tensor, action: str) -> None:
+    if _is_traced(tensor):
+        from ._errors import ArgumentError
+
+        raise ArgumentError(
+            f"cannot {action} a traced tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}) "
+            "inside a defn: its values exist only when the compiled code runs. "
+            "Compute with numbat ops instead (Python `if` on tensors needs nbt.cond, coming in a later release)"
+        )
 
 
 def _flatten(tensor: Tensor):

@@ -38,7 +38,8 @@ class XLABackend(ArrayBackend):
 
     def _place(self, out: Template, data) -> Tensor:
         if not isinstance(data, jax.core.Tracer):
-            data = jax.device_put(data, self.device)
+            with jax.enable_x64(True):  # keep s64/u64/f64/c128 64-bit
+                data = jax.device_put(data, self.device)
         return Tensor(data, out.type, out.names, self)
 
     def from_numpy(self, out: Template, array: np.ndarray) -> Tensor:

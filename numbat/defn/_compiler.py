@@ -125,6 +125,7 @@ class Defn:
             traced["templates"] = tuple(Template(t.shape, t.type, t.names) for t in outputs)
             return tuple(t.data for t in outputs)
 
+        flat.__name__ = getattr(self.fun, "__name__", "defn")  # HLO op names read jit(<name>)/<op>/...
         return flat, traced
 
     def _compile(self, signature: _signature.Signature) -> _Entry:

@@ -1,0 +1,111 @@
+"""Tensor: Nx's text format, operators, conversions, pytree behaviour, bad input."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import numbat as nbt
+
+DESIGN_BLOCK = """numbat.Tensor<
+  s32[x: 2][y: 2]
+  [
+    [1, 2],
+    [3, 4]
+  ]
+>"""
+
+
+def test_print_matches_design_exactly(backend, capsys):
+    print(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]))
+    assert capsys.readouterr().out == DESIGN_BLOCK + "\n"
+
+
+def test_scalar_and_float_format(backend):
+    assert repr(nbt.tensor(42)) == "numbat.Tensor<\n  s32\n  42\n>"
+    third = nbt.divide(nbt.tensor(1.0), 3)
+    assert repr(third).splitlines()[2] == "  0.33333334"
+    third64 = nbt.divide(nbt.tensor(1.0, type="f64"), 3)
+    assert repr(third64).splitlines()[2] == "  0.3333333333333333"
+
+
+def test_special_values_and_complex(backend):
+    t = nbt.tensor([np.nan, np.inf, -np.inf, 1e-10], type="f32")
+    assert repr(t).splitlines()[2] == "  [NaN, Inf, -Inf, 1.0e-10]"
+    c = nbt.tensor([1 - 1j, 2.5 + 0j])
+    assert repr(c).splitlines()[2] == "  [1.0-1.0i, 2.5+0.0i]"
+
+
+def test_bf16_prints_shortest_at_its_precision():
+    t = nbt.tensor([1 / 3], type="bf16")
+    assert repr(t).splitlines()[2] == "  [0.334]"  # bf16(1/3) is 0.333984375
+
+
+def test_large_tensors_are_cut():
+    lines = repr(nbt.iota((100, 100))).splitlines()
+    assert lines[1] == "  s32[100][100]"
+    assert len(lines) < 10
+    assert "..." in lines[-2] or "..." in lines[-3]
+
+
+def test_properties_and_conversions(backend):
+    t = nbt.tensor([[1, 2, 3]], names=["x", "y"])
+    assert (t.shape, t.names, t.rank, t.size) == ((1, 3), ("x", "y"), 2, 3)
+    assert np.asarray(t).tolist() == [[1, 2, 3]]
+    assert jnp.asarray(t).dtype == jnp.int32
+    assert nbt.to_number(t[0, 2]) == 3
+
+
+def test_operators_follow_nx(backend):
+    a = nbt.tensor([1, 2, 3])
+    assert (a + 1).to_numpy().tolist() == [2, 3, 4]
+    assert (1 - a).to_numpy().tolist() == [0, -1, -2]
+    assert (a * a).to_numpy().tolist() == [1, 4, 9]
+    assert str((a / 2).type) == "f32"
+    assert (2**a).to_numpy().tolist() == [2, 4, 8]
+    assert (-a).to_numpy().tolist() == [-1, -2, -3]
+    assert (a == 2).to_numpy().tolist() == [0, 1, 0]
+    assert (a != 2).to_numpy().tolist() == [1, 0, 1]
+    assert (a >= 2).to_numpy().tolist() == [0, 1, 1]
+    assert (a[1:] @ a[1:]).to_numpy() == 13
+
+
+def test_numpy_array_on_the_left_defers_to_tensor(backend):
+    result = np.array([1, 2], dtype=np.int32) + nbt.tensor([1, 2])
+    assert isinstance(result, nbt.Tensor)
+
+
+def test_indexing_errors_are_clear():
+    t = nbt.tensor([[1, 2]])
+    with pytest.raises(nbt.ArgumentError, match="out of range for axis 1"):
+        t[0, 5]
+    with pytest.raises(nbt.ArgumentError, match="too many indices"):
+        t[0, 0, 0]
+
+
+def test_tensor_is_a_pytree_with_static_type_and_names():
+    t = nbt.tensor([1.0, 2.0], names=["x"])
+    leaves, treedef = jax.tree_util.tree_flatten(t)
+    assert len(leaves) == 1
+    doubled = jax.jit(lambda v: jax.tree_util.tree_map(lambda d: d * 2, v))(t)
+    assert isinstance(doubled, nbt.Tensor) and doubled.names == ("x",)
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ([[1, 2], [3]], "ragged nested list"),
+        ([1, [2]], "ragged nested list"),
+        (["a"], "numbers"),
+        ({"a": 1}, "cannot build a tensor"),
+    ],
+)
+def test_bad_data_raises_clearly(data, message):
+    with pytest.raises(nbt.ArgumentError, match=message):
+        nbt.tensor(data)
+
+
+def test_ambiguous_truth_value():
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(nbt.tensor([1, 2]))
+    assert bool(nbt.tensor([1]))
