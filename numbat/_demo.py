@@ -1,13 +1,10 @@
 """`numbat demo`: a short printed tour of the public API."""
 
+import inspect
+
 import numbat as nbt
 
 from .cli import NOTEBOOK
-
-SOFTMAX_SOURCE = """\
-@nbt.defn
-def softmax(t):
-    return nbt.exp(t) / nbt.sum(nbt.exp(t))"""
 
 
 @nbt.defn
@@ -22,7 +19,7 @@ def run() -> None:
     print(t)
 
     print("\n2. A numerical definition, traced and compiled with XLA on its first call:\n")
-    print(SOFTMAX_SOURCE + "\n")
+    print(inspect.getsource(softmax))
 
     compilations = []
 

@@ -105,6 +105,7 @@ def test_demo(capsys):
     assert cli.main(["demo"]) == 0
     out = capsys.readouterr().out
     assert "s32[x: 2][y: 2]" in out
+    assert "@nbt.defn\ndef softmax(t):" in out
     assert "[telemetry] compiled" in out
     assert "1 compilation event(s) for 2 calls." in out
     assert cli.NOTEBOOK in out
