@@ -13,6 +13,7 @@ Type('f', 32)
 
 from __future__ import annotations
 
+import numbers
 import typing
 
 import ml_dtypes
@@ -180,6 +181,15 @@ def merge_number(type_: Type, number: int | float | complex | bool) -> Type:
     if type_.kind == "s":
         return Type("s", max(_signed_size(number), type_.bits))
     return type_
+
+
+def is_number(value) -> bool:
+    """Whether `value` is a Python or NumPy scalar (a weak operand in Nx's rules).
+
+    >>> is_number(1.5), is_number(np.int8(1)), is_number(np.array(1))
+    (True, True, False)
+    """
+    return isinstance(value, (numbers.Number, np.bool_)) and not isinstance(value, np.ndarray)
 
 
 def infer(value) -> Type:

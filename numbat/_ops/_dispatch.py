@@ -6,8 +6,6 @@ recorded in the expression graph (DESIGN decision 2).
 
 from __future__ import annotations
 
-import numbers
-
 import jax
 import numpy as np
 
@@ -18,10 +16,6 @@ from ..backends import _default
 from ..backends._abstract import AbstractBackend, Template
 from ..backends.numpy_backend import NumPyBackend
 from ..defn import _expr
-
-
-def is_number(value) -> bool:
-    return isinstance(value, (numbers.Number, np.bool_)) and not isinstance(value, np.ndarray)
 
 
 def to_tensor(value, backend: AbstractBackend | None = None) -> Tensor:
@@ -60,10 +54,10 @@ def backend_of(*tensors: Tensor) -> AbstractBackend:
 
 def binary_operands(left, right) -> tuple[Tensor, Tensor, _types.Type]:
     """Both operands as tensors, and their merged type (scalars merge by value, as in Nx)."""
-    if isinstance(left, Tensor) and is_number(right):
+    if isinstance(left, Tensor) and _types.is_number(right):
         type_ = _types.merge_number(left.type, right)
         return left, scalar(right, type_, left.backend), type_
-    if is_number(left) and isinstance(right, Tensor):
+    if _types.is_number(left) and isinstance(right, Tensor):
         type_ = _types.merge_number(right.type, left)
         return scalar(left, type_, right.backend), right, type_
     backend = next((v.backend for v in (left, right) if isinstance(v, Tensor)), None)

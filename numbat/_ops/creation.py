@@ -66,7 +66,7 @@ def _host_array(data) -> tuple[np.ndarray, _types.Type]:
         return array, _types.of_dtype(array.dtype)
     if isinstance(data, (list, tuple)):
         _check_rectangular(data, ())
-    elif not _dispatch.is_number(data):
+    elif not _types.is_number(data):
         raise ArgumentError(f"cannot build a tensor from {builtins.type(data).__name__} {_preview(data)}")
     try:
         array = np.asarray(data)

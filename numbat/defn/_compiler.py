@@ -19,7 +19,9 @@ import jax
 from .. import telemetry
 from .._errors import ArgumentError
 from .._tensor import Tensor
-from ..backends import _default
+from .._ops import _dispatch
+from .._types import is_number
+from ..backends import _default, backend_transfer
 from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 from . import _expr, _signature
@@ -36,15 +38,11 @@ class _Entry(typing.NamedTuple):
 
 
 def _to_tensor(backend):
-    from .._ops._dispatch import to_tensor
+    """A converter of defn arguments to tensors on `backend`."""
 
     def convert(value):
-        tensor = to_tensor(value, backend)
-        if tensor.backend != backend:
-            from ..backends import backend_transfer
-
-            tensor = backend_transfer(tensor, backend)
-        return tensor
+        tensor = _dispatch.to_tensor(value, backend)
+        return tensor if tensor.backend == backend else backend_transfer(tensor, backend)
 
     return convert
 
@@ -68,6 +66,7 @@ class Defn:
         self.compiler = compiler
         self.backend = XLABackend(opts.get("client"), opts.get("device_id", 0))
         self.name = _name(fun)
+        self._convert = _to_tensor(self.backend)
         self._cache: dict[_signature.Signature, _Entry] = {}
         self._last: _signature.Signature | None = None
         self._lock = threading.Lock()
@@ -85,7 +84,7 @@ class Defn:
         if self.compiler == "evaluator":
             with _default.default_backend(self.backend):
                 return self.fun(*args, **options)
-        signature, tensors = _signature.flatten(args, options, _to_tensor(self.backend))
+        signature, tensors = _signature.flatten(args, options, self._convert)
         entry = self._cache.get(signature)
         if entry is None:
             with self._lock:
@@ -166,10 +165,8 @@ def _is_tensor(value) -> bool:
 
 
 def _tensor_output(backend):
-    from .._ops._dispatch import is_number, to_tensor
-
     def convert(value):
-        return to_tensor(value, backend) if is_number(value) else value
+        return _dispatch.to_tensor(value, backend) if is_number(value) else value
 
     return convert
 
@@ -246,7 +243,7 @@ def compile(fun, args, **opts):
     entry = target._compile(expected)
 
     def compiled(*call_args):
-        got, tensors = _signature.flatten(call_args, {}, _to_tensor(target.backend))
+        got, tensors = _signature.flatten(call_args, {}, target._convert)
         if got != expected:
             raise ArgumentError(
                 f"{target.name} was compiled for {expected.describe()} and cannot take {got.describe()}: "
@@ -273,7 +270,7 @@ def debug_expr(fun, **opts):
     target = fun if isinstance(fun, Defn) else Defn(fun, **opts)
 
     def traced(*args, **options):
-        signature, _ = _signature.flatten(args, options, _to_tensor(target.backend))
+        signature, _ = _signature.flatten(args, options, target._convert)
         recorder = _expr.Recorder()
         flat, result = target.trace(signature, recorder)
         avals = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in signature.templates]

@@ -9,6 +9,7 @@ import jax
 import numpy as np
 
 from .._errors import ArgumentError
+from .._types import is_number
 from .._tensor import Tensor
 from ..backends._abstract import Template
 
@@ -18,8 +19,6 @@ def _is_leaf(value) -> bool:
 
 
 def _is_dynamic(value) -> bool:
-    from .._ops._dispatch import is_number
-
     return isinstance(value, (Tensor, np.ndarray, jax.Array)) or is_number(value)
 
 
