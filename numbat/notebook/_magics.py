@@ -1,0 +1,243 @@
+"""`%numbat`: look at numbat from a notebook. Subcommands render as a text
+table beside an HTML one, so they read well in a terminal and under nbval.
+
+`%numbat info` never starts the XLA client: before it starts, it lists the
+settings that will apply, which is when they still can be changed.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib.metadata
+import sys
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+
+from .. import telemetry
+from ..xla import _client
+
+SUBCOMMANDS = ("info", "telemetry", "cache")
+
+_BOX = (
+    "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;line-height:1.4;"
+    "color:inherit;margin:2px 0;"
+)
+_TABLE = "border-collapse:collapse;margin:2px 0 8px 0;border:1px solid rgba(128,128,128,0.3);"
+_TH = "padding:1px 8px;text-align:left;background:rgba(128,128,128,0.12);font-weight:600;"
+_TD = "padding:1px 8px;text-align:left;white-space:nowrap;border-top:1px solid rgba(128,128,128,0.2);"
+_DIM = "opacity:0.7;"
+
+
+def _e(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+class Section:
+    """A titled table: `header` names the columns, `rows` hold strings; a
+    `note` says something when there are no rows (or beside them)."""
+
+    def __init__(self, title: str, header: tuple, rows: list, note: str = ""):
+        self.title, self.header, self.rows, self.note = (
+            title,
+            header,
+            [tuple(map(str, r)) for r in rows],
+            note,
+        )
+
+    def text(self) -> str:
+        lines = [self.title]
+        if self.rows:
+            widths = [max(len(str(cell)) for cell in column) for column in zip(self.header, *self.rows)]
+            for row in (self.header, *self.rows):
+                lines.append("  " + "  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip())
+        if self.note:
+            lines.append("  " + self.note)
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        parts = [f"<div style='font-weight:600'>{_e(self.title)}</div>"]
+        if self.rows:
+            head = "".join(f"<th style='{_TH}'>{_e(cell)}</th>" for cell in self.header)
+            body = "".join(
+                "<tr>" + "".join(f"<td style='{_TD}'>{_e(cell)}</td>" for cell in row) + "</tr>" for row in self.rows
+            )
+            parts.append(f"<table style='{_TABLE}'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        if self.note:
+            parts.append(f"<div style='{_DIM}margin-bottom:8px'>{_e(self.note)}</div>")
+        return "".join(parts)
+
+
+def bundle(sections: list[Section]) -> dict[str, str]:
+    """The text/plain + text/html mimebundle of `sections`."""
+    return {
+        "text/plain": "\n\n".join(section.text() for section in sections),
+        "text/html": f"<div class='numbat-info' style='{_BOX}'>{''.join(s.html() for s in sections)}</div>",
+    }
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        module = sys.modules.get(distribution)
+        return getattr(module, "__version__", None) or "not installed (imported from source)"
+
+
+def info_sections() -> list[Section]:
+    """Versions, the XLA client's state, clients, devices and settings."""
+    import jax
+
+    versions = [
+        ("numbat", _version("numbat")),
+        ("jax", getattr(jax, "__version__", _version("jax"))),
+    ]
+    versions.append(("jaxlib", _version("jaxlib")))
+    sections = [Section("versions", ("package", "version"), versions)]
+    if _client.started():
+        cell = _client.started_in_cell()
+        state = f"started in cell [{cell}]" if cell is not None else "started (outside a cell numbat saw)"
+        sections.append(Section("XLA client", (), [], state))
+        clients = [
+            (name, c["platform"], c["devices"], "yes" if c["default"] else "") for name, c in _client.clients().items()
+        ]
+        sections.append(Section("clients", ("client", "platform", "devices", "default"), clients))
+        devices = [(d["client"], d["id"], d["kind"], d["platform"]) for d in _client.devices()]
+        sections.append(Section("devices", ("client", "id", "kind", "platform"), devices))
+    else:
+        order = ", ".join(_client.PLATFORMS)
+        note = f"not started; it starts on first use with the first available of {order}, and the settings below apply then"
+        sections.append(Section("XLA client", (), [], note))
+    settings = [(name, "(unset)" if value is None else value) for name, value in _client.settings().items()]
+    sections.append(Section("settings", ("variable", "value"), settings))
+    return sections
+
+
+def _ms(measurements: dict, key: str) -> str:
+    value = measurements.get(key)
+    return f"{value / 1000:.1f} ms" if isinstance(value, (int, float)) else "? ms"
+
+
+def telemetry_section(since: int = 0, limit: int = 20) -> Section:
+    """The last `limit` compilations logged after sequence number `since`.
+
+    Times come last, in one column, so that the text form lines up the same
+    whatever the times are (nbval replaces them before comparing).
+    """
+    records = telemetry.log(since=since, event=telemetry.COMPILATION)
+    shown = records[-limit:] if limit > 0 else []
+    rows = []
+    for r in shown:
+        meta, measure = r.metadata, r.measurements
+        times = ", ".join(
+            f"{label} {_ms(measure, key)}"
+            for label, key in (
+                ("trace", "eval_time"),
+                ("compile", "compile_time"),
+                ("total", "total_time"),
+            )
+        )
+        disk = "yes" if meta.get("cached_on_disk") else "no"
+        rows.append(
+            (
+                r.sequence,
+                meta.get("function", "?"),
+                meta.get("signature", ""),
+                meta.get("client", ""),
+                meta.get("device", ""),
+                disk,
+                meta.get("reason", ""),
+                times,
+            )
+        )
+    header = ("#", "function", "signature", "client", "device", "disk cache", "reason", "time")
+    if not records:
+        note = "no compilations yet"
+    elif len(records) > len(shown):
+        note = f"showing the last {len(shown)} of {len(records)}; %numbat telemetry -n N shows more"
+    else:
+        note = ""
+    return Section("compilations", header, rows, note)
+
+
+def cache_section() -> Section:
+    """Compilations and cache hits per function since the process started."""
+    counts = telemetry.counts()
+    rows = [(name, c["compilations"], c["cache_hits"]) for name, c in sorted(counts.items())]
+    return Section(
+        "defn cache",
+        ("function", "compilations", "cache hits"),
+        rows,
+        "" if rows else "nothing compiled yet",
+    )
+
+
+@magics_class
+class NumbatMagics(Magics):
+    """The `%numbat` line magic."""
+
+    def __init__(self, shell=None):
+        super().__init__(shell)
+        self.telemetry_since = 0  # `%numbat telemetry clear` hides what came before
+
+    @magic_arguments()
+    @argument(
+        "subcommand",
+        nargs="?",
+        default="info",
+        help="info (the default), telemetry or cache",
+    )
+    @argument(
+        "action",
+        nargs="?",
+        default=None,
+        help="with telemetry: `clear` hides the compilations so far",
+    )
+    @argument(
+        "-n",
+        "--limit",
+        type=int,
+        default=20,
+        help="with telemetry: how many recent compilations to show",
+    )
+    @line_magic
+    def numbat(self, line=""):
+        """Look at numbat from the notebook.
+
+        Subcommands:
+          info       versions; whether the XLA client started, and in which cell;
+                     clients, devices and XLA settings
+          telemetry  recent compilations: function, signature, trace and compile
+                     time, client, device, reason; `%numbat telemetry clear`
+                     lists only compilations from then on
+          cache      compilations and cache hits per function
+
+        Examples: `%numbat info`, `%numbat telemetry -n 5`, `%numbat cache`.
+        """
+        try:
+            args = parse_argstring(self.numbat, line)
+        except UsageError as error:
+            return _error(f"{error}")
+        command = args.subcommand
+        if command not in SUBCOMMANDS:
+            return _error(f"unknown subcommand {command!r}; subcommands are {', '.join(SUBCOMMANDS)}")
+        if args.action is not None and (command, args.action) != ("telemetry", "clear"):
+            return _error(
+                f"`%numbat {command}` takes no argument {args.action!r}; only `%numbat telemetry clear` takes an action"
+            )
+        from IPython.display import display
+
+        if command == "info":
+            display(bundle(info_sections()), raw=True)
+        elif command == "telemetry" and args.action == "clear":
+            self.telemetry_since = telemetry.last_sequence()
+            print("numbat: %numbat telemetry now lists compilations from here on (the log itself is kept)")
+        elif command == "telemetry":
+            display(bundle([telemetry_section(self.telemetry_since, args.limit)]), raw=True)
+        else:
+            display(bundle([cache_section()]), raw=True)
+
+
+def _error(message: str) -> None:
+    print(f"numbat: {message} (see %numbat? for help)", file=sys.stderr)

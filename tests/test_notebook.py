@@ -1,0 +1,479 @@
+"""Tests for numbat/notebook: the extension in a real IPython shell, the
+tensor HTML, the expression SVG, the telemetry strip and the magics."""
+
+import doctest
+import html
+import re
+import subprocess
+import sys
+import textwrap
+import time
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+from traitlets.config import Config
+
+import numbat as nbt
+from numbat import telemetry
+from numbat.notebook import _html, _magics, _strip, _svg
+from numbat.xla import _client
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+# --- a real IPython shell --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def shell():
+    config = Config()
+    config.HistoryManager.hist_file = ":memory:"
+    ip = InteractiveShell.instance(config=config)
+    yield ip
+    if "numbat" in ip.extension_manager.loaded:
+        ip.run_line_magic("unload_ext", "numbat")
+
+
+@pytest.fixture
+def ip(shell):
+    """The shell with `%load_ext numbat` run in a cell; unloaded afterwards."""
+    run(shell, "%load_ext numbat")
+    yield shell
+    if "numbat" in shell.extension_manager.loaded:
+        run(shell, "%unload_ext numbat")
+
+
+class Cell:
+    def __init__(self, result, captured):
+        self.result = result
+        self.stdout, self.stderr = captured.stdout, captured.stderr
+        self.displays = [output.data for output in captured.outputs]
+
+    def strips(self):
+        return [d for d in self.displays if "numbat-strip" in d.get("text/html", "")]
+
+
+def run(ip, code) -> Cell:
+    with capture_output() as captured:
+        result = ip.run_cell(textwrap.dedent(code), store_history=True)
+    return Cell(result, captured)
+
+
+def _unique(prefix):
+    return f"{prefix}_{time.monotonic_ns()}"
+
+
+def test_loading_registers_the_magic_and_hooks_once(ip):
+    import numbat.notebook as extension
+
+    assert ip.find_line_magic("numbat") is not None
+    before = {event: len(ip.events.callbacks[event]) for event in ("pre_run_cell", "post_run_cell")}
+    extension.load_ipython_extension(ip)  # a second load registers nothing more
+    nbt.load_ipython_extension(ip)
+    after = {event: len(ip.events.callbacks[event]) for event in ("pre_run_cell", "post_run_cell")}
+    assert before == after
+    assert run(ip, "%load_ext numbat").result.success
+
+
+def test_unloading_removes_the_magic_and_hooks(ip):
+    hooks = {event: len(ip.events.callbacks[event]) for event in ("pre_run_cell", "post_run_cell")}
+    cell = run(ip, "%unload_ext numbat")
+    assert cell.result.success
+    assert ip.find_line_magic("numbat") is None
+    assert "NumbatMagics" not in ip.magics_manager.registry
+    for event, count in hooks.items():
+        assert len(ip.events.callbacks[event]) == count - 1
+    assert not run(ip, "%numbat info").result.success  # UsageError: magic not found
+    assert _client.current_cell is None
+    assert run(ip, "%load_ext numbat").result.success
+    assert ip.find_line_magic("numbat") is not None
+
+
+def test_a_cell_that_compiles_shows_the_strip(ip):
+    name = _unique("softmax")
+    cell = run(
+        ip,
+        f"""
+        import numbat as nbt
+
+        def {name}(t):
+            return nbt.exp(t) / nbt.sum(nbt.exp(t))
+
+        {name} = nbt.defn({name})
+        {name}(nbt.tensor([1.0, 2.0]))
+        """,
+    )
+    assert cell.result.success, cell.stdout
+    (strip,) = cell.strips()
+    text = strip["text/plain"]
+    assert f"compiled {name} (f32[2])" in text
+    assert re.search(r"trace \d+\.\d ms, compile \d+\.\d ms", text)
+    assert name in strip["text/html"] and "(f32[2])" in strip["text/html"]
+
+    again = run(ip, f"{name}(nbt.tensor([3.0, 4.0])); {name}(nbt.tensor([5.0, 6.0]))")
+    assert again.result.success and again.strips() == []  # cache hits compile nothing
+
+    other = _unique("double")
+    mixed = run(
+        ip,
+        f"""
+        {other} = nbt.jit(lambda t: t * 2)
+        {name}(nbt.tensor([1.0, 2.0]))
+        {name}(nbt.tensor([1.0, 2.0, 3.0]))
+        """,
+    )
+    (strip,) = mixed.strips()
+    lines = strip["text/plain"].splitlines()
+    assert lines[0].startswith(f"numbat: recompiled {name} (f32[3])")
+    assert "input 0 changed from f32[2] to f32[3]" in lines[0]
+    assert lines[-1] == f"numbat: cache hits: {name} 1"
+
+
+def test_the_strip_escapes_function_names(ip):
+    cell = run(ip, "nbt.jit(lambda t: t + 1)(nbt.tensor([1]))")
+    (strip,) = cell.strips()
+    assert "compiled <lambda> (s32[1])" in strip["text/plain"]
+    assert "&lt;lambda&gt;" in strip["text/html"] and "<lambda>" not in strip["text/html"]
+
+
+def test_the_strip_shows_when_the_cell_fails_after_compiling(ip):
+    cell = run(ip, "nbt.jit(lambda t: t - 1)(nbt.tensor([1])); 1 / 0")
+    assert not cell.result.success
+    assert len(cell.strips()) == 1
+
+
+def test_cells_know_their_number_while_they_run(ip):
+    cell = run(ip, "import numbat.xla._client as client_module; seen = client_module.current_cell")
+    assert ip.user_ns["seen"] == cell.result.execution_count
+    assert _client.current_cell is None  # between cells, work belongs to no cell
+
+
+def test_displaying_tensors_and_graphs_is_not_counted_by_telemetry(ip):
+    run(ip, "import numbat as nbt\nshown = nbt.tensor([[1.5, 2.5]], names=['x', 'y'])")
+    start, counts = telemetry.last_sequence(), telemetry.counts()
+    cell = run(ip, "shown")
+    graph = run(ip, "nbt.debug_expr(lambda t: nbt.exp(t))(shown)")
+    assert cell.result.success and graph.result.success
+    assert telemetry.last_sequence() == start and telemetry.counts() == counts
+    assert cell.strips() == [] and graph.strips() == []
+
+
+# --- %numbat -----------------------------------------------------------------
+
+
+def test_info_lists_host_and_versions(ip):
+    run(ip, "import numbat as nbt; nbt.tensor([1]) + 1")  # make sure the client started
+    cell = run(ip, "%numbat info")
+    assert cell.result.success
+    (info,) = cell.displays
+    assert "host" in info["text/plain"] and "jax" in info["text/plain"]
+    assert "started in cell [" in info["text/plain"] or "started (outside" in info["text/plain"]
+    assert "<table" in info["text/html"] and "host" in info["text/html"]
+    assert "XLA_FLAGS" in info["text/plain"]
+    assert run(ip, "%numbat").displays[0]["text/plain"] == info["text/plain"]  # info is the default
+
+
+def test_info_does_not_start_the_client(tmp_path):
+    script = textwrap.dedent(
+        """
+        from traitlets.config import Config
+        from IPython.core.interactiveshell import InteractiveShell
+        from IPython.utils.capture import capture_output
+        from jax._src import xla_bridge
+        config = Config()
+        config.HistoryManager.hist_file = ":memory:"
+        ip = InteractiveShell.instance(config=config)
+        with capture_output() as captured:
+            ip.run_cell("%load_ext numbat", store_history=True)
+            ip.run_cell("%numbat info", store_history=True)
+        assert not xla_bridge.backends_are_initialized()
+        print(captured.outputs[0].data["text/plain"])
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "not started" in done.stdout and "host" in done.stdout
+
+
+def test_telemetry_lists_compilations_and_clear_hides_them(ip):
+    name = _unique("tele")
+    run(
+        ip,
+        f"import numbat as nbt\n{name} = nbt.defn(lambda t: t * 3)\n{name}.name = '{name}'\n{name}(nbt.tensor([1, 2]))",
+    )
+    (table,) = run(ip, "%numbat telemetry").displays
+    assert name in table["text/plain"] and "(s32[2])" in table["text/plain"]
+    row = next(line for line in table["text/plain"].splitlines() if name in line)
+    assert re.search(r"trace \d+\.\d ms, compile \d+\.\d ms, total \d+\.\d ms$", row)
+    assert "first call" in row and "<table" in table["text/html"]
+    (short,) = run(ip, "%numbat telemetry -n 1").displays
+    assert short["text/plain"].count("\n") <= 4
+    cleared = run(ip, "%numbat telemetry clear")
+    assert "from here on" in cleared.stdout
+    (empty,) = run(ip, "%numbat telemetry").displays
+    assert "no compilations yet" in empty["text/plain"]
+
+
+def test_cache_counts_compilations_and_hits_per_function(ip):
+    name = _unique("cached")
+    run(ip, f"import numbat as nbt\n{name} = nbt.defn(lambda t: t * 3)\n{name}.name = '{name}'")
+    run(ip, f"{name}(nbt.tensor([1])); {name}(nbt.tensor([2])); {name}(nbt.tensor([3]))")
+    (table,) = run(ip, "%numbat cache").displays
+    row = next(line for line in table["text/plain"].splitlines() if name in line)
+    assert row.split() == [name, "1", "2"]
+    assert "cache hits" in table["text/html"]
+
+
+@pytest.mark.parametrize("line", ["%numbat bogus", "%numbat --bogus", "%numbat info extra", "%numbat cache clear"])
+def test_a_bad_subcommand_prints_an_error_and_raises_nothing(ip, line):
+    cell = run(ip, line)
+    assert cell.result.success and cell.result.error_in_exec is None
+    assert cell.stderr.startswith("numbat: ") and "%numbat?" in cell.stderr
+    assert "Traceback" not in cell.stdout + cell.stderr
+    assert cell.displays == []
+
+
+def test_unknown_subcommand_names_the_valid_ones(ip):
+    assert "unknown subcommand 'bogus'; subcommands are info, telemetry, cache" in run(ip, "%numbat bogus").stderr
+
+
+def test_help_is_the_docstring(ip):
+    cell = run(ip, "%numbat?")
+    for word in ("info", "telemetry", "cache", "%numbat [-n LIMIT] [subcommand] [action]"):
+        assert word in cell.stdout
+
+
+# --- tensor HTML -------------------------------------------------------------
+
+
+def _text_of(markup):
+    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+
+
+def test_tensor_html_shows_header_device_and_a_table():
+    t = nbt.tensor([[1, 2], [3, 4]], names=["x", "y"], backend=nbt.NumPyBackend())
+    markup = _html.tensor_html(t)
+    assert "s32[x: 2][y: 2]" in markup and "NumPy (host)" in markup
+    assert markup.count("<td") == 4 and "x \\ y" in markup
+    assert "<script" not in markup and "http" not in markup
+    assert t._repr_mimebundle_()["text/html"] == markup
+
+
+@pytest.mark.parametrize("name", ["<script>alert(1)</script>", "<b>x</b>", "a&b", "'\""])
+def test_tensor_html_escapes_names(name):
+    markup = _html.tensor_html(nbt.tensor([1], names=[name]))
+    assert name not in markup
+    assert html.escape(name, quote=True) in markup
+    assert f"[{name}: 1]" in _text_of(markup)
+
+
+ODD = {
+    "rank 0": lambda: nbt.tensor(7),
+    "rank 0 float": lambda: nbt.tensor(2.5, type="f64"),
+    "size 0": lambda: nbt.tensor(np.zeros((0,), np.float32)),
+    "size 0 rank 2": lambda: nbt.tensor(np.zeros((2, 0), np.int32), names=["x", None]),
+    "size 0 rank 4": lambda: nbt.tensor(np.zeros((2, 0, 3, 1), np.float32)),
+    "bf16": lambda: nbt.tensor([1.5, -2.25], type="bf16"),
+    "f16": lambda: nbt.tensor([[1.5, np.inf]], type="f16"),
+    "f8": lambda: nbt.tensor([1.5, -2.0], type="f8"),
+    "f8_e4m3fn": lambda: nbt.tensor([1.5, -2.0], type="f8_e4m3fn"),
+    "c64": lambda: nbt.tensor([1 + 2j, -1j]),
+    "c128": lambda: nbt.tensor(np.array([[1 + 2j, np.nan]], np.complex128)),
+    "u8": lambda: nbt.tensor([0, 255], type="u8"),
+    "u64": lambda: nbt.tensor(np.array([2**64 - 1], np.uint64)),
+    "s64": lambda: nbt.tensor(np.array([-(2**63)], np.int64)),
+    "nan and inf": lambda: nbt.tensor([np.nan, np.inf, -np.inf]),
+    "rank 3": lambda: nbt.iota((2, 3, 4), names=["a", "b", "c"]),
+    "large bf16": lambda: nbt.tensor(np.linspace(-1, 1, 5000), type="bf16"),
+    "large f8": lambda: nbt.tensor(np.linspace(-8, 8, 2000), type="f8"),
+    "large f8_e4m3fn": lambda: nbt.tensor(np.linspace(-8, 8, 2000), type="f8_e4m3fn"),
+    "large c64 with nan": lambda: nbt.tensor(np.where(np.arange(3000) % 7, 1 + 1j, np.nan).astype(np.complex64)),
+    "large all nan": lambda: nbt.tensor(np.full((40, 40), np.nan, np.float32)),
+    "large u8 rank 3": lambda: nbt.tensor(np.arange(4000).reshape(10, 20, 20) % 256, type="u8"),
+    "large s64": lambda: nbt.tensor(np.arange(2000, dtype=np.int64) * 2**40),
+}
+
+
+@pytest.mark.parametrize("backend", [nbt.NumPyBackend, nbt.XLABackend], ids=["numpy", "xla"])
+@pytest.mark.parametrize("case", sorted(ODD))
+def test_tensor_html_renders_odd_tensors(case, backend):
+    with nbt.default_backend(backend()):
+        t = ODD[case]()
+    markup = _html.tensor_html(t)
+    assert str(t.type) in markup
+    assert "values unavailable" not in markup and "device unknown" not in markup
+    assert markup.startswith("<div class='numbat-tensor'") and markup.endswith("</div>")
+    if t.size == 0:
+        assert "no elements" in markup
+    elif t.size > _html.TABLE_LIMIT:
+        assert "first 10 of" in markup
+        assert "NaN" in markup or t.type.is_integer
+
+
+def test_tensor_html_says_what_it_cannot_render():
+    class Broken:
+        def describe(self):
+            raise RuntimeError("device lost")
+
+        def to_numpy(self, tensor):
+            raise RuntimeError("buffer deleted")
+
+    t = nbt.tensor([1, 2])
+    broken = nbt.Tensor(t.data, t.type, t.names, Broken())
+    markup = _html.tensor_html(broken)
+    assert "values unavailable: RuntimeError: buffer deleted" in markup
+    assert "device unknown" in markup and "s32[2]" in markup
+
+
+def test_large_tensor_html_summarizes_without_shipping_the_values():
+    t = nbt.iota((400, 500), type="f32", names=["rows", "cols"])
+    markup = _html.tensor_html(t)
+    assert len(markup) < 5000
+    numbers = re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", _text_of(markup).replace("f32[rows: 400][cols: 500]", ""))
+    assert len(numbers) <= 30, numbers
+    stats = dict(_html.statistics(t.to_numpy(), t.type))
+    assert stats["min"] == "0.0" and stats["max"] == "199999.0" and stats["NaN"] == "0"
+    for label in ("min", "max", "mean", "std", "NaN", "Inf", "first 10 of 200000"):
+        assert label in markup
+    assert "199998" not in markup and "12345.0" not in markup and "<td" in markup
+
+
+def test_statistics_skip_non_finite_values():
+    stats = dict(_html.statistics(np.array([1.0, np.nan, np.inf, 3.0], np.float32), nbt.Type("f", 32)))
+    assert stats == {
+        "min": "1.0",
+        "max": "3.0",
+        "mean": "2.0",
+        "std": "1.0",
+        "NaN": "1",
+        "Inf": "1",
+    }
+    assert dict(_html.statistics(np.array([np.nan], np.float32), nbt.Type("f", 32))) == {
+        "NaN": "1",
+        "Inf": "0",
+    }
+
+
+# --- expression SVG ------------------------------------------------------------
+
+
+def _softmax(t):
+    return nbt.exp(t) / nbt.sum(nbt.exp(t))
+
+
+def _parse(svg):
+    root = ET.fromstring(svg)
+    assert root.tag == SVG + "svg"
+    assert float(root.get("width")) > 0 and float(root.get("height")) > 0
+    return root
+
+
+def _boxes(root):
+    return [r for r in root.iter(SVG + "rect") if "nbt-node" in r.get("class", "").split()]
+
+
+def _texts(root):
+    return [t.text for t in root.iter(SVG + "text")]
+
+
+def test_expr_svg_draws_the_graph():
+    expr = nbt.debug_expr(_softmax)(nbt.tensor([1, 2]))
+    svg = _svg.expr_svg(expr)
+    root = _parse(svg)
+    texts = _texts(root)
+    for label in (
+        "parameter a:0",
+        "b = exp",
+        "c = exp",
+        "d = sum",
+        "e = divide",
+        "f32[2]",
+        "s32[2]",
+        "out 0",
+    ):
+        assert label in texts
+    boxes = _boxes(root)
+    assert len(boxes) == 5
+    assert sum("param" in b.get("class") for b in boxes) == 1 and sum("out" in b.get("class") for b in boxes) == 1
+    assert len([p for p in root.iter(SVG + "path") if p.get("marker-end")]) == 5  # a->b, a->c, c->d, b->e, d->e
+    assert "<script" not in svg and "http://www.w3.org/2000/svg" in svg
+    assert expr._repr_mimebundle_()["image/svg+xml"] == svg
+
+
+def test_expr_svg_of_one_node():
+    root = _parse(_svg.expr_svg(nbt.debug_expr(lambda t: t)(nbt.tensor([1.0]))))
+    (box,) = _boxes(root)
+    assert "param" in box.get("class") and "out" in box.get("class")
+
+
+def test_expr_svg_shows_inline_constants_and_several_outputs():
+    expr = nbt.debug_expr(lambda t: (t * 2.5, t + 1.0, 1.0))(nbt.tensor([1.0]))
+    texts = _texts(_parse(_svg.expr_svg(expr)))
+    assert "a, 2.5" in texts and "out 0" in texts and "out 1" in texts and "out 2" in texts
+    assert "constant" in texts
+
+
+def test_expr_svg_escapes_names_and_control_characters():
+    names = ["<script>&x", "y\x01\"'"]
+    expr = nbt.debug_expr(lambda t: nbt.sum(t, axes=[names[0]]))(nbt.tensor([[1, 2]], names=names))
+    svg = _svg.expr_svg(expr)
+    texts = _texts(_parse(svg))
+    assert "s32[<script>&x: 1][y?\"': 2]" in texts
+    assert "<script>" not in svg
+
+
+def test_expr_svg_of_a_wide_graph_wraps_layers():
+    expr = nbt.debug_expr(lambda ts: sum(ts[1:], ts[0]))([nbt.tensor([1.0])] * 40)
+    root = _parse(_svg.expr_svg(expr))
+    assert len(_boxes(root)) == 40 + 39
+    assert float(root.get("width")) < 2500
+
+
+def test_expr_svg_of_hundreds_of_nodes_is_capped():
+    def chain(t):
+        for i in range(300):
+            t = nbt.exp(t) if i % 2 else t * 1.5
+        return t
+
+    expr = nbt.debug_expr(chain)(nbt.tensor([1.0]))
+    assert len(expr.nodes) > 300
+    start = time.perf_counter()
+    svg = _svg.expr_svg(expr)
+    assert time.perf_counter() - start < 5
+    root = _parse(svg)
+    assert len(_boxes(root)) == _svg.MAX_NODES
+    assert any("showing the" in (t or "") for t in _texts(root))
+    assert "out 0" in _texts(root)
+
+
+# --- strip and doctests ----------------------------------------------------------
+
+
+def test_strip_escapes_and_counts():
+    record = telemetry.Record(
+        1,
+        0.0,
+        telemetry.COMPILATION,
+        {"eval_time": 2500, "compile_time": 10},
+        {"function": "<i>f</i>", "signature": "(s32[x&y: 1])"},
+    )
+    bundle = _strip.strip([record] * (_strip.MAX_ROWS + 3), {"<i>f</i>": 4})
+    assert (
+        bundle["text/plain"].splitlines()[0] == "numbat: compiled <i>f</i> (s32[x&y: 1]): trace 2.5 ms, compile 0.0 ms"
+    )
+    assert "and 3 more compilation(s)" in bundle["text/plain"]
+    assert bundle["text/plain"].endswith("numbat: cache hits: <i>f</i> 4")
+    assert "<i>" not in bundle["text/html"] and "&lt;i&gt;f&lt;/i&gt;" in bundle["text/html"]
+    assert "x&amp;y" in bundle["text/html"]
+
+
+@pytest.mark.parametrize("module", [_html, _svg, _strip, _magics], ids=lambda m: m.__name__)
+def test_docstring_examples(module):
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for test in finder.find(module, module.__name__, globs={**vars(module), "nbt": nbt, "np": np}):
+        runner.run(test)
+    assert runner.failures == 0
