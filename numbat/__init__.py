@@ -6,27 +6,65 @@ definitions compiled to XLA; a compiler you can see into from Jupyter.
 6
 """
 
-from ._errors import ArgumentError as ArgumentError, ClientError as ClientError
-from ._tensor import Tensor as Tensor
-from ._types import Type as Type
-from ._ops.creation import as_type as as_type, broadcast as broadcast, eye as eye, iota as iota
-from ._ops.creation import template as template, tensor as tensor, to_number as to_number
-from ._ops.elementwise import abs as abs, add as add, cos as cos, divide as divide, equal as equal, exp as exp
-from ._ops.elementwise import greater as greater, greater_equal as greater_equal, less as less
-from ._ops.elementwise import less_equal as less_equal, log as log, multiply as multiply, negate as negate
-from ._ops.elementwise import not_equal as not_equal, pow as pow, sin as sin, sqrt as sqrt, subtract as subtract
+from . import telemetry as telemetry
+from . import xla as xla
+from ._errors import ArgumentError as ArgumentError
+from ._errors import ClientError as ClientError
+from ._ops.creation import as_type as as_type
+from ._ops.creation import broadcast as broadcast
+from ._ops.creation import eye as eye
+from ._ops.creation import iota as iota
+from ._ops.creation import template as template
+from ._ops.creation import tensor as tensor
+from ._ops.creation import to_number as to_number
+from ._ops.elementwise import abs as abs
+from ._ops.elementwise import add as add
+from ._ops.elementwise import cos as cos
+from ._ops.elementwise import divide as divide
+from ._ops.elementwise import equal as equal
+from ._ops.elementwise import exp as exp
+from ._ops.elementwise import greater as greater
+from ._ops.elementwise import greater_equal as greater_equal
+from ._ops.elementwise import less as less
+from ._ops.elementwise import less_equal as less_equal
+from ._ops.elementwise import log as log
+from ._ops.elementwise import multiply as multiply
+from ._ops.elementwise import negate as negate
+from ._ops.elementwise import not_equal as not_equal
+from ._ops.elementwise import pow as pow
+from ._ops.elementwise import sin as sin
+from ._ops.elementwise import sqrt as sqrt
+from ._ops.elementwise import subtract as subtract
 from ._ops.elementwise import tanh as tanh
 from ._ops.linalg import dot as dot
-from ._ops.reduction import argmax as argmax, argmin as argmin, mean as mean, reduce_max as reduce_max
-from ._ops.reduction import reduce_min as reduce_min, sum as sum
-from ._ops.shape import reshape as reshape, transpose as transpose
-from .backends import AbstractBackend as AbstractBackend, NumPyBackend as NumPyBackend, XLABackend as XLABackend
-from .backends import backend_copy as backend_copy, backend_transfer as backend_transfer
-from .backends import default_backend as default_backend, global_default_backend as global_default_backend
-from .defn import Defn as Defn, Expr as Expr, compile as compile, debug_expr as debug_expr, defn as defn
-from .defn import grad as grad, inspect_expr as inspect_expr, jit as jit, jit_apply as jit_apply
-from .defn import print_expr as print_expr, value_and_grad as value_and_grad
-from . import telemetry as telemetry, xla as xla
+from ._ops.reduction import argmax as argmax
+from ._ops.reduction import argmin as argmin
+from ._ops.reduction import mean as mean
+from ._ops.reduction import reduce_max as reduce_max
+from ._ops.reduction import reduce_min as reduce_min
+from ._ops.reduction import sum as sum
+from ._ops.shape import reshape as reshape
+from ._ops.shape import transpose as transpose
+from ._tensor import Tensor as Tensor
+from ._types import Type as Type
+from .backends import AbstractBackend as AbstractBackend
+from .backends import NumPyBackend as NumPyBackend
+from .backends import XLABackend as XLABackend
+from .backends import backend_copy as backend_copy
+from .backends import backend_transfer as backend_transfer
+from .backends import default_backend as default_backend
+from .backends import global_default_backend as global_default_backend
+from .defn import Defn as Defn
+from .defn import Expr as Expr
+from .defn import compile as compile
+from .defn import debug_expr as debug_expr
+from .defn import defn as defn
+from .defn import grad as grad
+from .defn import inspect_expr as inspect_expr
+from .defn import jit as jit
+from .defn import jit_apply as jit_apply
+from .defn import print_expr as print_expr
+from .defn import value_and_grad as value_and_grad
 
 
 def load_ipython_extension(ipython):

@@ -75,9 +75,7 @@ def reshape(shape: tuple, new_shape: tuple) -> tuple:
             raise ArgumentError(f"cannot reshape {tuple(shape)} (size {size}) to {new_shape}")
         new_shape = tuple(size // known if s == -1 else s for s in new_shape)
     if any(s < 0 for s in new_shape) or math.prod(new_shape) != size:
-        raise ArgumentError(
-            f"cannot reshape {tuple(shape)} (size {size}) to {new_shape} (size {math.prod(new_shape)})"
-        )
+        raise ArgumentError(f"cannot reshape {tuple(shape)} (size {size}) to {new_shape} (size {math.prod(new_shape)})")
     return new_shape
 
 

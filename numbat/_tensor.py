@@ -27,7 +27,7 @@ class Tensor:
     constructor, which checks nothing.
     """
 
-    __slots__ = ("data", "type", "names", "backend")
+    __slots__ = ("backend", "data", "names", "type")
     __array_priority__ = 1000  # NumPy defers `ndarray + Tensor` to Tensor.__radd__
 
     def __init__(self, data, type: Type, names: tuple, backend):
@@ -186,4 +186,6 @@ def _unflatten(aux, children) -> Tensor:
 
 jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
 
-from ._ops import elementwise as _elementwise, indexing as _indexing, linalg as _linalg  # noqa: E402
+from ._ops import elementwise as _elementwise
+from ._ops import indexing as _indexing
+from ._ops import linalg as _linalg

@@ -160,7 +160,7 @@ def merge(left: Type, right: Type) -> Type:
     return high
 
 
-def merge_number(type_: Type, number: int | float | complex | bool) -> Type:
+def merge_number(type_: Type, number: complex | bool) -> Type:
     """Merges a tensor type with a weak Python scalar, keeping the tensor's type
     when the value fits (Nx's `merge_number`).
 

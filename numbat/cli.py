@@ -28,9 +28,7 @@ def kernel_spec() -> dict:
     return spec
 
 
-def install_kernel(
-    name: str = KERNEL_NAME, *, user: bool = False, prefix: str | None = None
-) -> str:
+def install_kernel(name: str = KERNEL_NAME, *, user: bool = False, prefix: str | None = None) -> str:
     """Installs the Numbat kernel spec and returns the directory it went to.
 
     With neither `user` nor `prefix`, installs system-wide (as `jupyter kernelspec install`).
@@ -39,17 +37,13 @@ def install_kernel(
 
     with tempfile.TemporaryDirectory() as source:
         Path(source, "kernel.json").write_text(json.dumps(kernel_spec(), indent=2) + "\n")
-        return KernelSpecManager().install_kernel_spec(
-            source, kernel_name=name, user=user, prefix=prefix
-        )
+        return KernelSpecManager().install_kernel_spec(source, kernel_name=name, user=user, prefix=prefix)
 
 
 def _kernel_name(value: str) -> str:
     name = value.lower()
     if not _KERNEL_NAME_PATTERN.fullmatch(name):
-        raise argparse.ArgumentTypeError(
-            f"invalid kernel name {value!r}: use letters, digits, '.', '_' and '-' only"
-        )
+        raise argparse.ArgumentTypeError(f"invalid kernel name {value!r}: use letters, digits, '.', '_' and '-' only")
     return name
 
 
@@ -146,27 +140,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     where = install.add_mutually_exclusive_group()
     where.add_argument("--user", action="store_true", help="install for the current user")
-    where.add_argument(
-        "--sys-prefix", action="store_true", help=f"install into this environment ({sys.prefix})"
-    )
+    where.add_argument("--sys-prefix", action="store_true", help=f"install into this environment ({sys.prefix})")
     where.add_argument("--prefix", metavar="DIR", help="install into DIR/share/jupyter/kernels")
-    install.add_argument(
-        "--name", type=_kernel_name, default=KERNEL_NAME, help="kernel name (default: %(default)s)"
-    )
+    install.add_argument("--name", type=_kernel_name, default=KERNEL_NAME, help="kernel name (default: %(default)s)")
     install.set_defaults(run=_cmd_kernel_install)
 
-    commands.add_parser(
-        "doctor", help="print versions, JAX devices, the kernel spec and XLA_* settings"
-    ).set_defaults(run=_cmd_doctor)
+    commands.add_parser("doctor", help="print versions, JAX devices, the kernel spec and XLA_* settings").set_defaults(
+        run=_cmd_doctor
+    )
     commands.add_parser("demo", help="a short printed tour of the API").set_defaults(run=_cmd_demo)
 
     bench = commands.add_parser("bench", help="time a softmax defn against jax.jit and NumPy")
-    bench.add_argument(
-        "--size", type=_positive_int, default=1_000_000, help="f32 values (default: %(default)s)"
-    )
-    bench.add_argument(
-        "--repeat", type=_positive_int, default=50, help="timed calls (default: %(default)s)"
-    )
+    bench.add_argument("--size", type=_positive_int, default=1_000_000, help="f32 values (default: %(default)s)")
+    bench.add_argument("--repeat", type=_positive_int, default=50, help="timed calls (default: %(default)s)")
     bench.set_defaults(run=_cmd_bench)
     return parser
 

@@ -108,6 +108,4 @@ def counts() -> dict[str, dict[str, int]]:
     1
     """
     with _lock:
-        return {
-            name: {"compilations": c["compilation"], "cache_hits": c["cache_hit"]} for name, c in _counts.items()
-        }
+        return {name: {"compilations": c["compilation"], "cache_hits": c["cache_hit"]} for name, c in _counts.items()}

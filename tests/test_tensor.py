@@ -85,7 +85,7 @@ def test_indexing_errors_are_clear():
 
 def test_tensor_is_a_pytree_with_static_type_and_names():
     t = nbt.tensor([1.0, 2.0], names=["x"])
-    leaves, treedef = jax.tree_util.tree_flatten(t)
+    leaves, _ = jax.tree_util.tree_flatten(t)
     assert len(leaves) == 1
     doubled = jax.jit(lambda v: jax.tree_util.tree_map(lambda d: d * 2, v))(t)
     assert isinstance(doubled, nbt.Tensor) and doubled.names == ("x",)

@@ -16,9 +16,13 @@ NOTEBOOKS = pathlib.Path(__file__).parent.parent / "notebooks"
 @pytest.fixture(scope="module")
 def tutorial_outputs():
     if "numbat" not in KernelSpecManager().find_kernel_specs():
-        pytest.fail("the Numbat kernel is not installed: run `numbat kernel install --sys-prefix` (the README's set-up does)")
+        pytest.fail(
+            "the Numbat kernel is not installed: run `numbat kernel install --sys-prefix` (the README's set-up does)"
+        )
     notebook = nbformat.read(NOTEBOOKS / "01_tensors_and_defn.ipynb", as_version=4)
-    NotebookClient(notebook, timeout=300, kernel_name="numbat", resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    NotebookClient(
+        notebook, timeout=300, kernel_name="numbat", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    ).execute()
     return [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
 
 

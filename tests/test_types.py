@@ -7,7 +7,24 @@ import numbat as nbt
 from numbat import _types
 from numbat._types import Type, merge, merge_number, parse
 
-ALL_TYPES = ["s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64", "f8", "f16", "f32", "f64", "bf16", "f8_e4m3fn", "c64", "c128"]
+ALL_TYPES = [
+    "s8",
+    "s16",
+    "s32",
+    "s64",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "f8",
+    "f16",
+    "f32",
+    "f64",
+    "bf16",
+    "f8_e4m3fn",
+    "c64",
+    "c128",
+]
 
 
 @pytest.mark.parametrize("name", ALL_TYPES)

@@ -48,7 +48,9 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
     array, inferred = _host_array(data)
     type_ = inferred if type is None else _types.parse(type)
     if type_.is_integer and array.dtype.kind in "fc" and not isinstance(data, (np.ndarray, jax.Array)):
-        raise ArgumentError(f"cannot build a {type_} tensor from floats in {_preview(data)}; pass integers or a float type")
+        raise ArgumentError(
+            f"cannot build a {type_} tensor from floats in {_preview(data)}; pass integers or a float type"
+        )
     out = Template(array.shape, type_, _names.normalize(names, array.ndim))
     return backend.from_numpy(out, array.astype(type_.dtype, copy=False))
 
@@ -85,7 +87,9 @@ def _check_rectangular(data: Sequence, where: tuple) -> int:
     if not data or not isinstance(data[0], (list, tuple)):
         for i, item in enumerate(data):
             if isinstance(item, (list, tuple)):
-                raise ArgumentError(f"ragged nested list: item {list(where + (i,))} is a list where numbers were expected")
+                raise ArgumentError(
+                    f"ragged nested list: item {list(where + (i,))} is a list where numbers were expected"
+                )
         return 1
     expected = len(data[0])
     for i, item in enumerate(data):
@@ -227,5 +231,3 @@ def to_number(tensor) -> int | float | complex:
     if tensor.size != 1:
         raise ArgumentError(f"to_number needs a tensor with one element, got shape {tensor.shape}")
     return tensor.to_numpy().reshape(()).item()
-
-

@@ -27,7 +27,9 @@ def getitem(tensor, index):
     """
     index = index if isinstance(index, tuple) else (index,)
     if len(index) > tensor.rank:
-        raise ArgumentError(f"too many indices ({len(index)}) for a tensor of rank {tensor.rank} (shape {tensor.shape})")
+        raise ArgumentError(
+            f"too many indices ({len(index)}) for a tensor of rank {tensor.rank} (shape {tensor.shape})"
+        )
     shape, names, normalized = [], [], []
     for axis, item in enumerate(index):
         size = tensor.shape[axis]
@@ -38,7 +40,9 @@ def getitem(tensor, index):
             names.append(tensor.names[axis])
         elif isinstance(item, int) and not isinstance(item, bool):
             if not -size <= item < size:
-                raise ArgumentError(f"index {item} is out of range for axis {axis} of size {size} (shape {tensor.shape})")
+                raise ArgumentError(
+                    f"index {item} is out of range for axis {axis} of size {size} (shape {tensor.shape})"
+                )
             normalized.append(item % size)
         else:
             raise ArgumentError(f"tensors are indexed with ints and slices, got {item!r} for axis {axis}")

@@ -86,7 +86,11 @@ def _arg(op: str, tensor, axis, keep_axis: bool, tie_break: str):
     if tie_break not in ("low", "high"):
         raise ArgumentError(f'tie_break must be "low" or "high", got {tie_break!r}')
     if axis is None:
-        shape, names, index = ((1,) * tensor.rank if keep_axis else ()), ((None,) * tensor.rank if keep_axis else ()), None
+        shape, names, index = (
+            ((1,) * tensor.rank if keep_axis else ()),
+            ((None,) * tensor.rank if keep_axis else ()),
+            None,
+        )
     else:
         index = _names.axis_index(tensor.names, axis)
         shape = _shape.reduce(tensor.shape, (index,), keep_axis)

@@ -1,10 +1,17 @@
 """Backends: where tensor data lives and ops run."""
 
-from ._abstract import AbstractBackend as AbstractBackend, Template as Template
+from ._abstract import AbstractBackend as AbstractBackend
+from ._abstract import Template as Template
 from ._default import (
     backend_copy as backend_copy,
+)
+from ._default import (
     backend_transfer as backend_transfer,
+)
+from ._default import (
     default_backend as default_backend,
+)
+from ._default import (
     global_default_backend as global_default_backend,
 )
 from .numpy_backend import NumPyBackend as NumPyBackend

@@ -18,8 +18,8 @@ import jax
 
 from .. import telemetry
 from .._errors import ArgumentError
-from .._tensor import Tensor
 from .._ops import _dispatch
+from .._tensor import Tensor
 from .._types import is_number
 from ..backends import _default, backend_transfer
 from ..backends._abstract import Template
@@ -232,12 +232,14 @@ def compile(fun, args, **opts):
     numbat.ArgumentError: <lambda> was compiled for (s32[3]) and cannot take (f32[2]): input 0 changed from s32[3] to f32[2]
     """
     target = Defn(fun, **opts)
-    is_leaf = lambda value: isinstance(value, (Template, Tensor))  # noqa: E731
+    is_leaf = lambda value: isinstance(value, (Template, Tensor))
     leaves, treedef = jax.tree_util.tree_flatten(tuple(args), is_leaf=is_leaf)
     templates = []
     for position, leaf in enumerate(leaves):
         if not is_leaf(leaf):
-            raise ArgumentError(f"compile takes templates or tensors (nbt.template(shape, type)); leaf {position} is {leaf!r}")
+            raise ArgumentError(
+                f"compile takes templates or tensors (nbt.template(shape, type)); leaf {position} is {leaf!r}"
+            )
         templates.append(Template(tuple(leaf.shape), leaf.type, leaf.names))
     expected = _signature.Signature(treedef, tuple(templates), (), ())
     entry = target._compile(expected)

@@ -55,7 +55,9 @@ def value_and_grad(fun, argnums: int | tuple[int, ...] = 0):
             leaves = jax.tree_util.tree_leaves(gradient, is_leaf=lambda v: isinstance(v, Tensor))
             wrt = [args[p] for p in positions]
             for leaf in leaves:
-                recorder.record("grad", tuple(jax.tree_util.tree_leaves(wrt, is_leaf=lambda v: isinstance(v, Tensor))), {}, leaf)
+                recorder.record(
+                    "grad", tuple(jax.tree_util.tree_leaves(wrt, is_leaf=lambda v: isinstance(v, Tensor))), {}, leaf
+                )
         return value, gradient
 
     return wrapper
@@ -93,6 +95,8 @@ def _differentiable(value, backend):
 
 
 def _alias(recorder, inner, outer) -> None:
-    is_tensor = lambda v: isinstance(v, Tensor)  # noqa: E731
-    for i, o in zip(jax.tree_util.tree_leaves(inner, is_leaf=is_tensor), jax.tree_util.tree_leaves(outer, is_leaf=is_tensor)):
+    is_tensor = lambda v: isinstance(v, Tensor)
+    for i, o in zip(
+        jax.tree_util.tree_leaves(inner, is_leaf=is_tensor), jax.tree_util.tree_leaves(outer, is_leaf=is_tensor)
+    ):
         recorder.alias(i, o)

@@ -9,8 +9,8 @@ import jax
 import numpy as np
 
 from .._errors import ArgumentError
-from .._types import is_number
 from .._tensor import Tensor
+from .._types import is_number
 from ..backends._abstract import Template
 
 
