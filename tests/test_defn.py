@@ -175,3 +175,11 @@ def test_evaluator_compiler_runs_eagerly(events):
     fun = nbt.defn(lambda t: t * 2, compiler="evaluator")
     assert fun(nbt.tensor([1, 2])).to_numpy().tolist() == [2, 4]
     assert events == []
+
+
+def test_constants_created_inside_a_defn_show_their_values():
+    expr = nbt.debug_expr(lambda t: (t * 2, 1.0, t + nbt.tensor([5, 6])))(nbt.tensor([1, 2]))
+    text = str(expr)
+    assert "(b, 1.0, d)" in text
+    assert "c = tensor [ [5, 6] ]" in text
+    assert "?" not in text

@@ -12,6 +12,7 @@ from .. import _names, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
 from ..backends._abstract import Template
+from ..defn import _expr
 from . import _dispatch
 
 
@@ -52,7 +53,12 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
             f"cannot build a {type_} tensor from floats in {_preview(data)}; pass integers or a float type"
         )
     out = Template(array.shape, type_, _names.normalize(names, array.ndim))
-    return backend.from_numpy(out, array.astype(type_.dtype, copy=False))
+    array = array.astype(type_.dtype, copy=False)
+    result = backend.from_numpy(out, array)
+    recorder = _expr.current()
+    if recorder is not None:  # inside a defn: a constant of the graph, with its values
+        recorder.constant(result, array)
+    return result
 
 
 def _transfer(tensor: Tensor, backend) -> Tensor:

@@ -68,6 +68,7 @@ class Expr:
     def __init__(self, nodes: tuple[Node, ...], outputs: tuple[int, ...]):
         self.nodes = nodes
         self.outputs = outputs
+        self._by_id = {node.id: node for node in nodes}
         named = [n for n in nodes if not self.is_inline(n)]
         self.letters = {node.id: _letters(i) for i, node in enumerate(named)}
 
@@ -79,10 +80,6 @@ class Expr:
         """How node `node_id` is referred to: its letter, or an inline constant's value."""
         node = self._by_id[node_id]
         return str(node.value) if self.is_inline(node) else self.letters[node_id]
-
-    @property
-    def _by_id(self) -> dict[int, Node]:
-        return {node.id: node for node in self.nodes}
 
     def rows(self) -> list[tuple[str, str]]:
         """One `(expression, type header)` pair per named node, in order."""
@@ -154,11 +151,15 @@ class Recorder:
         import jax
 
         if isinstance(tensor.data, jax.core.Tracer):
-            value = "?"
-        elif tensor.shape:
-            value = _format.values(tensor.to_numpy(), tensor.type, limit=5)
+            return self._add(tensor, "constant", value="?")
+        return self.constant(tensor, tensor.to_numpy())
+
+    def constant(self, tensor: Tensor, values) -> int:
+        """Records `tensor` as a constant built from host `values` (a NumPy array)."""
+        if tensor.shape:
+            value = _format.values(values, tensor.type, limit=5)
         else:
-            value = _format.number(tensor.to_numpy()[()], tensor.type)
+            value = _format.number(values[()], tensor.type)
         return self._add(tensor, "constant", value=value)
 
     def record(self, op: str, inputs: tuple, params: dict, result: Tensor) -> None:
