@@ -126,8 +126,9 @@ def test_grad_inside_defn_is_recorded():
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda f: f([1, 2], "text"), "pair"),
-        (lambda f: f({"a": nbt.tensor([1])}), "pair"),
+        (lambda f: f([1, 2], "text"), "takes 1 positional argument but 2 were given"),
+        (lambda f: f({"a": nbt.tensor([1])}), "not enough values to unpack"),
+        (lambda f: f((nbt.tensor([1]), nbt.tensor([2]), nbt.tensor([3]))), "too many values to unpack"),
     ],
 )
 def test_wrong_container_structure_is_a_clear_error(call, message):
@@ -136,10 +137,8 @@ def test_wrong_container_structure_is_a_clear_error(call, message):
         left, right = pair
         return left + right
 
-    with pytest.raises(Exception) as error:
+    with pytest.raises(nbt.ArgumentError, match=f"defn .*add_pair failed while tracing inputs .*{message}"):
         call(add_pair)
-    notes = "\n".join(getattr(error.value, "__notes__", []))
-    assert "while numbat traced defn" in notes and "add_pair" in notes
 
 
 def test_compiled_rejects_other_structures_and_signatures():

@@ -27,6 +27,9 @@ from ..backends.xla_backend import XLABackend
 from . import _expr, _signature
 
 COMPILERS = ("xla", "evaluator")
+# What calling a defn with the wrong arguments typically raises inside it (a different container
+# structure, a missing key, JAX's concretization errors): reported as numbat.ArgumentError.
+_MISUSE = (TypeError, ValueError, KeyError, IndexError, AttributeError)
 OPTIONS = ("client", "device_id")
 
 
@@ -115,6 +118,14 @@ class Defn:
             with _expr.recording(recorder_), _default.default_backend(self.backend):
                 try:
                     result = self.fun(*args, **dict(signature.options))
+                except _MISUSE as error:
+                    if isinstance(error, ArgumentError):
+                        error.add_note(f"(while numbat traced defn {self.name} for inputs {signature.describe()})")
+                        raise
+                    raise ArgumentError(
+                        f"defn {self.name} failed while tracing inputs {signature.describe()}: "
+                        f"{type(error).__name__}: {error}"
+                    ) from error
                 except Exception as error:
                     error.add_note(f"(while numbat traced defn {self.name} for inputs {signature.describe()})")
                     raise
