@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 
 from .._errors import ArgumentError
+from .._scoped import scoped
 from .._tensor import Tensor
 from ._abstract import AbstractBackend, Template
 from .xla_backend import XLABackend
@@ -30,16 +30,7 @@ def default_backend(backend: AbstractBackend | None = None):
     """
     if backend is None:
         return current()
-    return _scope(_check(backend))
-
-
-@contextlib.contextmanager
-def _scope(backend: AbstractBackend):
-    token = _scoped.set(backend)
-    try:
-        yield backend
-    finally:
-        _scoped.reset(token)
+    return scoped(_scoped, _check(backend))
 
 
 def global_default_backend(backend: AbstractBackend | None = None) -> AbstractBackend:

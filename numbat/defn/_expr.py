@@ -20,12 +20,12 @@ numbat.Expr<
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import dataclasses
 import typing
 
 from .. import _format
+from .._scoped import scoped
 from .._tensor import Tensor
 from ..backends._abstract import Template
 
@@ -186,13 +186,9 @@ def current() -> Recorder | None:
     return _current.get()
 
 
-@contextlib.contextmanager
 def recording(recorder: Recorder):
-    token = _current.set(recorder)
-    try:
-        yield recorder
-    finally:
-        _current.reset(token)
+    """Makes `recorder` collect the ops run inside the `with` block."""
+    return scoped(_current, recorder)
 
 
 def inspect_expr(tensor: Tensor) -> Expr:
