@@ -160,6 +160,11 @@ class Tensor:
         return _indexing.getitem(self, index)
 
 
+def is_tensor(value) -> bool:
+    """Whether `value` is a Tensor: the `is_leaf` that keeps tensors whole in JAX tree utilities."""
+    return isinstance(value, Tensor)
+
+
 def _is_traced(tensor: Tensor) -> bool:
     return isinstance(tensor.data, jax.core.Tracer)
 

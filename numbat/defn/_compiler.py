@@ -19,7 +19,7 @@ import jax
 from .. import telemetry
 from .._errors import ArgumentError
 from .._ops import _dispatch
-from .._tensor import Tensor
+from .._tensor import Tensor, is_tensor
 from .._types import is_number
 from ..backends import _default, backend_transfer
 from ..backends._abstract import Template
@@ -129,7 +129,7 @@ class Defn:
                 except Exception as error:
                     error.add_note(f"(while numbat traced defn {self.name} for inputs {signature.describe()})")
                     raise
-                result = jax.tree_util.tree_map(_tensor_output(self.backend), result, is_leaf=_is_tensor)
+                result = jax.tree_util.tree_map(_tensor_output(self.backend), result, is_leaf=is_tensor)
                 treedef, outputs = _signature.flatten_outputs(result)
             traced["treedef"], traced["outputs"] = treedef, outputs
             traced["templates"] = tuple(Template(t.shape, t.type, t.names) for t in outputs)
@@ -169,10 +169,6 @@ class Defn:
             },
         )
         return entry
-
-
-def _is_tensor(value) -> bool:
-    return isinstance(value, Tensor)
 
 
 def _tensor_output(backend):

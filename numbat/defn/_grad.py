@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import jax
 
-from .. import _types
+from .. import _format, _types
 from .._errors import ArgumentError
-from .._tensor import Tensor
+from .._tensor import Tensor, is_tensor
 from ..backends import _default
 from ..backends.xla_backend import XLABackend
 from . import _expr
@@ -45,19 +45,16 @@ def value_and_grad(fun, argnums: int | tuple[int, ...] = 0):
                     _alias(recorder, inner[position], args[position])
             out = fun(*inner)
             if not isinstance(out, Tensor) or out.shape != () or not (out.type.is_float):
-                described = f"{out.type}{list(out.shape)}" if isinstance(out, Tensor) else type(out).__name__
+                described = _format.header(out.type, out.shape, out.names) if is_tensor(out) else type(out).__name__
                 raise ArgumentError(f"grad needs a function returning a scalar float tensor, got {described}")
             return out.data, out
 
         with jax.enable_x64(True), _default.default_backend(backend):
             (_, value), gradient = jax.value_and_grad(scalar_fun, argnums, has_aux=True)(*args)
         if recorder is not None:
-            leaves = jax.tree_util.tree_leaves(gradient, is_leaf=lambda v: isinstance(v, Tensor))
-            wrt = [args[p] for p in positions]
-            for leaf in leaves:
-                recorder.record(
-                    "grad", tuple(jax.tree_util.tree_leaves(wrt, is_leaf=lambda v: isinstance(v, Tensor))), {}, leaf
-                )
+            wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
+            for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):
+                recorder.record("grad", wrt, {}, leaf)
         return value, gradient
 
     return wrapper
@@ -91,11 +88,10 @@ def _differentiable(value, backend):
             tensor = as_type(tensor, _types.to_floating(tensor.type))
         return tensor
 
-    return jax.tree_util.tree_map(convert, value, is_leaf=lambda v: isinstance(v, Tensor))
+    return jax.tree_util.tree_map(convert, value, is_leaf=is_tensor)
 
 
 def _alias(recorder, inner, outer) -> None:
-    is_tensor = lambda v: isinstance(v, Tensor)
     for i, o in zip(
         jax.tree_util.tree_leaves(inner, is_leaf=is_tensor), jax.tree_util.tree_leaves(outer, is_leaf=is_tensor)
     ):

@@ -9,13 +9,9 @@ import jax
 import numpy as np
 
 from .._errors import ArgumentError
-from .._tensor import Tensor
+from .._tensor import Tensor, is_tensor
 from .._types import is_number
 from ..backends._abstract import Template
-
-
-def _is_leaf(value) -> bool:
-    return isinstance(value, Tensor)
 
 
 def _is_dynamic(value) -> bool:
@@ -52,7 +48,7 @@ class Signature(typing.NamedTuple):
 def flatten(args: tuple, options: dict, to_tensor) -> tuple[Signature, list[Tensor]]:
     """Splits `args` into a signature and the tensors to pass as parameters.
     `to_tensor` turns arrays and numbers into tensors."""
-    leaves, treedef = jax.tree_util.tree_flatten(args, is_leaf=_is_leaf)
+    leaves, treedef = jax.tree_util.tree_flatten(args, is_leaf=is_tensor)
     tensors, templates, statics = [], [], []
     for position, leaf in enumerate(leaves):
         if _is_dynamic(leaf):
@@ -88,7 +84,7 @@ def _check_hashable(value, where: str) -> None:
 
 def flatten_outputs(result) -> tuple[object, list[Tensor]]:
     """The output structure and its tensors; anything else is a clear error."""
-    leaves, treedef = jax.tree_util.tree_flatten(result, is_leaf=_is_leaf)
+    leaves, treedef = jax.tree_util.tree_flatten(result, is_leaf=is_tensor)
     for position, leaf in enumerate(leaves):
         if not isinstance(leaf, Tensor):
             raise ArgumentError(
