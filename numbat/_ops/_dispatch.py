@@ -12,7 +12,6 @@ import numpy as np
 from .. import _names, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
-from ..backends import _default
 from ..backends._abstract import AbstractBackend, Template
 from ..backends.numpy_backend import NumPyBackend
 from ..defn import _expr
@@ -84,7 +83,3 @@ def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None =
             result = getattr(backend, op)(out, *inputs, **params)
     recorder.record(op, inputs, params, result)
     return result
-
-
-def default_backend() -> AbstractBackend:
-    return _default.current()

@@ -11,6 +11,7 @@ import numpy as np
 from .. import _names, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
+from ..backends import _default
 from ..backends._abstract import Template
 from ..defn import _expr
 from . import _dispatch
@@ -40,7 +41,7 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
     ...
     numbat.ArgumentError: ragged nested list: item [1] has length 1, expected 2 like item [0]
     """
-    backend = backend or _dispatch.default_backend()
+    backend = backend or _default.current()
     if isinstance(data, Tensor):
         out = data if type is None else as_type(data, type)
         if names is not None:
@@ -153,7 +154,7 @@ def iota(shape, axis=None, type="s32", names=None, backend=None) -> Tensor:
     """
     out = template(shape, type, names)
     index = None if axis is None else _names.axis_index(out.names, axis)
-    return _dispatch.run("iota", out, (), backend or _dispatch.default_backend(), axis=index)
+    return _dispatch.run("iota", out, (), backend or _default.current(), axis=index)
 
 
 def eye(shape, type="s32", names=None, backend=None) -> Tensor:
@@ -173,7 +174,7 @@ def eye(shape, type="s32", names=None, backend=None) -> Tensor:
     out = template(shape, type, names)
     if len(out.shape) < 2:
         raise ArgumentError(f"eye needs a shape of rank 2 or more, got {out.shape}")
-    return _dispatch.run("eye", out, (), backend or _dispatch.default_backend())
+    return _dispatch.run("eye", out, (), backend or _default.current())
 
 
 def broadcast(tensor, shape, axes=None, names=None) -> Tensor:

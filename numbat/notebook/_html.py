@@ -37,7 +37,12 @@ _INDEX = _CELL + "background:rgba(128,128,128,0.12);font-weight:normal;" + _DIM
 _PRE = "margin:4px 0 0 0;font-family:inherit;font-size:inherit;white-space:pre;overflow:auto;max-height:24em;"
 
 
-def _e(text) -> str:
+def escape(text) -> str:
+    """`text` (any value, as str) escaped for HTML text and attributes.
+
+    >>> escape("<b>x</b>")
+    '&lt;b&gt;x&lt;/b&gt;'
+    """
     return html.escape(str(text), quote=True)
 
 
@@ -53,16 +58,18 @@ def tensor_html(tensor) -> str:
     try:
         header = _format.header(tensor.type, tensor.shape, tensor.names)
     except Exception as error:  # noqa: BLE001 -- display must never raise; say what failed instead
-        return _box(f"<span>numbat.Tensor</span><span>{_e(type(error).__name__)}: {_e(error)}</span>", "")
+        return _box(f"<span>numbat.Tensor</span><span>{escape(type(error).__name__)}: {escape(error)}</span>", "")
     try:
         device = tensor.backend.describe()
     except Exception as error:  # noqa: BLE001
         device = f"device unknown ({type(error).__name__}: {error})"
-    head = f"<span style='{_DIM}'>numbat.Tensor</span><b>{_e(header)}</b><span style='{_DIM}'>{_e(device)}</span>"
+    head = (
+        f"<span style='{_DIM}'>numbat.Tensor</span><b>{escape(header)}</b><span style='{_DIM}'>{escape(device)}</span>"
+    )
     try:
         body = _body(tensor)
     except Exception as error:  # noqa: BLE001
-        body = f"<div style='{_DIM}'>values unavailable: {_e(type(error).__name__)}: {_e(error)}</div>"
+        body = f"<div style='{_DIM}'>values unavailable: {escape(type(error).__name__)}: {escape(error)}</div>"
     return _box(head, body)
 
 
@@ -78,10 +85,10 @@ def _body(tensor) -> str:
         return _summary(tensor.to_numpy(), type_)
     array = tensor.to_numpy()
     if len(shape) == 0:
-        return f"<div>{_e(_format.number(array[()], type_))}</div>"
+        return f"<div>{escape(_format.number(array[()], type_))}</div>"
     if len(shape) <= 2:
         return _table(array, type_, tensor.names)
-    return f"<pre style='{_PRE}'>{_e(_format.values(array, type_, limit=TABLE_LIMIT))}</pre>"
+    return f"<pre style='{_PRE}'>{escape(_format.values(array, type_, limit=TABLE_LIMIT))}</pre>"
 
 
 def _axis_label(names: tuple, axis: int) -> str:
@@ -92,13 +99,13 @@ def _axis_label(names: tuple, axis: int) -> str:
 def _table(array: np.ndarray, type_, names: tuple) -> str:
     if array.ndim == 1:
         label = _axis_label(names, 0)
-        corner = [f"<th style='{_INDEX}'>{_e(label)}</th>"] if label else []
+        corner = [f"<th style='{_INDEX}'>{escape(label)}</th>"] if label else []
         head = corner + [f"<th style='{_INDEX}'>{j}</th>" for j in range(array.shape[0])]
         lead = [f"<th style='{_INDEX}'></th>"] if label else []
         body = [lead + [_td(value, type_) for value in array]]
     else:
         corner = " \\ ".join(label for label in (_axis_label(names, 0), _axis_label(names, 1)) if label)
-        head = [f"<th style='{_INDEX}'>{_e(corner)}</th>"]
+        head = [f"<th style='{_INDEX}'>{escape(corner)}</th>"]
         head += [f"<th style='{_INDEX}'>{j}</th>" for j in range(array.shape[1])]
         body = [
             [f"<th style='{_INDEX}'>{i}</th>"] + [_td(value, type_) for value in row] for i, row in enumerate(array)
@@ -111,7 +118,7 @@ def _table(array: np.ndarray, type_, names: tuple) -> str:
 
 
 def _td(value, type_) -> str:
-    return f"<td style='{_CELL}'>{_e(_format.number(value, type_))}</td>"
+    return f"<td style='{_CELL}'>{escape(_format.number(value, type_))}</td>"
 
 
 def statistics(array: np.ndarray, type_) -> list[tuple[str, str]]:
@@ -166,11 +173,11 @@ def _summary(array: np.ndarray, type_) -> str:
     size = array.size
     stats = statistics(array, type_)
     cells = "".join(
-        f"<td style='{_INDEX}'>{_e(label)}</td><td style='{_CELL}'>{_e(value)}</td>" for label, value in stats
+        f"<td style='{_INDEX}'>{escape(label)}</td><td style='{_CELL}'>{escape(value)}</td>" for label, value in stats
     )
     leading = [_format.number(value, type_) for value in array.reshape(-1)[:PREVIEW]]
     first = ", ".join(leading) + (", ..." if size > PREVIEW else "")
     return (
         f"<div style='{_SCROLL}'><table style='{_TABLE}'><tbody><tr>{cells}</tr></tbody></table></div>"
-        f"<div style='margin-top:4px'><span style='{_DIM}'>first {len(leading)} of {size}:</span> {_e(first)}</div>"
+        f"<div style='margin-top:4px'><span style='{_DIM}'>first {len(leading)} of {size}:</span> {escape(first)}</div>"
     )

@@ -7,7 +7,6 @@ settings that will apply, which is when they still can be changed.
 
 from __future__ import annotations
 
-import html
 import importlib.metadata
 import sys
 
@@ -17,6 +16,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 
 from .. import telemetry
 from ..xla import _client
+from ._html import escape
 
 SUBCOMMANDS = ("info", "telemetry", "cache")
 
@@ -28,10 +28,6 @@ _TABLE = "border-collapse:collapse;margin:2px 0 8px 0;border:1px solid rgba(128,
 _TH = "padding:1px 8px;text-align:left;background:rgba(128,128,128,0.12);font-weight:600;"
 _TD = "padding:1px 8px;text-align:left;white-space:nowrap;border-top:1px solid rgba(128,128,128,0.2);"
 _DIM = "opacity:0.7;"
-
-
-def _e(text) -> str:
-    return html.escape(str(text), quote=True)
 
 
 class Section:
@@ -57,15 +53,16 @@ class Section:
         return "\n".join(lines)
 
     def html(self) -> str:
-        parts = [f"<div style='font-weight:600'>{_e(self.title)}</div>"]
+        parts = [f"<div style='font-weight:600'>{escape(self.title)}</div>"]
         if self.rows:
-            head = "".join(f"<th style='{_TH}'>{_e(cell)}</th>" for cell in self.header)
+            head = "".join(f"<th style='{_TH}'>{escape(cell)}</th>" for cell in self.header)
             body = "".join(
-                "<tr>" + "".join(f"<td style='{_TD}'>{_e(cell)}</td>" for cell in row) + "</tr>" for row in self.rows
+                "<tr>" + "".join(f"<td style='{_TD}'>{escape(cell)}</td>" for cell in row) + "</tr>"
+                for row in self.rows
             )
             parts.append(f"<table style='{_TABLE}'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
         if self.note:
-            parts.append(f"<div style='{_DIM}margin-bottom:8px'>{_e(self.note)}</div>")
+            parts.append(f"<div style='{_DIM}margin-bottom:8px'>{escape(self.note)}</div>")
         return "".join(parts)
 
 

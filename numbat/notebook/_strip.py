@@ -16,10 +16,9 @@ numbat: compiled strip_example (f32[3]): trace 1.5 ms, compile 20.0 ms
 
 from __future__ import annotations
 
-import html
-
 from .. import telemetry
 from ..xla import _client
+from ._html import escape
 
 MAX_ROWS = 20  # compilations listed per cell; the rest are counted
 
@@ -29,10 +28,6 @@ _BOX = (
     "background:rgba(128,128,128,0.07);"
 )
 _DIM = "opacity:0.7;"
-
-
-def _e(text) -> str:
-    return html.escape(str(text), quote=True)
 
 
 def _ms(microseconds) -> str:
@@ -74,11 +69,11 @@ def strip(records: list, hits: dict[str, int]) -> dict[str, str]:
             line += f" ({reason})"
         text.append(line)
         rows.append(
-            f"<div><span style='{_DIM}'>{'recompiled' if again else 'compiled'}</span> <b>{_e(function)}</b> "
-            f"{_e(signature)} <span style='{_DIM}'>trace</span> {_e(trace)} <span style='{_DIM}'>compile</span> "
-            f"{_e(compile_)}"
+            f"<div><span style='{_DIM}'>{'recompiled' if again else 'compiled'}</span> <b>{escape(function)}</b> "
+            f"{escape(signature)} <span style='{_DIM}'>trace</span> {escape(trace)} <span style='{_DIM}'>compile</span> "
+            f"{escape(compile_)}"
             + (f" <span style='{_DIM}'>from the disk cache</span>" if meta.get("cached_on_disk") else "")
-            + (f" <span style='{_DIM}'>({_e(reason)})</span>" if again else "")
+            + (f" <span style='{_DIM}'>({escape(reason)})</span>" if again else "")
             + "</div>"
         )
     if len(records) > MAX_ROWS:
@@ -88,7 +83,7 @@ def strip(records: list, hits: dict[str, int]) -> dict[str, str]:
     if hits:
         listed = ", ".join(f"{function} {count}" for function, count in sorted(hits.items()))
         text.append(f"numbat: cache hits: {listed}")
-        rows.append(f"<div><span style='{_DIM}'>cache hits</span> {_e(listed)}</div>")
+        rows.append(f"<div><span style='{_DIM}'>cache hits</span> {escape(listed)}</div>")
     return {
         "text/plain": "\n".join(text),
         "text/html": f"<div class='numbat-strip' style='{_BOX}'>{''.join(rows)}</div>",
