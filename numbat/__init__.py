@@ -8,6 +8,17 @@ definitions compiled to XLA; a compiler you can see into from Jupyter.
 
 from . import telemetry as telemetry
 from . import xla as xla
+from ._defn import Defn as Defn
+from ._defn import Expr as Expr
+from ._defn import compile as compile
+from ._defn import debug_expr as debug_expr
+from ._defn import defn as defn
+from ._defn import grad as grad
+from ._defn import inspect_expr as inspect_expr
+from ._defn import jit as jit
+from ._defn import jit_apply as jit_apply
+from ._defn import print_expr as print_expr
+from ._defn import value_and_grad as value_and_grad
 from ._errors import ArgumentError as ArgumentError
 from ._errors import ClientError as ClientError
 from ._ops.creation import as_type as as_type
@@ -54,17 +65,6 @@ from .backends import backend_copy as backend_copy
 from .backends import backend_transfer as backend_transfer
 from .backends import default_backend as default_backend
 from .backends import global_default_backend as global_default_backend
-from .defn import Defn as Defn
-from .defn import Expr as Expr
-from .defn import compile as compile
-from .defn import debug_expr as debug_expr
-from .defn import defn as defn
-from .defn import grad as grad
-from .defn import inspect_expr as inspect_expr
-from .defn import jit as jit
-from .defn import jit_apply as jit_apply
-from .defn import print_expr as print_expr
-from .defn import value_and_grad as value_and_grad
 
 
 def load_ipython_extension(ipython):

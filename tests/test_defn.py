@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import numbat as nbt
-from numbat.defn import _signature
+from numbat._defn import _signature
 
 
 @pytest.fixture

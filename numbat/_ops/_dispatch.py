@@ -9,12 +9,11 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from .. import _names, _types
+from .. import _expr, _names, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
 from ..backends._abstract import AbstractBackend, Template
 from ..backends.numpy_backend import NumPyBackend
-from ..defn import _expr
 
 
 def to_tensor(value, backend: AbstractBackend | None = None) -> Tensor:

@@ -8,12 +8,11 @@ from collections.abc import Sequence
 import jax
 import numpy as np
 
-from .. import _names, _types
+from .. import _expr, _names, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
 from ..backends import _default
 from ..backends._abstract import Template
-from ..defn import _expr
 from . import _dispatch
 
 

@@ -24,10 +24,10 @@ import contextvars
 import dataclasses
 import typing
 
-from .. import _format
-from .._scoped import scoped
-from .._tensor import Tensor
-from ..backends._abstract import Template
+from . import _format
+from ._scoped import scoped
+from ._tensor import Tensor
+from .backends._abstract import Template
 
 
 @typing.final
@@ -114,7 +114,7 @@ class Expr:
     __repr__ = __str__
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        from ..notebook import _svg
+        from .notebook import _svg
 
         return {"text/plain": str(self), "image/svg+xml": _svg.expr_svg(self)}
 

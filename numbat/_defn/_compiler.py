@@ -16,7 +16,7 @@ import typing
 
 import jax
 
-from .. import telemetry
+from .. import _expr, telemetry
 from .._errors import ArgumentError
 from .._ops import _dispatch
 from .._tensor import Tensor, is_tensor
@@ -24,7 +24,7 @@ from .._types import is_number
 from ..backends import _default, backend_transfer
 from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
-from . import _expr, _signature
+from . import _signature
 
 COMPILERS = ("xla", "evaluator")
 # What calling a defn with the wrong arguments typically raises inside it (a different container

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import jax
 
-from .. import _format, _types
+from .. import _expr, _format, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor, is_tensor
 from ..backends import _default
 from ..backends.xla_backend import XLABackend
-from . import _expr
 
 
 def value_and_grad(fun, argnums: int | tuple[int, ...] = 0):

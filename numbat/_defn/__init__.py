@@ -1,13 +1,13 @@
 """Numerical definitions: trace to an expression graph, compile to XLA."""
 
+from .._expr import Expr as Expr
+from .._expr import inspect_expr as inspect_expr
+from .._expr import print_expr as print_expr
 from ._compiler import Defn as Defn
 from ._compiler import compile as compile
 from ._compiler import debug_expr as debug_expr
 from ._compiler import defn as defn
 from ._compiler import jit as jit
 from ._compiler import jit_apply as jit_apply
-from ._expr import Expr as Expr
-from ._expr import inspect_expr as inspect_expr
-from ._expr import print_expr as print_expr
 from ._grad import grad as grad
 from ._grad import value_and_grad as value_and_grad

@@ -1,0 +1,42 @@
+"""What every array implementation shares: the array module and the helpers
+that convert operands to the output type and wrap results."""
+
+from __future__ import annotations
+
+import abc
+import typing
+
+from ..._types import merge
+
+if typing.TYPE_CHECKING:
+    from ..._tensor import Tensor
+    from .._abstract import Template
+
+
+class ArrayBase(abc.ABC):
+    """Helpers over `self.xp` (`numpy` or `jax.numpy`); subclasses implement placement."""
+
+    xp = None  # the array module: numpy or jax.numpy
+
+    @abc.abstractmethod
+    def _wrap(self, out: Template, data) -> Tensor:
+        """Wraps `data` (already of `out`'s dtype and shape) as a tensor of this backend."""
+
+    @abc.abstractmethod
+    def _place(self, out: Template, data) -> Tensor:
+        """Wraps freshly created `data`, moving it to this backend's device."""
+
+    def _as(self, tensor: Tensor, out: Template):
+        return self.xp.asarray(tensor.data).astype(out.type.dtype, copy=False)
+
+    def _binary(self, out, left, right, fun):
+        return self._wrap(out, fun(self._as(left, out), self._as(right, out)))
+
+    def _compare(self, out, left, right, fun):
+        from .._abstract import Template
+
+        common = Template((), merge(left.type, right.type), ())
+        return self._wrap(out, fun(self._as(left, common), self._as(right, common)).astype(out.type.dtype))
+
+    def _unary(self, out, tensor, fun):
+        return self._wrap(out, fun(self._as(tensor, out)))

@@ -1,0 +1,56 @@
+"""Creating tensors and converting types. `Interface` is what a backend implements; `Array` implements it over `self.xp`."""
+
+from __future__ import annotations
+
+import abc
+import math
+import typing
+
+from ._base import ArrayBase
+
+if typing.TYPE_CHECKING:
+    from ..._tensor import Tensor
+    from .._abstract import Template
+
+
+class Interface(abc.ABC):
+    """Creating tensors and converting types."""
+
+    @abc.abstractmethod
+    def iota(self, out: Template, axis: int | None) -> Tensor: ...
+
+    @abc.abstractmethod
+    def eye(self, out: Template) -> Tensor: ...
+
+    @abc.abstractmethod
+    def as_type(self, out: Template, tensor: Tensor) -> Tensor: ...
+
+    @abc.abstractmethod
+    def broadcast(self, out: Template, tensor: Tensor, axes: tuple) -> Tensor: ...
+
+
+class Array(ArrayBase, Interface):
+    def iota(self, out, axis):
+        if axis is None:
+            data = self.xp.reshape(self.xp.arange(math.prod(out.shape)).astype(out.type.dtype), out.shape)
+        else:
+            shape = [1] * len(out.shape)
+            shape[axis] = out.shape[axis]
+            data = self.xp.arange(out.shape[axis]).astype(out.type.dtype).reshape(shape)
+            data = self.xp.broadcast_to(data, out.shape)
+        return self._place(out, data)
+
+    def eye(self, out):
+        rows, cols = out.shape[-2:]
+        data = self.xp.broadcast_to(self.xp.eye(rows, cols, dtype=out.type.dtype), out.shape)
+        return self._place(out, data)
+
+    def as_type(self, out, tensor):
+        return self._wrap(out, self._as(tensor, out))
+
+    def broadcast(self, out, tensor, axes):
+        expanded = [1] * len(out.shape)
+        for size, axis in zip(tensor.shape, axes):
+            expanded[axis] = size
+        data = self.xp.reshape(self._as(tensor, out), expanded)
+        return self._wrap(out, self.xp.broadcast_to(data, out.shape))
