@@ -41,6 +41,7 @@ class Node:
     params: tuple[tuple[str, object], ...]
     template: Template
     value: object = None  # a parameter's position; a constant's number or values
+    subgraphs: tuple = ()  # (label, Expr) pairs: a cond's branches, a loop's body, a grad's function
 
 
 def _param_text(value) -> str:
@@ -97,10 +98,20 @@ class Expr:
                 items = [self.ref(arg) for arg in node.args]
                 items += [f"{key}: {_param_text(value)}" for key, value in node.params]
                 rows.append((f"{letter} = {node.op} [ {', '.join(items)} ]", header))
+                for label, sub in node.subgraphs:
+                    rows.append((f"    {label}:", ""))
+                    rows.extend((f"      {left}", sub_header) for left, sub_header in sub.rows())
         return rows
 
     def __str__(self) -> str:
+        return self.format()
+
+    def format(self, limit: int | None = None) -> str:
+        """The letter format; with `limit`, only the last `limit` rows, after a line
+        that counts the ones left out."""
         rows = self.rows()
+        if limit is not None and len(rows) > limit:
+            rows = [(f"... {len(rows) - limit} earlier rows left out ...", "")] + rows[len(rows) - limit :]
         width = max((len(left) for left, _ in rows), default=0)
         width = max(width, 40)
         by_id = self._by_id
@@ -127,9 +138,9 @@ class Recorder:
         self._ids: dict[int, int] = {}
         self._alive: list = []  # keeps traced data alive so `id()`s stay unique
 
-    def _add(self, tensor: Tensor, op: str, args=(), params=(), value=None) -> int:
+    def _add(self, tensor: Tensor, op: str, args=(), params=(), value=None, subgraphs=()) -> int:
         template = Template(tensor.shape, tensor.type, tensor.names)
-        node = Node(len(self.nodes), op, tuple(args), tuple(params), template, value)
+        node = Node(len(self.nodes), op, tuple(args), tuple(params), template, value, tuple(subgraphs))
         self.nodes.append(node)
         self._ids[id(tensor.data)] = node.id
         self._alive.append(tensor.data)
@@ -162,9 +173,18 @@ class Recorder:
             value = _format.number(values[()], tensor.type)
         return self._add(tensor, "constant", value=value)
 
-    def record(self, op: str, inputs: tuple, params: dict, result: Tensor) -> None:
+    def record(self, op: str, inputs: tuple, params: dict, result: Tensor, subgraphs=()) -> None:
+        """Records op `op` over `inputs` giving `result`; `subgraphs` are `(label, Expr)` pairs."""
         args = [self.node(t) for t in inputs]
-        self._add(result, op, args, params.items())
+        self._add(result, op, args, params.items(), subgraphs=subgraphs)
+
+    def record_many(self, op: str, inputs: tuple, params: dict, results: list, subgraphs=()) -> None:
+        """Records an op with several results (a loop's state, a cond's container): one node
+        for the first result, and an `elem` node for each other, as Nx prints them."""
+        self.record(op, inputs, params, results[0], subgraphs)
+        first = self.node(results[0])
+        for index, result in enumerate(results[1:], start=1):
+            self._add(result, "elem", (first,), (("index", index),))
 
     def expr(self, outputs: list[Tensor]) -> Expr:
         """The graph reaching `outputs`, pruned of nodes they don't use."""

@@ -176,7 +176,7 @@ def _check_concrete(tensor: Tensor, action: str) -> None:
         raise ArgumentError(
             f"cannot {action} a traced tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}) "
             "inside a defn: its values exist only when the compiled code runs. "
-            "Compute with numbat ops instead (Python `if` on tensors needs nbt.cond, coming in a later release)"
+            "Compute with numbat ops instead; for a Python `if` on a tensor use nbt.cond (or nbt.select element-wise)"
         )
 
 

@@ -38,6 +38,11 @@ def test_grad_of_softmax_cross_entropy_matches_closed_form():
     np.testing.assert_allclose(g.to_numpy(), softmax - np.eye(3)[2], rtol=1e-12)
 
 
-def test_grad_needs_a_scalar_float_output():
-    with pytest.raises(nbt.ArgumentError, match=r"scalar float tensor, got f32\[2\]"):
-        nbt.grad(lambda t: t * 2)(nbt.tensor([1.0, 2.0]))
+def test_grad_of_a_non_scalar_output_is_the_grad_of_its_sum():
+    g = nbt.grad(lambda t: t * t)(nbt.tensor([1.0, 2.0]))
+    np.testing.assert_array_equal(g.to_numpy(), [2.0, 4.0])
+
+
+def test_grad_needs_a_float_output():
+    with pytest.raises(nbt.ArgumentError, match=r"grad needs a function returning a float tensor, got s32\[2\]"):
+        nbt.grad(lambda t: nbt.as_type(t, "s32"))(nbt.tensor([1.0, 2.0]))

@@ -9,5 +9,11 @@ from ._compiler import debug_expr as debug_expr
 from ._compiler import defn as defn
 from ._compiler import jit as jit
 from ._compiler import jit_apply as jit_apply
+from ._control import cond as cond
+from ._control import fori_loop as fori_loop
+from ._control import while_loop as while_loop
+from ._grad import custom_grad as custom_grad
 from ._grad import grad as grad
+from ._grad import jacobian as jacobian
+from ._grad import stop_grad as stop_grad
 from ._grad import value_and_grad as value_and_grad

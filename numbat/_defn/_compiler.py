@@ -72,9 +72,9 @@ class Defn:
         self._convert = _to_tensor(self.backend)
         self._cache: dict[_signature.Signature, _Entry] = {}
         self._last: _signature.Signature | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self.hits = 0
-        functools.update_wrapper(self, fun)
+        functools.update_wrapper(self, fun, updated=())  # name and docstring, not the wrapped object's state
 
     def __repr__(self) -> str:
         return f"<numbat.defn {self.name} ({self.compiler}, {len(self._cache)} compiled)>"
@@ -84,6 +84,10 @@ class Defn:
         return {"compiled": len(self._cache), "hits": self.hits}
 
     def __call__(self, *args, **options):
+        if _expr.current() is not None:
+            # Called while another defn (or grad, or a control-flow branch) traces: inline the
+            # body into the caller's graph, as Nx does, instead of compiling it on its own.
+            return self.fun(*args, **options)
         if self.compiler == "evaluator":
             with _default.default_backend(self.backend):
                 return self.fun(*args, **options)

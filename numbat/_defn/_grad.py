@@ -1,4 +1,9 @@
-"""`grad` and `value_and_grad`, through JAX's autodiff."""
+"""The grad family through JAX's autodiff: `grad`, `value_and_grad`, `jacobian`,
+`stop_grad` and `custom_grad`.
+
+Inside a defn, a gradient is recorded as one `grad` node whose sub-graph is the
+differentiated function; a defn called inside the function is inlined there.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +12,36 @@ import jax
 from .. import _expr, _format, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor, is_tensor
-from ..backends import _default
+from ..backends import _default, backend_transfer
+from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 
 
+def _positions(argnums, count: int, name: str) -> tuple[int, ...]:
+    positions = (argnums,) if isinstance(argnums, int) and not isinstance(argnums, bool) else argnums
+    if not isinstance(positions, tuple) or not all(isinstance(p, int) and not isinstance(p, bool) for p in positions):
+        raise ArgumentError(f"{name}: argnums must be an int or a tuple of ints, got {argnums!r}")
+    for position in positions:
+        if not 0 <= position < count:
+            raise ArgumentError(f"{name}: argnums {argnums!r} is out of range for {count} argument(s)")
+    return positions
+
+
+def _check_callable(fun, name: str) -> None:
+    if not callable(fun):
+        raise ArgumentError(f"{name} needs a function, got {type(fun).__name__} {fun!r}")
+
+
+def _describe(value) -> str:
+    if isinstance(value, Tensor):
+        return _format.header(value.type, value.shape, value.names)
+    return f"{type(value).__name__} {value!r}"
+
+
 def value_and_grad(fun, argnums: int | tuple[int, ...] = 0):
-    """A function returning `(fun(*args), gradient)`; `fun` must return a
-    scalar float tensor. Integer arguments are differentiated as f32.
+    """A function returning `(fun(*args), gradient)`. The gradient has the structure
+    of the differentiated argument (a tensor, or any container of tensors); integer
+    inputs are differentiated as floats; a non-scalar output is summed first, as in Nx.
 
     >>> value, g = nbt.value_and_grad(lambda t: nbt.sum(t * t))(nbt.tensor([1.0, 2.0], names=["x"]))
     >>> value
@@ -27,49 +55,187 @@ def value_and_grad(fun, argnums: int | tuple[int, ...] = 0):
       [2.0, 4.0]
     >
     """
-
-    def wrapper(*args):
-        recorder = _expr.current()
-        positions = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-        backend = _default.current() if recorder else XLABackend()
-        args = list(args)
-        for position in positions:
-            if not 0 <= position < len(args):
-                raise ArgumentError(f"argnums {argnums} is out of range for {len(args)} argument(s)")
-            args[position] = _differentiable(args[position], backend)
-
-        def scalar_fun(*inner):
-            if recorder is not None:
-                for position in positions:
-                    _alias(recorder, inner[position], args[position])
-            out = fun(*inner)
-            if not isinstance(out, Tensor) or out.shape != () or not (out.type.is_float):
-                described = _format.header(out.type, out.shape, out.names) if is_tensor(out) else type(out).__name__
-                raise ArgumentError(f"grad needs a function returning a scalar float tensor, got {described}")
-            return out.data, out
-
-        with jax.enable_x64(True), _default.default_backend(backend):
-            (_, value), gradient = jax.value_and_grad(scalar_fun, argnums, has_aux=True)(*args)
-        if recorder is not None:
-            wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
-            for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):
-                recorder.record("grad", wrt, {}, leaf)
-        return value, gradient
-
-    return wrapper
+    _check_callable(fun, "value_and_grad")
+    return _Differentiated(fun, argnums, "value_and_grad", with_value=True)
 
 
 def grad(fun, argnums: int | tuple[int, ...] = 0):
-    """A function returning the gradient of scalar `fun` with respect to argument `argnums`.
+    """A function returning the gradient of `fun` with respect to argument `argnums`
+    (a non-scalar output is summed first).
 
     >>> nbt.grad(lambda t: nbt.sum(nbt.sin(t)))(nbt.tensor([0.0, 0.0]))
     numbat.Tensor<
       f32[2]
       [1.0, 1.0]
     >
+    >>> nbt.grad(lambda t: t * t)(nbt.tensor([1.0, 3.0]))
+    numbat.Tensor<
+      f32[2]
+      [2.0, 6.0]
+    >
     """
-    value_and_gradient = value_and_grad(fun, argnums)
-    return lambda *args: value_and_gradient(*args)[1]
+    _check_callable(fun, "grad")
+    return _Differentiated(fun, argnums, "grad", with_value=False)
+
+
+class _Differentiated:
+    """`fun` differentiated with respect to `argnums`; called like `fun`."""
+
+    def __init__(self, fun, argnums, name: str, with_value: bool):
+        _positions(argnums, 1 << 30, name)  # checks the form now, the range at call time
+        self.fun, self.argnums, self.name, self.with_value = fun, argnums, name, with_value
+
+    def __call__(self, *args):
+        positions = _positions(self.argnums, len(args), self.name)
+        outer = _expr.current()
+        backend = _default.current() if outer is not None else XLABackend()
+        args = list(args)
+        for position in positions:
+            args[position] = _differentiable(args[position], backend)
+        sub = _expr.Recorder()
+        result = {}
+
+        def scalar_fun(*inner):
+            leaves = jax.tree_util.tree_leaves([inner[p] for p in positions], is_leaf=is_tensor)
+            for index, leaf in enumerate(leaves):
+                sub.parameter(leaf, index)
+            with _expr.recording(sub):
+                out = self.fun(*inner)
+                if not isinstance(out, Tensor) or not out.type.is_float:
+                    raise ArgumentError(f"{self.name} needs a function returning a float tensor, got {_describe(out)}")
+                if out.shape:
+                    from .._ops.reduction import sum as sum_
+
+                    out = sum_(out)
+            result["expr"] = sub.expr([out])
+            return out.data, out
+
+        with jax.enable_x64(True), _default.default_backend(backend):
+            positional = positions[0] if isinstance(self.argnums, int) else positions
+            (_, value), gradient = jax.value_and_grad(scalar_fun, positional, has_aux=True)(*args)
+        if outer is not None:
+            wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
+            for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):
+                outer.record("grad", wrt, {}, leaf, subgraphs=(("of", result["expr"]),))
+        return (value, gradient) if self.with_value else gradient
+
+
+def jacobian(fun, argnums: int = 0):
+    """A function returning the Jacobian of `fun` with respect to argument `argnums`:
+    shape `output.shape + input.shape`.
+
+    >>> nbt.jacobian(lambda t: t * t)(nbt.tensor([1.0, 2.0]))
+    numbat.Tensor<
+      f32[2][2]
+      [
+        [2.0, 0.0],
+        [0.0, 4.0]
+      ]
+    >
+    """
+    _check_callable(fun, "jacobian")
+
+    def jacobian_of(*args):
+        (position,) = _positions(argnums, len(args), "jacobian")
+        backend = _default.current() if _expr.current() is not None else XLABackend()
+        args = list(args)
+        args[position] = _differentiable(args[position], backend)
+        if not isinstance(args[position], Tensor):
+            raise ArgumentError(f"jacobian differentiates with respect to one tensor, got {_describe(args[position])}")
+        template = {}
+
+        def data_fun(*datas):
+            inner = list(args)
+            inner[position] = Tensor(datas[0], args[position].type, args[position].names, backend)
+            with _default.default_backend(backend):
+                out = fun(*inner)
+            if not isinstance(out, Tensor) or not out.type.is_float:
+                raise ArgumentError(f"jacobian needs a function returning a float tensor, got {_describe(out)}")
+            template["out"] = out
+            return out.data
+
+        with jax.enable_x64(True):
+            data = jax.jacrev(data_fun)(args[position].data)
+        out = template["out"]
+        return Tensor(data, out.type, out.names + args[position].names, backend)
+
+    return jacobian_of
+
+
+def stop_grad(tensor):
+    """The identity, except that gradients do not flow through it.
+
+    >>> nbt.grad(lambda x: nbt.sum(x * nbt.stop_grad(x)))(nbt.tensor([1.0, 2.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.0, 2.0]
+    >
+    """
+    from .._ops import _dispatch
+
+    tensor = _dispatch.to_tensor(tensor)
+    return _dispatch.run("stop_grad", Template(tensor.shape, tensor.type, tensor.names), (tensor,))
+
+
+def custom_grad(expr, inputs, fun):
+    """`expr`, computed from the tensors `inputs`, with the gradient `fun` instead of
+    the automatic one: `fun(g)` receives the gradient flowing into `expr` and returns
+    one gradient per input (Nx's `custom_grad`).
+
+    >>> def softplus(x):
+    ...     return nbt.custom_grad(nbt.log(1 + nbt.exp(x)), [x], lambda g: [g * (1 - 1 / (1 + nbt.exp(x)))])
+    >>> nbt.grad(lambda x: nbt.sum(softplus(x)))(nbt.tensor([0.0, 1000.0]))
+    numbat.Tensor<
+      f32[2]
+      [0.5, 1.0]
+    >
+    """
+    from .._ops import _dispatch
+
+    _check_callable(fun, "custom_grad")
+    expr = _dispatch.to_tensor(expr)
+    if not isinstance(inputs, (list, tuple)) or not all(isinstance(i, Tensor) for i in inputs):
+        raise ArgumentError(f"custom_grad: inputs must be a list of tensors, got {inputs!r}")
+    inputs = list(inputs)
+    traced = isinstance(expr.data, jax.core.Tracer) or any(isinstance(i.data, jax.core.Tracer) for i in inputs)
+    if not traced:  # no gradient is being taken: the value is all there is
+        return expr
+
+    def gradients(g):
+        grads = fun(g)
+        if not isinstance(grads, (list, tuple)) or len(grads) != len(inputs):
+            raise ArgumentError(
+                f"custom_grad: the gradient function must return a list of {len(inputs)} gradient(s), got {grads!r}"
+            )
+        return [_dispatch.to_tensor(gr, expr.backend) for gr in grads]
+
+    with jax.enable_x64(True):
+        converted, consts = jax.closure_convert(gradients, expr)
+
+        @jax.custom_vjp
+        def with_gradient(value, xs, cs):
+            return value
+
+        def forward(value, xs, cs):
+            return value, (xs, cs)
+
+        def backward(residuals, g):
+            xs, cs = residuals
+            grads = converted(g, *cs)
+            for position, (gr, x) in enumerate(zip(grads, xs)):
+                if gr.shape != x.shape:
+                    raise ArgumentError(
+                        f"custom_grad: gradient {position} has shape {gr.shape}, its input has shape {x.shape}"
+                    )
+            grads = [Tensor(gr.data.astype(x.type.dtype), x.type, x.names, x.backend) for gr, x in zip(grads, xs)]
+            return g, grads, jax.tree_util.tree_map(jax.numpy.zeros_like, cs)
+
+        with_gradient.defvjp(forward, backward)
+        return with_gradient(_stopped(expr), inputs, list(consts))
+
+
+def _stopped(tensor: Tensor) -> Tensor:
+    return Tensor(jax.lax.stop_gradient(tensor.data), tensor.type, tensor.names, tensor.backend)
 
 
 def _differentiable(value, backend):
@@ -78,8 +244,6 @@ def _differentiable(value, backend):
     def convert(leaf):
         tensor = to_tensor(leaf, backend)
         if tensor.backend != backend and not isinstance(tensor.data, jax.core.Tracer):
-            from ..backends import backend_transfer
-
             tensor = backend_transfer(tensor, backend)
         if not (tensor.type.is_float or tensor.type.is_complex):
             from .._ops.creation import as_type
@@ -88,10 +252,3 @@ def _differentiable(value, backend):
         return tensor
 
     return jax.tree_util.tree_map(convert, value, is_leaf=is_tensor)
-
-
-def _alias(recorder, inner, outer) -> None:
-    for i, o in zip(
-        jax.tree_util.tree_leaves(inner, is_leaf=is_tensor), jax.tree_util.tree_leaves(outer, is_leaf=is_tensor)
-    ):
-        recorder.alias(i, o)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import abc
 import typing
 
+import jax
+import numpy as np
+
 from ._base import ArrayBase
 
 if typing.TYPE_CHECKING:
@@ -72,8 +75,15 @@ class Interface(abc.ABC):
     @abc.abstractmethod
     def sqrt(self, out: Template, tensor: Tensor) -> Tensor: ...
 
+    @abc.abstractmethod
+    def stop_grad(self, out: Template, tensor: Tensor) -> Tensor: ...
+
 
 class Array(ArrayBase, Interface):
+    def stop_grad(self, out, tensor):
+        data = self._as(tensor, out)
+        return self._wrap(out, data if isinstance(data, np.ndarray) else jax.lax.stop_gradient(data))
+
     def add(self, out, left, right):
         return self._binary(out, left, right, self.xp.add)
 

@@ -1,0 +1,300 @@
+"""Control flow: `cond`, `while_loop` and `fori_loop`, on `jax.lax` over the Tensor pytree.
+
+Inside a defn they compile to XLA's conditional and while ops and are recorded as
+one node whose sub-graphs are the branches or the loop body. Outside a defn they
+run eagerly, with the same result types: `cond` merges its branches' types (and
+broadcasts their shapes) as Nx does, so the compiled and eager results agree.
+"""
+
+from __future__ import annotations
+
+import jax
+
+from .. import _expr, _format, _names, _shape, _types
+from .._errors import ArgumentError
+from .._tensor import Tensor, is_tensor
+from ..backends import _default
+from ..backends._abstract import Template
+from ..backends.xla_backend import XLABackend
+
+
+def _tensor(value, backend) -> Tensor:
+    from .._ops._dispatch import to_tensor
+
+    return to_tensor(value, backend)
+
+
+def _leaves(tree) -> tuple[list, object]:
+    return jax.tree_util.tree_flatten(tree, is_leaf=is_tensor)
+
+
+def _as_state(tree, backend, what: str):
+    """`tree` with every number and array as a tensor; anything else is an error."""
+    leaves, treedef = _leaves(tree)
+    tensors = []
+    for position, leaf in enumerate(leaves):
+        if not isinstance(leaf, Tensor) and not _types.is_number(leaf) and not hasattr(leaf, "shape"):
+            raise ArgumentError(f"{what}: leaf {position} is {type(leaf).__name__} {leaf!r}, expected a tensor")
+        tensors.append(_tensor(leaf, backend))
+    return jax.tree_util.tree_unflatten(treedef, tensors)
+
+
+def _templates(tree) -> tuple:
+    leaves, treedef = _leaves(tree)
+    return treedef, tuple(Template(t.shape, t.type, t.names) for t in leaves)
+
+
+def _is_traced(tree) -> bool:
+    return any(isinstance(leaf.data, jax.core.Tracer) for leaf in _leaves(tree)[0] if isinstance(leaf, Tensor))
+
+
+def _predicate(pred, backend, where: str) -> Tensor:
+    pred = _tensor(pred, backend)
+    if pred.shape != ():
+        raise ArgumentError(
+            f"{where}: the predicate must be a scalar tensor, got {_format.header(pred.type, pred.shape, pred.names)}; "
+            "reduce it first, e.g. nbt.all(p) or nbt.any(p)"
+        )
+    return pred
+
+
+def _abstract_outputs(fun, operands, backend):
+    """The output structure and templates of `fun(*operands)`, found by tracing it
+    abstractly on XLA (nothing runs, nothing is recorded)."""
+    abstract_backend = backend if isinstance(backend, XLABackend) else XLABackend()
+    leaves, treedef = _leaves(operands)
+    structs = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in leaves]
+
+    def run(*datas):
+        inner = [Tensor(d, t.type, t.names, abstract_backend) for d, t in zip(datas, leaves)]
+        with _expr.recording(_expr.Recorder()), _default.default_backend(abstract_backend):
+            out = fun(*jax.tree_util.tree_unflatten(treedef, inner))
+            out = _as_state(out, abstract_backend, "cond branch result")
+        found["out"] = _templates(out)
+        return [t.data for t in _leaves(out)[0]]
+
+    found = {}
+    with jax.enable_x64(True):
+        jax.eval_shape(run, *structs)
+    return found["out"]
+
+
+def _merge(results: list, where: str) -> tuple:
+    """The common structure and templates of every branch's result, as Nx merges them."""
+    treedef, templates = results[0]
+    for index, (other_treedef, others) in enumerate(results[1:], start=1):
+        if other_treedef != treedef:
+            raise ArgumentError(f"{where}: branch 0 returns {treedef} but branch {index} returns {other_treedef}")
+        merged = []
+        for position, (a, b) in enumerate(zip(templates, others)):
+            try:
+                shape = _shape.broadcast(a.shape, b.shape)
+                names = _names.broadcast_names(a.shape, a.names, b.shape, b.names)
+            except ArgumentError as error:
+                raise ArgumentError(f"{where}: output {position} of the branches cannot merge ({a} and {b}): {error}")
+            merged.append(Template(shape, _types.merge(a.type, b.type), names))
+        templates = tuple(merged)
+    return treedef, templates
+
+
+def _conform(result, templates: tuple, backend):
+    """`result` cast and broadcast to the merged `templates`."""
+    from .._ops.creation import as_type, broadcast
+
+    leaves, treedef = _leaves(_as_state(result, backend, "cond branch result"))
+    out = []
+    for tensor, template in zip(leaves, templates):
+        if tensor.type != template.type:
+            tensor = as_type(tensor, template.type)
+        if tensor.shape != template.shape or tensor.names != template.names:
+            tensor = broadcast(tensor, template.shape, names=template.names)
+        out.append(tensor)
+    return jax.tree_util.tree_unflatten(treedef, out)
+
+
+def cond(pred_or_clauses, *args):
+    """Runs one branch, chosen at run time: `cond(pred, on_true, on_false, *operands)`
+    or `cond([(pred, fun), ...], default_fun, *operands)` (the first true predicate
+    wins). Each branch is called with `operands`; results merge to a common type.
+
+    >>> @nbt.defn
+    ... def safe_abs(x):
+    ...     return nbt.cond(nbt.sum(x) < 0, lambda v: -v, lambda v: v, x)
+    >>> safe_abs(nbt.tensor([-3, 1]))
+    numbat.Tensor<
+      s32[2]
+      [3, -1]
+    >
+    >>> nbt.cond(nbt.tensor(1), lambda: 1, lambda: 2.5)
+    numbat.Tensor<
+      f32
+      1.0
+    >
+    """
+    if isinstance(pred_or_clauses, list):
+        if not args:
+            raise ArgumentError("cond([(pred, fun), ...], default_fun, *operands) needs a default function")
+        clauses, (default, *operands) = pred_or_clauses, args
+        for index, clause in enumerate(clauses):
+            if not isinstance(clause, tuple) or len(clause) != 2 or not callable(clause[1]):
+                raise ArgumentError(f"cond: clause {index} must be a (predicate, function) pair, got {clause!r}")
+        preds, funs = [p for p, _ in clauses], [f for _, f in clauses] + [default]
+    else:
+        if len(args) < 2:
+            raise ArgumentError("cond(pred, on_true, on_false, *operands) needs two branch functions")
+        (on_true, on_false, *operands) = args
+        preds, funs = [pred_or_clauses], [on_true, on_false]
+    for fun in funs:
+        if not callable(fun):
+            raise ArgumentError(f"cond: branches must be functions, got {type(fun).__name__} {fun!r}")
+    backend = _default.current()
+    preds = [_predicate(p, backend, "cond") for p in preds]
+    operands = _as_state(tuple(operands), backend, "cond operand")
+    _, templates = _merge([_abstract_outputs(f, operands, backend) for f in funs], "cond")
+    recorder = _expr.current()
+    if recorder is None and not _is_traced((preds, operands)):
+        for pred, fun in zip(preds, funs):
+            if pred.to_numpy().item():
+                return _conform(fun(*operands), templates, backend)
+        return _conform(funs[-1](*operands), templates, backend)
+    return _traced_cond(preds, funs, operands, templates, backend, recorder)
+
+
+def _traced_cond(preds, funs, operands, templates, backend, recorder):
+    # The branch index: the first true predicate, or the default (the last branch).
+    index = jax.numpy.asarray(len(preds), dtype="int32")
+    for position in reversed(range(len(preds))):
+        index = jax.numpy.where(preds[position].data != 0, position, index)
+    graphs = []
+
+    def branch(fun, label):
+        def run(operands):
+            sub = _expr.Recorder()
+            for position, leaf in enumerate(_leaves(operands)[0]):
+                sub.parameter(leaf, position)
+            with _expr.recording(sub), _default.default_backend(backend):
+                result = _conform(fun(*operands), templates, backend)
+            graphs.append((label, sub.expr(_leaves(result)[0])))
+            return result
+
+        return run
+
+    labels = [f"clause {i}" for i in range(len(preds))] + ["otherwise"] if len(preds) > 1 else ["true", "false"]
+    branches = [branch(f, label) for f, label in zip(funs, labels)]
+    with jax.enable_x64(True):
+        if len(preds) == 1:
+            result = jax.lax.cond(preds[0].data != 0, branches[0], branches[1], operands)
+        else:
+            result = jax.lax.switch(index, branches, operands)
+    if recorder is not None:
+        inputs = tuple(preds) + tuple(_leaves(operands)[0])
+        recorder.record_many("cond", inputs, {}, _leaves(result)[0], subgraphs=tuple(graphs))
+    return result
+
+
+def _check_state(before: tuple, after: tuple, where: str) -> None:
+    (treedef, templates), (new_treedef, new_templates) = before, after
+    if treedef != new_treedef:
+        raise ArgumentError(f"{where}: the body changed the state's structure from {treedef} to {new_treedef}")
+    for position, (old, new) in enumerate(zip(templates, new_templates)):
+        if old != new:
+            raise ArgumentError(
+                f"{where}: the body changed state leaf {position} from {old} to {new}; the loop state must keep "
+                "its shapes, types and names (cast with nbt.as_type, or start from the final type)"
+            )
+
+
+def while_loop(condition, body, state, unroll: int = 1):
+    """Runs `state = body(state)` while `condition(state)` is true and returns the
+    final state (any container of tensors). With `unroll=n`, each compiled iteration
+    runs the body up to `n` times.
+
+    >>> nbt.while_loop(lambda s: s[0] < 10, lambda s: (s[0] * 2, s[1] + 1), (nbt.tensor(1), nbt.tensor(0)))
+    (numbat.Tensor<
+      s32
+      16
+    >, numbat.Tensor<
+      s32
+      4
+    >)
+    """
+    if not callable(condition) or not callable(body):
+        raise ArgumentError("while_loop(condition, body, state) needs two functions")
+    if not isinstance(unroll, int) or isinstance(unroll, bool) or unroll < 1:
+        raise ArgumentError(f"while_loop: unroll must be a positive int, got {unroll!r}")
+    backend = _default.current()
+    state = _as_state(state, backend, "while_loop state")
+    before = _templates(state)
+    recorder = _expr.current()
+    if recorder is None and not _is_traced(state):
+        while _predicate(condition(state), backend, "while_loop condition").to_numpy().item():
+            state = _as_state(body(state), backend, "while_loop body result")
+            _check_state(before, _templates(state), "while_loop")
+        return state
+    _check_state(before, _abstract_outputs(body, (state,), backend), "while_loop")
+    graphs = []
+
+    def test(state):
+        with _default.default_backend(backend), _expr.recording(_expr.Recorder()):
+            return _predicate(condition(state), backend, "while_loop condition").data != 0
+
+    def step(state):
+        sub = _expr.Recorder()
+        for position, leaf in enumerate(_leaves(state)[0]):
+            sub.parameter(leaf, position)
+        with _expr.recording(sub), _default.default_backend(backend):
+            state = _as_state(body(state), backend, "while_loop body result")
+            for _ in range(unroll - 1):  # the unrolled copies check the condition themselves
+                state = cond(condition(state), body, lambda s: s, state)
+        graphs.append(("body", sub.expr(_leaves(state)[0])))
+        return state
+
+    with jax.enable_x64(True):
+        final = jax.lax.while_loop(test, step, state)
+    if recorder is not None:
+        params = {"unroll": unroll} if unroll > 1 else {}
+        recorder.record_many("while", tuple(_leaves(state)[0]), params, _leaves(final)[0], subgraphs=tuple(graphs[-1:]))
+    return final
+
+
+def fori_loop(start: int, stop: int, body, state):
+    """Runs `state = body(i, state)` for `i` in `range(start, stop)` and returns the
+    final state. With Python int bounds it is differentiable (JAX lowers it to a scan).
+
+    >>> nbt.fori_loop(0, 5, lambda i, total: total + i, nbt.tensor(0))
+    numbat.Tensor<
+      s32
+      10
+    >
+    """
+    if not callable(body):
+        raise ArgumentError("fori_loop(start, stop, body, state) needs a body function")
+    backend = _default.current()
+    state = _as_state(state, backend, "fori_loop state")
+    before = _templates(state)
+    recorder = _expr.current()
+    static = all(isinstance(b, int) and not isinstance(b, bool) for b in (start, stop))
+    if recorder is None and static and not _is_traced(state):
+        for i in range(start, stop):
+            state = _as_state(body(_tensor(i, backend), state), backend, "fori_loop body result")
+            _check_state(before, _templates(state), "fori_loop")
+        return state
+    graphs = []
+
+    def step(i, state):
+        sub = _expr.Recorder()
+        index = Tensor(i, _types.S32, (), backend)
+        for position, leaf in enumerate([index, *_leaves(state)[0]]):
+            sub.parameter(leaf, position)
+        with _expr.recording(sub), _default.default_backend(backend):
+            state = _as_state(body(index, state), backend, "fori_loop body result")
+        _check_state(before, _templates(state), "fori_loop")
+        graphs.append(("body", sub.expr(_leaves(state)[0])))
+        return state
+
+    bounds = [b if isinstance(b, int) else _tensor(b, backend).data for b in (start, stop)]
+    with jax.enable_x64(True):
+        final = jax.lax.fori_loop(bounds[0], bounds[1], step, state)
+    if recorder is not None:
+        recorder.record_many("fori_loop", tuple(_leaves(state)[0]), {}, _leaves(final)[0], subgraphs=tuple(graphs[-1:]))
+    return final
