@@ -38,7 +38,7 @@ def backend_of(*tensors: Tensor) -> AbstractBackend:
     different XLA devices are an error."""
     backend = tensors[0].backend
     for other in tensors[1:]:
-        if other.backend == backend or isinstance(other.backend, NumPyBackend):
+        if other.backend is backend or other.backend == backend or isinstance(other.backend, NumPyBackend):
             continue
         if isinstance(backend, NumPyBackend):
             backend = other.backend
@@ -52,6 +52,8 @@ def backend_of(*tensors: Tensor) -> AbstractBackend:
 
 def binary_operands(left, right) -> tuple[Tensor, Tensor, _types.Type]:
     """Both operands as tensors, and their merged type (scalars merge by value, as in Nx)."""
+    if type(left) is Tensor and type(right) is Tensor:
+        return left, right, left.type if left.type == right.type else _types.merge(left.type, right.type)
     if isinstance(left, Tensor) and _types.is_number(right):
         type_ = _types.merge_number(left.type, right)
         return left, scalar(right, type_, left.backend), type_
@@ -65,6 +67,10 @@ def binary_operands(left, right) -> tuple[Tensor, Tensor, _types.Type]:
 
 def broadcast_template(left: Tensor, right: Tensor, type_: _types.Type) -> Template:
     """The template of an element-wise op over `left` and `right`."""
+    if left.names == right.names and left.data.shape == right.data.shape:  # the common case, checked cheaply
+        return Template(left.shape, type_, left.names)
+    if not right.names:  # a scalar operand
+        return Template(left.shape, type_, left.names)
     from .. import _shape
 
     shape = _shape.broadcast(left.shape, right.shape)
@@ -75,10 +81,9 @@ def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None =
     """Runs backend op `op` with template `out`; records it while a defn traces."""
     backend = backend or backend_of(*inputs)
     recorder = _expr.current()
-    with jax.enable_x64(True), np.errstate(all="ignore"):  # Nx semantics: Inf and NaN, no warnings
-        if recorder is None:
-            return getattr(backend, op)(out, *inputs, **params)
-        with jax.named_scope(op):
-            result = getattr(backend, op)(out, *inputs, **params)
+    if recorder is None:
+        return backend.execute(op, out, inputs, params)
+    with jax.enable_x64(True), np.errstate(all="ignore"), jax.named_scope(op):
+        result = getattr(backend, op)(out, *inputs, **params)
     recorder.record(op, inputs, params, result)
     return result

@@ -48,6 +48,11 @@ class AbstractBackend(
     """A place where tensor data lives and ops run; every op takes `out` first."""
 
     @abc.abstractmethod
+    def execute(self, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
+        """Runs op `op` eagerly: `self.<op>(out, *inputs, **params)`, plus whatever the
+        backend needs around it (NumPy: no floating-point warnings; XLA: a cached kernel)."""
+
+    @abc.abstractmethod
     def from_numpy(self, out: Template, array: np.ndarray) -> Tensor: ...
     @abc.abstractmethod
     def to_numpy(self, tensor: Tensor) -> np.ndarray: ...

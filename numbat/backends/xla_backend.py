@@ -12,6 +12,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..xla import _client
+from . import _kernels
 from ._abstract import Template
 from ._array import ArrayBackend
 
@@ -41,6 +42,9 @@ class XLABackend(ArrayBackend):
             with jax.enable_x64(True):  # keep s64/u64/f64/c128 64-bit
                 data = jax.device_put(data, self.device)
         return Tensor(data, out.type, out.names, self)
+
+    def execute(self, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
+        return _kernels.execute(self, op, out, inputs, params)
 
     def from_numpy(self, out: Template, array: np.ndarray) -> Tensor:
         return self._place(out, np.asarray(array, dtype=out.type.dtype))
