@@ -34,6 +34,7 @@ _handlers: dict[str, tuple[tuple[Event, ...], Handler]] = {}
 _log: collections.deque = collections.deque(maxlen=LOG_SIZE)
 _sequence = 0
 _counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+_listened = False  # whether any handler is attached (read without the lock on the hot path)
 
 
 class Record(typing.NamedTuple):
@@ -54,14 +55,19 @@ def attach(handler_id: str, events: Event | list[Event], handler: Handler) -> No
     events = tuple(tuple(event) for event in events)
     if not callable(handler):
         raise TypeError(f"telemetry handler for {handler_id!r} must be callable, got {handler!r}")
+    global _listened
     with _lock:
         _handlers[handler_id] = (events, handler)
+        _listened = True
 
 
 def detach(handler_id: str) -> bool:
     """Removes a handler; returns whether it was attached."""
+    global _listened
     with _lock:
-        return _handlers.pop(handler_id, None) is not None
+        removed = _handlers.pop(handler_id, None) is not None
+        _listened = bool(_handlers)
+        return removed
 
 
 def handlers() -> list[str]:
@@ -85,6 +91,17 @@ def execute(event: Event, measurements: dict, metadata: dict) -> None:
         except Exception:
             detach(handler_id)
             _logger.exception("telemetry handler %r raised on %r and was detached", handler_id, event)
+
+
+def cache_hit(function: str, key: typing.Callable[[], str]) -> None:
+    """Counts a cache hit of `function`; emits `("numbat", "cache_hit")` (with the cache
+    `key()`, computed only then) when a handler listens, so a hit costs almost nothing otherwise."""
+    if _listened:
+        for events, _ in list(_handlers.values()):
+            if CACHE_HIT in events:
+                execute(CACHE_HIT, {"count": 1}, {"function": function, "key": key()})
+                return
+    _counts[function]["cache_hit"] += 1
 
 
 def log(since: int = 0, event: Event | None = None) -> list[Record]:

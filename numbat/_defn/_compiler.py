@@ -73,15 +73,18 @@ class Defn:
         self._cache: dict[_signature.Signature, _Entry] = {}
         self._last: _signature.Signature | None = None
         self._lock = threading.RLock()
+        self._jitted = jax.jit(self._traced_call)
+        self._jitted_signatures: set[_signature.Signature] = set()
+        self._traced = None
         self.hits = 0
         functools.update_wrapper(self, fun, updated=())  # name and docstring, not the wrapped object's state
 
     def __repr__(self) -> str:
-        return f"<numbat.defn {self.name} ({self.compiler}, {len(self._cache)} compiled)>"
+        return f"<numbat.defn {self.name} ({self.compiler}, {self.cache_info()['compiled']} compiled)>"
 
     def cache_info(self) -> dict[str, int]:
         """How many signatures are compiled and how many calls hit the cache."""
-        return {"compiled": len(self._cache), "hits": self.hits}
+        return {"compiled": len(self._jitted_signatures | set(self._cache)), "hits": self.hits}
 
     def __call__(self, *args, **options):
         if _expr.current() is not None:
@@ -91,6 +94,9 @@ class Defn:
         if self.compiler == "evaluator":
             with _default.default_backend(self.backend):
                 return self.fun(*args, **options)
+        fast = None if options else self._fast_args(args)
+        if fast is not None:
+            return self._call_jitted(fast)
         signature, tensors = _signature.flatten(args, options, self._convert)
         entry = self._cache.get(signature)
         if entry is None:
@@ -98,7 +104,7 @@ class Defn:
                 entry = self._cache.get(signature) or self._compile(signature)
         else:
             self.hits += 1
-            telemetry.execute(telemetry.CACHE_HIT, {"count": 1}, {"function": self.name, "key": entry.key})
+            telemetry.cache_hit(self.name, lambda: entry.key)
         return self.run(entry, tensors)
 
     def run(self, entry: _Entry, tensors: list[Tensor]):
@@ -114,33 +120,85 @@ class Defn:
         traced = {}
 
         def flat(*datas):
-            recorder_ = recorder or _expr.Recorder()
             params = [Tensor(d, t.type, t.names, self.backend) for d, t in zip(datas, signature.templates)]
-            for position, tensor in enumerate(params):
-                recorder_.parameter(tensor, position)
-            args = _signature.unflatten(signature, params)
-            with _expr.recording(recorder_), _default.default_backend(self.backend):
-                try:
-                    result = self.fun(*args, **dict(signature.options))
-                except _MISUSE as error:
-                    if isinstance(error, ArgumentError):
-                        error.add_note(f"(while numbat traced defn {self.name} for inputs {signature.describe()})")
-                        raise
-                    raise ArgumentError(
-                        f"defn {self.name} failed while tracing inputs {signature.describe()}: "
-                        f"{type(error).__name__}: {error}"
-                    ) from error
-                except Exception as error:
-                    error.add_note(f"(while numbat traced defn {self.name} for inputs {signature.describe()})")
-                    raise
-                result = jax.tree_util.tree_map(_tensor_output(self.backend), result, is_leaf=is_tensor)
-                treedef, outputs = _signature.flatten_outputs(result)
+            treedef, outputs = self._run_body(signature, params, recorder or _expr.Recorder())
             traced["treedef"], traced["outputs"] = treedef, outputs
             traced["templates"] = tuple(Template(t.shape, t.type, t.names) for t in outputs)
             return tuple(t.data for t in outputs)
 
         flat.__name__ = getattr(self.fun, "__name__", "defn")  # HLO op names read jit(<name>)/<op>/...
         return flat, traced
+
+    def _run_body(self, signature: _signature.Signature, params: list[Tensor], recorder: _expr.Recorder):
+        """Runs the function on traced `params` under `recorder`; returns the output structure
+        and tensors. Misuse while tracing becomes a numbat error naming the defn and its inputs."""
+        for position, tensor in enumerate(params):
+            recorder.parameter(tensor, position)
+        args = _signature.unflatten(signature, params)
+        with _expr.recording(recorder), _default.default_backend(self.backend):
+            try:
+                result = self.fun(*args, **dict(signature.options))
+            except _MISUSE as error:
+                if isinstance(error, ArgumentError):
+                    error.add_note(f"(while numbat traced defn {self.name} for inputs {signature.describe()})")
+                    raise
+                raise ArgumentError(
+                    f"defn {self.name} failed while tracing inputs {signature.describe()}: "
+                    f"{type(error).__name__}: {error}"
+                ) from error
+            except Exception as error:
+                error.add_note(f"(while numbat traced defn {self.name} for inputs {signature.describe()})")
+                raise
+            result = jax.tree_util.tree_map(_tensor_output(self.backend), result, is_leaf=is_tensor)
+            return _signature.flatten_outputs(result)
+
+    def _fast_args(self, args: tuple) -> list | None:
+        """`args` as tensors on this defn's backend when every one is a tensor there or a
+        number (the common call), else None: the general path handles the rest."""
+        fast = []
+        for arg in args:
+            if type(arg) is Tensor:
+                if arg.backend is not self.backend and arg.backend != self.backend:
+                    return None
+                fast.append(arg)
+            elif is_number(arg):
+                fast.append(self._convert(arg))
+            else:
+                return None
+        return fast
+
+    def _call_jitted(self, tensors: list[Tensor]):
+        """Calls `jax.jit`'s C++ dispatch on the tensors directly (a Tensor is a pytree whose
+        type and names are static aux data, so jit's own cache key is numbat's signature).
+        Only a miss runs Python: the traced body notes its signature and trace time, and
+        the compilation event is emitted after the call, which also compiled."""
+        wide = False
+        for tensor in tensors:
+            wide = wide or tensor.type.bits >= 64
+        with self._lock:  # one compile per signature, even for concurrent first calls
+            self._traced = None
+            start = time.perf_counter_ns()
+            if wide:  # 64-bit inputs must reach jit under x64, or JAX narrows them
+                with jax.enable_x64(True):
+                    result = self._jitted(*tensors)
+            else:
+                result = self._jitted(*tensors)
+            traced = self._traced
+        if traced is None:
+            self.hits += 1
+            telemetry.cache_hit(self.name, lambda: _key(self.name, _signature.flatten(tuple(tensors), {}, _same)[0]))
+            return result
+        signature, trace_ns = traced
+        total_us = (time.perf_counter_ns() - start) // 1000
+        self._report(signature, trace_ns // 1000, total_us - trace_ns // 1000, jitted=True)
+        return result
+
+    def _traced_call(self, *tensors):
+        start = time.perf_counter_ns()
+        signature, _ = _signature.flatten(tensors, {}, _same)
+        treedef, outputs = self._run_body(signature, list(tensors), _expr.Recorder())
+        self._traced = (signature, time.perf_counter_ns() - start)
+        return jax.tree_util.tree_unflatten(treedef, outputs)
 
     def _compile(self, signature: _signature.Signature) -> _Entry:
         device = self.backend.device
@@ -153,17 +211,23 @@ class Defn:
             lowered_at = time.perf_counter_ns()
             executable = lowered.compile()
         done = time.perf_counter_ns()
-        key = hashlib.sha1(repr((self.name, signature)).encode()).hexdigest()[:12]
-        entry = _Entry(executable, traced["treedef"], traced["templates"], key)
-        reason = "first call" if self._last is None else signature.difference(self._last)
+        entry = _Entry(executable, traced["treedef"], traced["templates"], _key(self.name, signature))
         self._cache[signature] = entry
+        self._report(signature, (lowered_at - start) // 1000, (done - lowered_at) // 1000)
+        return entry
+
+    def _report(self, signature: _signature.Signature, eval_us: int, compile_us: int, jitted: bool = False) -> None:
+        """Records a compilation of `signature` and emits its telemetry event."""
+        reason = "first call" if self._last is None else signature.difference(self._last)
         self._last = signature
-        eval_us, compile_us = (lowered_at - start) // 1000, (done - lowered_at) // 1000
+        if jitted:
+            self._jitted_signatures.add(signature)
+        device = self.backend.device
         telemetry.execute(
             telemetry.COMPILATION,
             {"eval_time": eval_us, "compile_time": compile_us, "total_time": eval_us + compile_us},
             {
-                "key": key,
+                "key": _key(self.name, signature),
                 "function": self.name,
                 "signature": signature.describe(),
                 "client": self.backend.client or "default",
@@ -172,7 +236,14 @@ class Defn:
                 "reason": reason,
             },
         )
-        return entry
+
+
+def _same(tensor: Tensor) -> Tensor:
+    return tensor
+
+
+def _key(name: str, signature: _signature.Signature) -> str:
+    return hashlib.sha1(repr((name, signature)).encode()).hexdigest()[:12]
 
 
 def _tensor_output(backend):
