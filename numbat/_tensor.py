@@ -127,8 +127,79 @@ class Tensor:
     def __rpow__(self, other):
         return _elementwise.pow(other, self)
 
+    def __floordiv__(self, other):
+        return _elementwise.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return _elementwise.floor_divide(other, self)
+
+    def __mod__(self, other):
+        return _elementwise.mod(self, other)
+
+    def __rmod__(self, other):
+        return _elementwise.mod(other, self)
+
+    def __and__(self, other):
+        return _bitwise.bitwise_and(self, other)
+
+    def __rand__(self, other):
+        return _bitwise.bitwise_and(other, self)
+
+    def __or__(self, other):
+        return _bitwise.bitwise_or(self, other)
+
+    def __ror__(self, other):
+        return _bitwise.bitwise_or(other, self)
+
+    def __xor__(self, other):
+        return _bitwise.bitwise_xor(self, other)
+
+    def __rxor__(self, other):
+        return _bitwise.bitwise_xor(other, self)
+
+    def __lshift__(self, other):
+        return _bitwise.left_shift(self, other)
+
+    def __rlshift__(self, other):
+        return _bitwise.left_shift(other, self)
+
+    def __rshift__(self, other):
+        return _bitwise.right_shift(self, other)
+
+    def __rrshift__(self, other):
+        return _bitwise.right_shift(other, self)
+
+    def __invert__(self):
+        return _bitwise.bitwise_not(self)
+
+    def __pos__(self):
+        return self
+
     def __matmul__(self, other):
         return _linalg.dot(self, other)
+
+    def __rmatmul__(self, other):
+        return _linalg.dot(other, self)
+
+    def _scalar(self, convert):
+        _check_concrete(self, "convert")
+        if self.size != 1:
+            raise TypeError(f"only a tensor with one element converts to a Python number, got shape {self.shape}")
+        return convert(self.to_numpy().reshape(()).item())
+
+    def __float__(self) -> float:
+        return self._scalar(float)
+
+    def __int__(self) -> int:
+        return self._scalar(int)
+
+    def __complex__(self) -> complex:
+        return self._scalar(complex)
+
+    def __index__(self) -> int:
+        if not self.type.is_integer:
+            raise TypeError(f"only an integer tensor can be used as an index, got {self.type}")
+        return self._scalar(int)
 
     def __neg__(self):
         return _elementwise.negate(self)
@@ -137,9 +208,13 @@ class Tensor:
         return _elementwise.abs(self)
 
     def __eq__(self, other):
+        if not _is_tensor_like(other):
+            return NotImplemented  # `t == None` is False, as for any unrelated object
         return _elementwise.equal(self, other)
 
     def __ne__(self, other):
+        if not _is_tensor_like(other):
+            return NotImplemented
         return _elementwise.not_equal(self, other)
 
     def __lt__(self, other):
@@ -158,6 +233,12 @@ class Tensor:
 
     def __getitem__(self, index):
         return _indexing.getitem(self, index)
+
+
+def _is_tensor_like(value) -> bool:
+    from ._types import is_number
+
+    return isinstance(value, (Tensor, np.ndarray, jax.Array, list, tuple)) or is_number(value)
 
 
 def is_tensor(value) -> bool:
@@ -191,6 +272,7 @@ def _unflatten(aux, children) -> Tensor:
 
 jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
 
+from ._ops import bitwise as _bitwise
 from ._ops import elementwise as _elementwise
 from ._ops import indexing as _indexing
 from ._ops import linalg as _linalg

@@ -77,6 +77,17 @@ def broadcast_template(left: Tensor, right: Tensor, type_: _types.Type) -> Templ
     return Template(shape, type_, _names.broadcast_names(left.shape, left.names, right.shape, right.names))
 
 
+def broadcast_all(tensors: tuple, type_: _types.Type) -> Template:
+    """The template of an op that broadcasts all of `tensors` together."""
+    from .. import _shape
+
+    shape, names = tensors[0].shape, tensors[0].names
+    for other in tensors[1:]:
+        names = _names.broadcast_names(shape, names, other.shape, other.names)
+        shape = _shape.broadcast(shape, other.shape)
+    return Template(shape, type_, names)
+
+
 def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None = None, **params) -> Tensor:
     """Runs backend op `op` with template `out`; records it while a defn traces."""
     backend = backend or backend_of(*inputs)

@@ -263,3 +263,144 @@ def sqrt(tensor):
     >
     """
     return _unary("sqrt", tensor, _types.to_floating)
+
+
+def quotient(left, right):
+    """Integer division truncating toward zero (Nx's `quotient`; Python's `//` floors
+    instead). Integers only.
+
+    >>> nbt.quotient(nbt.tensor([7, -7]), 2)
+    numbat.Tensor<
+      s32[2]
+      [3, -3]
+    >
+    >>> nbt.quotient(nbt.tensor([1.0]), 2)
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: quotient expects integer tensors, got f32; cast with nbt.as_type first
+    """
+    from .bitwise import _integers
+
+    return _binary("quotient", left, right, _integers("quotient"))
+
+
+def remainder(left, right):
+    """The remainder of `left / right` with the sign of `left` (Nx's `remainder`, like C's
+    `fmod`; Python's `%` takes the sign of `right` instead).
+
+    >>> nbt.remainder(nbt.tensor([7, -7]), 3)
+    numbat.Tensor<
+      s32[2]
+      [1, -1]
+    >
+    >>> nbt.remainder(nbt.tensor([5.5, -5.5]), 2)
+    numbat.Tensor<
+      f32[2]
+      [1.5, -1.5]
+    >
+    """
+    return _binary("remainder", left, right)
+
+
+def floor_divide(left, right):
+    """Python's `//`: divides and rounds down (integers stay integers).
+
+    >>> nbt.tensor([7, -7]) // 2
+    numbat.Tensor<
+      s32[2]
+      [3, -4]
+    >
+    """
+    return _binary("floor_divide", left, right)
+
+
+def mod(left, right):
+    """Python's `%`: the remainder with the sign of `right`.
+
+    >>> nbt.tensor([7, -7]) % 3
+    numbat.Tensor<
+      s32[2]
+      [1, 2]
+    >
+    """
+    return _binary("mod", left, right)
+
+
+def atan2(left, right):
+    """The angle of the point `(right, left)`, element-wise: `atan(left / right)` in the right quadrant.
+
+    >>> nbt.atan2(nbt.tensor([0.0, 1.0]), nbt.tensor([1.0, 0.0]))
+    numbat.Tensor<
+      f32[2]
+      [0.0, 1.5707964]
+    >
+    """
+    return _binary("atan2", left, right, _types.to_floating)
+
+
+def min(left, right):
+    """The smaller of two values, element-wise (NaN wins).
+
+    >>> nbt.min(nbt.tensor([1, 5]), nbt.tensor([3, 2]))
+    numbat.Tensor<
+      s32[2]
+      [1, 2]
+    >
+    """
+    return _binary("min", left, right)
+
+
+def max(left, right):
+    """The larger of two values, element-wise (NaN wins).
+
+    >>> nbt.max(nbt.tensor([1, 5]), 3.5)
+    numbat.Tensor<
+      f32[2]
+      [3.5, 5.0]
+    >
+    """
+    return _binary("max", left, right)
+
+
+def select(pred, on_true, on_false):
+    """`on_true` where `pred` is non-zero, else `on_false`; all three broadcast together
+    and the result has the merged type of `on_true` and `on_false`.
+
+    >>> nbt.select(nbt.tensor([1, 0, 1]), nbt.tensor([1, 2, 3]), 0.5)
+    numbat.Tensor<
+      f32[3]
+      [1.0, 0.5, 3.0]
+    >
+    """
+    pred = _dispatch.to_tensor(pred)
+    on_true, on_false, type_ = _dispatch.binary_operands(on_true, on_false)
+    out = _dispatch.broadcast_all((pred, on_true, on_false), type_)
+    return _dispatch.run("select", out, (pred, on_true, on_false))
+
+
+def clip(tensor, min, max):
+    """Limits every element to the range `[min, max]` (numbers, or tensors that broadcast
+    to `tensor`'s shape); the type merges with the bounds'.
+
+    >>> nbt.clip(nbt.tensor([-2, 0, 7]), 0, 5)
+    numbat.Tensor<
+      s32[3]
+      [0, 0, 5]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    type_ = tensor.type
+    for bound in (min, max):
+        type_ = _types.merge_number(type_, bound) if _types.is_number(bound) else _types.merge(type_, bound.type)
+    low, high = (
+        _dispatch.scalar(bound, type_, tensor.backend) if _types.is_number(bound) else _dispatch.to_tensor(bound)
+        for bound in (min, max)
+    )
+    out = _dispatch.broadcast_all((tensor, low, high), type_)
+    if out.shape != tensor.shape:
+        from .._errors import ArgumentError
+
+        raise ArgumentError(
+            f"clip bounds of shapes {low.shape} and {high.shape} do not fit tensor shape {tensor.shape}"
+        )
+    return _dispatch.run("clip", out, (tensor, low, high))

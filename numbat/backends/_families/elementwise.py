@@ -1,4 +1,13 @@
-"""Element-wise ops. `Interface` is what a backend implements; `Array` implements it over `self.xp`."""
+"""Element-wise ops. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+
+There are many element-wise ops and they differ only in the function applied, so
+both classes are filled in from the tables below: every name in `UNARY`,
+`BINARY` and `COMPARE` is an abstract method of `Interface` (`op(out, tensor)` or
+`op(out, left, right)`) and a method of `Array` that computes in the output's
+type (comparisons: in the operands' merged type). A table entry is a function of
+`(xp, *arrays)`, written once for NumPy and jax.numpy alike; the few functions
+NumPy lacks (erf, erf_inv) are computed with JAX's host implementation there.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +15,10 @@ import abc
 import typing
 
 import jax
+import jax.scipy.special as jsp
 import numpy as np
 
+from ..._types import merge
 from ._base import ArrayBase
 
 if typing.TYPE_CHECKING:
@@ -15,128 +26,254 @@ if typing.TYPE_CHECKING:
     from .._abstract import Template
 
 
+def _host(jax_fun):
+    """`jax_fun` for both array modules: on NumPy data it runs on the host CPU and returns NumPy."""
+
+    def fun(xp, x):
+        if xp is np:
+            return np.asarray(jax_fun(jax.device_put(x, jax.devices("cpu")[0])))
+        return jax_fun(x)
+
+    return fun
+
+
+def _round(xp, x):
+    """Rounds half away from zero (Nx), not half to even (NumPy)."""
+    if x.dtype.kind in "iu":
+        return x
+    whole = xp.trunc(x)
+    return whole + xp.where(xp.abs(x - whole) >= 0.5, xp.sign(x), 0).astype(x.dtype)
+
+
+def _sign(xp, x):
+    if x.dtype.kind == "c":
+        magnitude = xp.abs(x)
+        return xp.where(magnitude == 0, 0, x / xp.where(magnitude == 0, 1, magnitude)).astype(x.dtype)
+    return xp.sign(x)
+
+
+def _unsigned(xp, x):
+    """The same bits as an unsigned integer array."""
+    if x.dtype.kind == "u":
+        return x
+    return (
+        x.view(np.dtype(f"u{x.dtype.itemsize}"))
+        if xp is np
+        else jax.lax.bitcast_convert_type(x, f"uint{x.dtype.itemsize * 8}")
+    )
+
+
+def _count_leading_zeros(xp, x):
+    bits = x.dtype.itemsize * 8
+    unsigned = _unsigned(xp, x)
+    length = xp.zeros(x.shape, dtype=unsigned.dtype)
+    for shift in (32, 16, 8, 4, 2, 1):
+        if shift < bits:
+            high = unsigned >> shift
+            nonzero = high != 0
+            length = length + xp.where(nonzero, shift, 0).astype(unsigned.dtype)
+            unsigned = xp.where(nonzero, high, unsigned)
+    length = length + (unsigned != 0).astype(unsigned.dtype)
+    return (bits - length).astype(x.dtype)
+
+
+def _population_count(xp, x):
+    return xp.bitwise_count(_unsigned(xp, x)).astype(x.dtype)  # NumPy counts |x| for signed types
+
+
+def _integer_pow(xp, base, exponent):
+    """Integer power with XLA's meaning for negative exponents (1 for base 1, ±1 for -1, else 0)."""
+    positive = xp.power(base, xp.abs(exponent))
+    odd = (exponent % 2) != 0
+    negative = xp.where(base == 1, 1, xp.where(base == -1, xp.where(odd, -1, 1), 0)).astype(base.dtype)
+    return xp.where(exponent >= 0, positive, negative)
+
+
+def _pow(xp, base, exponent):
+    if base.dtype.kind in "iu" and exponent.dtype.kind == "i":
+        return _integer_pow(xp, base, exponent)
+    return xp.power(base, exponent)
+
+
+def _quotient(xp, left, right):
+    """Integer division truncating toward zero (Nx), not flooring (Python)."""
+    safe = xp.where(right == 0, 1, right)
+    floor = left // safe
+    adjust = (left % safe != 0) & ((left < 0) != (right < 0))
+    return xp.where(right == 0, 0, floor + adjust.astype(floor.dtype))
+
+
+def _truthy(x):
+    return x != 0
+
+
+UNARY: dict[str, typing.Callable] = {
+    "negate": lambda xp, x: xp.negative(x),
+    "sign": _sign,
+    "floor": lambda xp, x: x if x.dtype.kind in "iu" else xp.floor(x),
+    "ceil": lambda xp, x: x if x.dtype.kind in "iu" else xp.ceil(x),
+    "round": _round,
+    "exp": lambda xp, x: xp.exp(x),
+    "expm1": lambda xp, x: xp.expm1(x),
+    "log": lambda xp, x: xp.log(x),
+    "log1p": lambda xp, x: xp.log1p(x),
+    "log2": lambda xp, x: xp.log2(x),
+    "log10": lambda xp, x: xp.log10(x),
+    "sigmoid": lambda xp, x: 1 / (1 + xp.exp(-x)),
+    "sqrt": lambda xp, x: xp.sqrt(x),
+    "rsqrt": lambda xp, x: 1 / xp.sqrt(x),
+    "cbrt": lambda xp, x: xp.cbrt(x),
+    "sin": lambda xp, x: xp.sin(x),
+    "cos": lambda xp, x: xp.cos(x),
+    "tan": lambda xp, x: xp.tan(x),
+    "asin": lambda xp, x: xp.arcsin(x),
+    "acos": lambda xp, x: xp.arccos(x),
+    "atan": lambda xp, x: xp.arctan(x),
+    "sinh": lambda xp, x: xp.sinh(x),
+    "cosh": lambda xp, x: xp.cosh(x),
+    "tanh": lambda xp, x: xp.tanh(x),
+    "asinh": lambda xp, x: xp.arcsinh(x),
+    "acosh": lambda xp, x: xp.arccosh(x),
+    "atanh": lambda xp, x: xp.arctanh(x),
+    "erf": _host(jsp.erf),
+    "erfc": _host(jsp.erfc),
+    "erf_inv": _host(jsp.erfinv),
+    "bitwise_not": lambda xp, x: xp.bitwise_not(x),
+    "population_count": _population_count,
+    "count_leading_zeros": _count_leading_zeros,
+    "conjugate": lambda xp, x: xp.conjugate(x),
+}
+
+# Unary ops whose input keeps its own type (the output type differs: u8 predicates, real parts).
+UNARY_OWN_TYPE: dict[str, typing.Callable] = {
+    "abs": lambda xp, x: xp.abs(x),
+    "is_nan": lambda xp, x: xp.zeros(x.shape, bool) if x.dtype.kind in "iu" else xp.isnan(x),
+    "is_infinity": lambda xp, x: xp.zeros(x.shape, bool) if x.dtype.kind in "iu" else xp.isinf(x),
+    "real": lambda xp, x: xp.real(x),
+    "imag": lambda xp, x: xp.imag(x) if x.dtype.kind == "c" else xp.zeros_like(x),
+    "phase": lambda xp, x: xp.angle(x),
+    "logical_not": lambda xp, x: x == 0,
+}
+
+BINARY: dict[str, typing.Callable] = {
+    "add": lambda xp, a, b: xp.add(a, b),
+    "subtract": lambda xp, a, b: xp.subtract(a, b),
+    "multiply": lambda xp, a, b: xp.multiply(a, b),
+    "divide": lambda xp, a, b: xp.divide(a, b),
+    "pow": _pow,
+    "quotient": _quotient,
+    "remainder": lambda xp, a, b: xp.fmod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.fmod(a, b),
+    "floor_divide": lambda xp, a, b: (
+        xp.floor_divide(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.floor(a / b)
+    ),
+    "mod": lambda xp, a, b: xp.mod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.mod(a, b),
+    "atan2": lambda xp, a, b: xp.arctan2(a, b),
+    "min": lambda xp, a, b: xp.minimum(a, b),
+    "max": lambda xp, a, b: xp.maximum(a, b),
+    "bitwise_and": lambda xp, a, b: xp.bitwise_and(a, b),
+    "bitwise_or": lambda xp, a, b: xp.bitwise_or(a, b),
+    "bitwise_xor": lambda xp, a, b: xp.bitwise_xor(a, b),
+    "left_shift": lambda xp, a, b: xp.left_shift(a, b),
+    "right_shift": lambda xp, a, b: xp.right_shift(a, b),
+}
+
+# Binary ops computed in the operands' merged type, whose output type differs (u8, complex).
+COMPARE: dict[str, typing.Callable] = {
+    "equal": lambda xp, a, b: xp.equal(a, b),
+    "not_equal": lambda xp, a, b: xp.not_equal(a, b),
+    "less": lambda xp, a, b: xp.less(a, b),
+    "less_equal": lambda xp, a, b: xp.less_equal(a, b),
+    "greater": lambda xp, a, b: xp.greater(a, b),
+    "greater_equal": lambda xp, a, b: xp.greater_equal(a, b),
+    "logical_and": lambda xp, a, b: _truthy(a) & _truthy(b),
+    "logical_or": lambda xp, a, b: _truthy(a) | _truthy(b),
+    "logical_xor": lambda xp, a, b: _truthy(a) ^ _truthy(b),
+    "complex": lambda xp, a, b: a + 1j * b,
+}
+
+
 class Interface(abc.ABC):
-    """Element-wise ops."""
+    """Element-wise ops: one abstract method per name in the tables, plus these."""
 
     @abc.abstractmethod
-    def add(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
+    def select(self, out: Template, pred: Tensor, on_true: Tensor, on_false: Tensor) -> Tensor: ...
 
     @abc.abstractmethod
-    def subtract(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def multiply(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def divide(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def pow(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def equal(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def not_equal(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def less(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def less_equal(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def greater(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def greater_equal(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def negate(self, out: Template, tensor: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def abs(self, out: Template, tensor: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def exp(self, out: Template, tensor: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def log(self, out: Template, tensor: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def sin(self, out: Template, tensor: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def cos(self, out: Template, tensor: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def tanh(self, out: Template, tensor: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def sqrt(self, out: Template, tensor: Tensor) -> Tensor: ...
+    def clip(self, out: Template, tensor: Tensor, low: Tensor, high: Tensor) -> Tensor: ...
 
     @abc.abstractmethod
     def stop_grad(self, out: Template, tensor: Tensor) -> Tensor: ...
 
 
 class Array(ArrayBase, Interface):
+    def select(self, out, pred, on_true, on_false):
+        xp = self.xp
+        return self._wrap(
+            out, xp.where(_truthy(xp.asarray(pred.data)), self._as(on_true, out), self._as(on_false, out))
+        )
+
+    def clip(self, out, tensor, low, high):
+        xp = self.xp
+        return self._wrap(out, xp.minimum(xp.maximum(self._as(tensor, out), self._as(low, out)), self._as(high, out)))
+
     def stop_grad(self, out, tensor):
         data = self._as(tensor, out)
         return self._wrap(out, data if isinstance(data, np.ndarray) else jax.lax.stop_gradient(data))
 
-    def add(self, out, left, right):
-        return self._binary(out, left, right, self.xp.add)
 
-    def subtract(self, out, left, right):
-        return self._binary(out, left, right, self.xp.subtract)
+def _unary_method(name, fun):
+    def method(self, out, tensor):
+        return self._wrap(out, self.xp.asarray(fun(self.xp, self._as(tensor, out))).astype(out.type.dtype))
 
-    def multiply(self, out, left, right):
-        return self._binary(out, left, right, self.xp.multiply)
+    method.__name__ = name
+    return method
 
-    def divide(self, out, left, right):
-        return self._binary(out, left, right, self.xp.divide)
 
-    def pow(self, out, left, right):
-        return self._binary(out, left, right, self.xp.power)
+def _own_type_method(name, fun):
+    def method(self, out, tensor):
+        return self._wrap(out, self.xp.asarray(fun(self.xp, self.xp.asarray(tensor.data))).astype(out.type.dtype))
 
-    def equal(self, out, left, right):
-        return self._compare(out, left, right, self.xp.equal)
+    method.__name__ = name
+    return method
 
-    def not_equal(self, out, left, right):
-        return self._compare(out, left, right, self.xp.not_equal)
 
-    def less(self, out, left, right):
-        return self._compare(out, left, right, self.xp.less)
+def _binary_method(name, fun):
+    def method(self, out, left, right):
+        return self._wrap(
+            out, self.xp.asarray(fun(self.xp, self._as(left, out), self._as(right, out))).astype(out.type.dtype)
+        )
 
-    def less_equal(self, out, left, right):
-        return self._compare(out, left, right, self.xp.less_equal)
+    method.__name__ = name
+    return method
 
-    def greater(self, out, left, right):
-        return self._compare(out, left, right, self.xp.greater)
 
-    def greater_equal(self, out, left, right):
-        return self._compare(out, left, right, self.xp.greater_equal)
+def _compare_method(name, fun):
+    def method(self, out, left, right):
+        from .._abstract import Template
 
-    def negate(self, out, tensor):
-        return self._unary(out, tensor, self.xp.negative)
+        common = Template((), merge(left.type, right.type), ())
+        result = fun(self.xp, self._as(left, common), self._as(right, common))
+        return self._wrap(out, self.xp.asarray(result).astype(out.type.dtype))
 
-    def abs(self, out, tensor):
-        return self._wrap(out, self.xp.abs(self.xp.asarray(tensor.data)).astype(out.type.dtype))
+    method.__name__ = name
+    return method
 
-    def exp(self, out, tensor):
-        return self._unary(out, tensor, self.xp.exp)
 
-    def log(self, out, tensor):
-        return self._unary(out, tensor, self.xp.log)
+def _abstract(name, arity):
+    def method(self, out, *tensors): ...
 
-    def sin(self, out, tensor):
-        return self._unary(out, tensor, self.xp.sin)
+    method.__name__ = name
+    return abc.abstractmethod(method)
 
-    def cos(self, out, tensor):
-        return self._unary(out, tensor, self.xp.cos)
 
-    def tanh(self, out, tensor):
-        return self._unary(out, tensor, self.xp.tanh)
-
-    def sqrt(self, out, tensor):
-        return self._unary(out, tensor, self.xp.sqrt)
+for _table, _make, _arity in (
+    (UNARY, _unary_method, 1),
+    (UNARY_OWN_TYPE, _own_type_method, 1),
+    (BINARY, _binary_method, 2),
+    (COMPARE, _compare_method, 2),
+):
+    for _name, _fun in _table.items():
+        setattr(Interface, _name, _abstract(_name, _arity))
+        setattr(Array, _name, _make(_name, _fun))
+abc.update_abstractmethods(Interface)
+abc.update_abstractmethods(Array)

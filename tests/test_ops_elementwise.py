@@ -1,0 +1,169 @@
+"""Element-wise ops against NumPy (float64 reference), on both backends and inside defn."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import numbat as nbt
+
+# name: (NumPy reference, domain of the inputs)
+UNARY = {
+    "exp": (np.exp, (-5, 5)),
+    "expm1": (np.expm1, (-5, 5)),
+    "log": (np.log, (0.1, 100)),
+    "log1p": (np.log1p, (-0.5, 100)),
+    "log2": (np.log2, (0.1, 100)),
+    "log10": (np.log10, (0.1, 100)),
+    "sigmoid": (lambda x: 1 / (1 + np.exp(-x)), (-10, 10)),
+    "sqrt": (np.sqrt, (0, 100)),
+    "rsqrt": (lambda x: 1 / np.sqrt(x), (0.1, 100)),
+    "cbrt": (np.cbrt, (-100, 100)),
+    "sin": (np.sin, (-5, 5)),
+    "cos": (np.cos, (-5, 5)),
+    "tan": (np.tan, (-1.5, 1.5)),
+    "asin": (np.arcsin, (-1, 1)),
+    "acos": (np.arccos, (-1, 1)),
+    "atan": (np.arctan, (-10, 10)),
+    "sinh": (np.sinh, (-5, 5)),
+    "cosh": (np.cosh, (-5, 5)),
+    "tanh": (np.tanh, (-5, 5)),
+    "asinh": (np.arcsinh, (-10, 10)),
+    "acosh": (np.arccosh, (1, 10)),
+    "atanh": (np.arctanh, (-0.9, 0.9)),
+    "erf": (np.vectorize(math.erf), (-3, 3)),
+    "erfc": (np.vectorize(math.erfc), (-3, 3)),
+    "negate": (np.negative, (-10, 10)),
+    "abs": (np.abs, (-10, 10)),
+    "sign": (np.sign, (-10, 10)),
+    "floor": (np.floor, (-10, 10)),
+    "ceil": (np.ceil, (-10, 10)),
+    "round": (lambda x: np.trunc(x) + np.where(np.abs(x - np.trunc(x)) >= 0.5, np.sign(x), 0), (-10, 10)),
+}
+
+BINARY = {
+    "add": np.add,
+    "subtract": np.subtract,
+    "multiply": np.multiply,
+    "divide": np.divide,
+    "atan2": np.arctan2,
+    "min": np.minimum,
+    "max": np.maximum,
+    "remainder": np.fmod,
+}
+
+
+def _arrays(low, high):
+    return hnp.arrays(
+        np.float32,
+        hnp.array_shapes(max_dims=3, max_side=4),
+        elements=st.floats(
+            float(np.float32(low)), float(np.float32(high)), width=32, allow_nan=False, allow_infinity=False
+        ),
+    )
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+@given(data=st.data())
+@settings(max_examples=15, deadline=None)
+def test_unary_matches_numpy_float64(name, data):
+    reference, (low, high) = UNARY[name]
+    x = data.draw(_arrays(low, high))
+    expected = reference(x.astype(np.float64))
+    for backend in (nbt.NumPyBackend(), nbt.XLABackend()):
+        with nbt.default_backend(backend):
+            out = getattr(nbt, name)(nbt.tensor(x))
+            assert str(out.type) == "f32" and out.shape == x.shape
+            np.testing.assert_allclose(out.to_numpy(), expected, rtol=2e-5, atol=2e-6)
+    jitted = nbt.jit(getattr(nbt, name))(nbt.tensor(x))
+    np.testing.assert_allclose(jitted.to_numpy(), expected, rtol=2e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@given(data=st.data())
+@settings(max_examples=15, deadline=None)
+def test_binary_matches_numpy_float64(name, data):
+    left = data.draw(_arrays(-10, 10))
+    right_shape = left.shape[data.draw(st.integers(0, left.ndim)) :]  # broadcasts against left
+    right = data.draw(
+        hnp.arrays(np.float32, right_shape, elements=st.floats(0.5, 10, width=32) | st.floats(-10, -0.5, width=32))
+    )
+    expected = BINARY[name](left.astype(np.float64), np.asarray(right, np.float64))
+    for backend in (nbt.NumPyBackend(), nbt.XLABackend()):
+        with nbt.default_backend(backend):
+            out = getattr(nbt, name)(nbt.tensor(left), nbt.tensor(right))
+            np.testing.assert_allclose(out.to_numpy(), expected, rtol=2e-5, atol=2e-6)
+    jitted = nbt.jit(getattr(nbt, name))(nbt.tensor(left), nbt.tensor(right))
+    np.testing.assert_allclose(jitted.to_numpy(), expected, rtol=2e-5, atol=2e-6)
+
+
+INTEGER = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32]
+
+
+@pytest.mark.parametrize("dtype", INTEGER)
+def test_integer_ops_follow_nx(dtype, backend):
+    info = np.iinfo(dtype)
+    values = np.array([info.min, -7 if info.min < 0 else 0, 0, 1, 7, info.max], dtype=dtype)
+    t = nbt.tensor(values)
+    three = nbt.tensor(np.array(3, dtype))
+    np.testing.assert_array_equal(nbt.bitwise_and(t, three).to_numpy(), values & dtype(3))
+    np.testing.assert_array_equal(nbt.bitwise_not(t).to_numpy(), ~values)
+    np.testing.assert_array_equal(
+        nbt.population_count(t).to_numpy(), [(int(v) & ((1 << info.bits) - 1)).bit_count() for v in values]
+    )
+    clz = [info.bits - (int(v) & ((1 << info.bits) - 1)).bit_length() for v in values]
+    np.testing.assert_array_equal(nbt.count_leading_zeros(t).to_numpy(), clz)
+    np.testing.assert_array_equal(
+        nbt.quotient(t, three).to_numpy(),
+        [int(v / 3) if abs(int(v)) < 2**52 else int(v) // 3 if v > 0 else -(-int(v) // 3) for v in values],
+    )
+    np.testing.assert_array_equal(nbt.remainder(t, three).to_numpy(), np.fmod(values, dtype(3)))
+    np.testing.assert_array_equal((t // three).to_numpy(), values // dtype(3))
+    np.testing.assert_array_equal((t % three).to_numpy(), values % dtype(3))
+
+
+def test_python_operators(backend):
+    t = nbt.tensor([6, -7])
+    assert (t & 3).to_numpy().tolist() == [2, 1]
+    assert (t | 1).to_numpy().tolist() == [7, -7]
+    assert (t ^ 1).to_numpy().tolist() == [7, -8]
+    assert (t << 1).to_numpy().tolist() == [12, -14]
+    assert (t >> 1).to_numpy().tolist() == [3, -4]
+    assert (~t).to_numpy().tolist() == [-7, 6]
+    assert (10 // t).to_numpy().tolist() == [1, -2]
+    assert (10 % t).to_numpy().tolist() == [4, -4]
+    assert float(nbt.tensor([2.5])) == 2.5 and int(nbt.tensor(3)) == 3 and complex(nbt.tensor(1j)) == 1j
+    assert bool(nbt.tensor(1)) and not bool(nbt.tensor(0))
+    assert [nbt.to_number(row) for row in nbt.tensor([4, 5])] == [4, 5] and len(t) == 2
+    assert (t == None) is False and (t != "text") is True
+    assert (nbt.tensor([1.0]) @ nbt.tensor([2.0])).to_numpy() == 2.0
+    with pytest.raises(TypeError, match="one element"):
+        float(t)
+
+
+def test_integer_only_ops_reject_floats():
+    for op in (nbt.bitwise_and, nbt.left_shift, nbt.quotient):
+        with pytest.raises(nbt.ArgumentError, match="expects integer tensors, got f32"):
+            op(nbt.tensor([1.0]), 1)
+
+
+def test_integer_power_with_a_negative_exponent_is_defined(backend):
+    out = nbt.pow(nbt.tensor([1, -1, -1, 2]), nbt.tensor([-1, -1, -2, -1]))
+    assert out.to_numpy().tolist() == [1, -1, 1, 0]
+
+
+def test_select_clip_and_predicates(backend):
+    assert nbt.select(nbt.tensor([[1], [0]]), nbt.tensor([1, 2]), 9).to_numpy().tolist() == [[1, 2], [9, 9]]
+    assert nbt.clip(nbt.tensor([-1.5, 0.5, 9.0]), 0, 1).to_numpy().tolist() == [0.0, 0.5, 1.0]
+    nan = nbt.tensor([float("nan"), float("inf"), 1.0])
+    assert nbt.is_nan(nan).to_numpy().tolist() == [1, 0, 0]
+    assert nbt.is_infinity(nan).to_numpy().tolist() == [0, 1, 0]
+    assert nbt.is_nan(nbt.tensor([1, 2])).to_numpy().tolist() == [0, 0]
+    z = nbt.complex(nbt.tensor([3.0]), nbt.tensor([4.0]))
+    assert str(z.type) == "c64" and nbt.abs(z).to_numpy().tolist() == [5.0]
+    assert nbt.real(nbt.conjugate(z)).to_numpy().tolist() == [3.0] and nbt.imag(
+        nbt.conjugate(z)
+    ).to_numpy().tolist() == [-4.0]
