@@ -61,7 +61,12 @@ def _arrays(low, high):
         np.float32,
         hnp.array_shapes(max_dims=3, max_side=4),
         elements=st.floats(
-            float(np.float32(low)), float(np.float32(high)), width=32, allow_nan=False, allow_infinity=False
+            float(np.float32(low)),
+            float(np.float32(high)),
+            width=32,
+            allow_nan=False,
+            allow_infinity=False,
+            allow_subnormal=False,
         ),
     )
 
