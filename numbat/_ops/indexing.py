@@ -1,14 +1,23 @@
-"""Indexing a tensor with ints and slices: `t[0]`, `t[1:3]`, `t[:, -1]`."""
+"""Indexing and slicing: Python's `t[...]` (ints, slices, `...`, integer tensors, and a
+dict of axis name to index), `slice`, `put_slice`, `slice_along_axis`, `take`,
+`take_along_axis`, `gather`, `indexed_add`, `indexed_put`, `split`.
+"""
 
 from __future__ import annotations
 
+import builtins
+
+from .. import _names, _types
 from .._errors import ArgumentError
+from .._tensor import Tensor
 from ..backends._abstract import Template
 from . import _dispatch
 
 
 def getitem(tensor, index):
-    """`tensor[index]`: an int drops its axis, a slice keeps it (and its name).
+    """`tensor[index]`: an int drops its axis, a slice keeps it (and its name); `...`
+    stands for the remaining axes; an integer tensor takes along the first axis; a
+    dict indexes by axis name (`t[{"x": slice(1, 3)}]` is Nx's `t[x: 1..2]`).
 
     >>> t = nbt.tensor([[1, 2, 3], [4, 5, 6]], names=["x", "y"])
     >>> t[1]
@@ -24,8 +33,29 @@ def getitem(tensor, index):
         [5, 6]
       ]
     >
+    >>> t[{"y": -1}]
+    numbat.Tensor<
+      s32[x: 2]
+      [3, 6]
+    >
+    >>> t[..., 0]
+    numbat.Tensor<
+      s32[x: 2]
+      [1, 4]
+    >
     """
+    if isinstance(index, Tensor):
+        return take(tensor, index, axis=0)
+    if isinstance(index, dict):
+        positional = [builtins.slice(None)] * tensor.rank
+        for axis, item in index.items():
+            positional[_names.axis_index(tensor.names, axis)] = item
+        index = tuple(positional)
     index = index if isinstance(index, tuple) else (index,)
+    if builtins.any(item is Ellipsis for item in index):
+        at = index.index(Ellipsis)
+        fill = tensor.rank - (len(index) - 1)
+        index = index[:at] + (builtins.slice(None),) * fill + index[at + 1 :]
     if len(index) > tensor.rank:
         raise ArgumentError(
             f"too many indices ({len(index)}) for a tensor of rank {tensor.rank} (shape {tensor.shape})"
@@ -33,9 +63,9 @@ def getitem(tensor, index):
     shape, names, normalized = [], [], []
     for axis, item in enumerate(index):
         size = tensor.shape[axis]
-        if isinstance(item, slice):
+        if isinstance(item, builtins.slice):
             start, stop, step = item.indices(size)
-            normalized.append(slice(start, stop, step))
+            normalized.append(builtins.slice(start, stop, step))
             shape.append(len(range(start, stop, step)))
             names.append(tensor.names[axis])
         elif isinstance(item, int) and not isinstance(item, bool):
@@ -45,8 +75,238 @@ def getitem(tensor, index):
                 )
             normalized.append(item % size)
         else:
-            raise ArgumentError(f"tensors are indexed with ints and slices, got {item!r} for axis {axis}")
+            raise ArgumentError(
+                f"tensors are indexed with ints, slices, ..., an integer tensor or a dict of axis names; "
+                f"got {item!r} for axis {axis}"
+            )
     shape.extend(tensor.shape[len(index) :])
     names.extend(tensor.names[len(index) :])
     out = Template(tuple(shape), tensor.type, tuple(names))
     return _dispatch.run("getitem", out, (tensor,), index=tuple(normalized))
+
+
+def _start_tensors(tensor: Tensor, starts, op: str) -> tuple:
+    if len(starts) != tensor.rank:
+        raise ArgumentError(f"{op}: {len(starts)} start indices for a tensor of rank {tensor.rank}")
+    out = []
+    for start in starts:
+        start = _dispatch.to_tensor(start, tensor.backend)
+        if start.shape != () or not start.type.is_integer:
+            raise ArgumentError(f"{op}: start indices must be integer scalars, got {start.type}{list(start.shape)}")
+        out.append(start)
+    return tuple(out)
+
+
+def slice(tensor, start_indices, lengths, strides=1):
+    """`lengths[i]` elements from `start_indices[i]` on each axis, every `strides[i]`-th.
+    Starts may be tensors (computed at run time); they are clamped so the slice fits.
+
+    >>> nbt.slice(nbt.tensor([1, 2, 3, 4, 5]), [1], [3])
+    numbat.Tensor<
+      s32[3]
+      [2, 3, 4]
+    >
+    >>> nbt.slice(nbt.tensor([1, 2, 3, 4, 5]), [4], [2])
+    numbat.Tensor<
+      s32[2]
+      [4, 5]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    starts = _start_tensors(tensor, list(start_indices), "slice")
+    lengths = tuple(lengths)
+    strides = (strides,) * tensor.rank if isinstance(strides, int) else tuple(strides)
+    if len(lengths) != tensor.rank or len(strides) != tensor.rank:
+        raise ArgumentError(f"slice: lengths {lengths} and strides {strides} need {tensor.rank} entries")
+    for axis, (length, size, stride) in enumerate(zip(lengths, tensor.shape, strides)):
+        if not 0 <= length <= size or stride < 1:
+            raise ArgumentError(f"slice: length {length} (stride {stride}) does not fit axis {axis} of size {size}")
+    shape = tuple(-(-length // stride) for length, stride in zip(lengths, strides))
+    out = Template(shape, tensor.type, tensor.names)
+    return _dispatch.run("slice", out, (tensor, *starts), lengths=lengths, strides=strides)
+
+
+def put_slice(tensor, start_indices, update):
+    """`tensor` with `update` written at `start_indices` (clamped so that it fits).
+
+    >>> nbt.put_slice(nbt.tensor([1, 2, 3, 4]), [1], nbt.tensor([8, 9]))
+    numbat.Tensor<
+      s32[4]
+      [1, 8, 9, 4]
+    >
+    """
+    tensor, update = _dispatch.to_tensor(tensor), _dispatch.to_tensor(update)
+    starts = _start_tensors(tensor, list(start_indices), "put_slice")
+    if update.rank != tensor.rank or builtins.any(u > s for u, s in zip(update.shape, tensor.shape)):
+        raise ArgumentError(f"put_slice: an update of shape {update.shape} does not fit in {tensor.shape}")
+    type_ = _types.merge(tensor.type, update.type)
+    out = Template(tensor.shape, type_, tensor.names)
+    return _dispatch.run("put_slice", out, (tensor, update, *starts))
+
+
+def slice_along_axis(tensor, start_index, length, axis=0, strides=1):
+    """`slice` on one `axis` (an int or name), keeping the others whole.
+
+    >>> nbt.slice_along_axis(nbt.iota((2, 4), names=["x", "y"]), 1, 2, axis="y")
+    numbat.Tensor<
+      s32[x: 2][y: 2]
+      [
+        [1, 2],
+        [5, 6]
+      ]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    index = _names.axis_index(tensor.names, axis)
+    starts = [0] * tensor.rank
+    starts[index] = start_index
+    lengths = list(tensor.shape)
+    lengths[index] = length
+    stride_list = [1] * tensor.rank
+    stride_list[index] = strides
+    return slice(tensor, starts, lengths, stride_list)
+
+
+def _indices(indices, op: str) -> Tensor:
+    indices = _dispatch.to_tensor(indices)
+    if not indices.type.is_integer:
+        raise ArgumentError(f"{op}: indices must be integers, got {indices.type}")
+    return indices
+
+
+def take(tensor, indices, axis=0):
+    """The elements at `indices` (an integer tensor) along `axis`; that axis is replaced
+    by the indices' axes.
+
+    >>> nbt.take(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]), nbt.tensor([1, 0, 1]), axis="x")
+    numbat.Tensor<
+      s32[3][y: 2]
+      [
+        [3, 4],
+        [1, 2],
+        [3, 4]
+      ]
+    >
+    """
+    tensor, indices = _dispatch.to_tensor(tensor), _indices(indices, "take")
+    index = _names.axis_index(tensor.names, axis)
+    shape = tensor.shape[:index] + indices.shape + tensor.shape[index + 1 :]
+    names = tensor.names[:index] + indices.names + tensor.names[index + 1 :]
+    return _dispatch.run("take", Template(shape, tensor.type, names), (tensor, indices), axis=index)
+
+
+def take_along_axis(tensor, indices, axis=0):
+    """The elements at `indices` along `axis`, where `indices` has the tensor's shape
+    except on that axis (as `argsort` returns).
+
+    >>> t = nbt.tensor([[3, 1, 2], [6, 5, 4]])
+    >>> nbt.take_along_axis(t, nbt.argsort(t, axis=1), axis=1)
+    numbat.Tensor<
+      s32[2][3]
+      [
+        [1, 2, 3],
+        [4, 5, 6]
+      ]
+    >
+    """
+    tensor, indices = _dispatch.to_tensor(tensor), _indices(indices, "take_along_axis")
+    index = _names.axis_index(tensor.names, axis)
+    if indices.rank != tensor.rank or builtins.any(
+        a != b for i, (a, b) in enumerate(zip(indices.shape, tensor.shape)) if i != index
+    ):
+        raise ArgumentError(
+            f"take_along_axis: indices of shape {indices.shape} do not fit {tensor.shape} on axis {index}"
+        )
+    out = Template(indices.shape, tensor.type, tensor.names)
+    return _dispatch.run("take_along_axis", out, (tensor, indices), axis=index)
+
+
+def _gather_axes(tensor: Tensor, indices: Tensor, axes, op: str) -> tuple:
+    if indices.rank == 0:
+        raise ArgumentError(f"{op}: indices need a last axis holding one index per gathered axis")
+    count = indices.shape[-1]
+    axes = tuple(range(count)) if axes is None else _names.axes_indices(tensor.names, axes)
+    if len(axes) != count:
+        raise ArgumentError(f"{op}: indices have {count} entries per position but axes {list(axes)} has {len(axes)}")
+    return axes
+
+
+def gather(tensor, indices, axes=None):
+    """The elements (or slices) at `indices`: the last axis of `indices` holds one index
+    per axis in `axes` (default: the leading ones).
+
+    >>> nbt.gather(nbt.tensor([[1, 2], [3, 4]]), nbt.tensor([[1, 1], [0, 1]]))
+    numbat.Tensor<
+      s32[2]
+      [4, 2]
+    >
+    """
+    tensor, indices = _dispatch.to_tensor(tensor), _indices(indices, "gather")
+    axes = _gather_axes(tensor, indices, axes, "gather")
+    rest = [a for a in range(tensor.rank) if a not in axes]
+    shape = indices.shape[:-1] + tuple(tensor.shape[a] for a in rest)
+    names = indices.names[:-1] + tuple(tensor.names[a] for a in rest)
+    return _dispatch.run("gather", Template(shape, tensor.type, names), (tensor, indices), axes=axes)
+
+
+def _indexed(mode: str, tensor, indices, updates, axes):
+    op = f"indexed_{mode}"
+    tensor, indices, updates = _dispatch.to_tensor(tensor), _indices(indices, op), _dispatch.to_tensor(updates)
+    axes = _gather_axes(tensor, indices, axes, op)
+    rest = tuple(tensor.shape[a] for a in range(tensor.rank) if a not in axes)
+    expected = indices.shape[:-1] + rest
+    if updates.shape != expected:
+        raise ArgumentError(
+            f"{op}: updates must have shape {expected} for indices {indices.shape}, got {updates.shape}"
+        )
+    out = Template(tensor.shape, _types.merge(tensor.type, updates.type), tensor.names)
+    return _dispatch.run("indexed", out, (tensor, indices, updates), axes=axes, mode=mode)
+
+
+def indexed_add(tensor, indices, updates, axes=None):
+    """`tensor` with `updates` added at `indices` (repeated indices add up).
+
+    >>> nbt.indexed_add(nbt.tensor([0, 0, 0]), nbt.tensor([[0], [2], [0]]), nbt.tensor([1, 5, 1]))
+    numbat.Tensor<
+      s32[3]
+      [2, 0, 5]
+    >
+    """
+    return _indexed("add", tensor, indices, updates, axes)
+
+
+def indexed_put(tensor, indices, updates, axes=None):
+    """`tensor` with `updates` written at `indices`.
+
+    >>> nbt.indexed_put(nbt.tensor([[0, 0], [0, 0]]), nbt.tensor([[0, 1], [1, 0]]), nbt.tensor([7, 8]))
+    numbat.Tensor<
+      s32[2][2]
+      [
+        [0, 7],
+        [8, 0]
+      ]
+    >
+    """
+    return _indexed("put", tensor, indices, updates, axes)
+
+
+def split(tensor, sizes, axis=0):
+    """Splits along `axis` into parts: `sizes` is a number of equal parts, or a list of sizes.
+
+    >>> [nbt.to_number(nbt.sum(part)) for part in nbt.split(nbt.iota((6,)), [2, 4])]
+    [1, 14]
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    index = _names.axis_index(tensor.names, axis)
+    total = tensor.shape[index]
+    if isinstance(sizes, int):
+        if sizes < 1 or total % sizes:
+            raise ArgumentError(f"split: {total} elements along axis {index} do not split into {sizes} equal parts")
+        sizes = [total // sizes] * sizes
+    if builtins.sum(sizes) != total or builtins.any(s < 0 for s in sizes):
+        raise ArgumentError(f"split: sizes {list(sizes)} do not add up to axis {index}'s {total}")
+    parts, start = [], 0
+    for size in sizes:
+        parts.append(slice_along_axis(tensor, start, size, axis=index))
+        start += size
+    return parts

@@ -135,3 +135,191 @@ def argmin(tensor, axis=None, keep_axis=False, tie_break="low"):
     >
     """
     return _arg("argmin", tensor, axis, keep_axis, tie_break)
+
+
+def product(tensor, axes=None, keep_axes=False):
+    """Multiplies over `axes`. Integers multiply in at least 32 bits.
+
+    >>> nbt.product(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]), axes=["y"])
+    numbat.Tensor<
+      s32[x: 2]
+      [2, 12]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    return _reduce("product", tensor, axes, keep_axes, _types.to_aggregate(tensor.type))
+
+
+def all(tensor, axes=None, keep_axes=False):
+    """1 if every element over `axes` is non-zero, else 0 (u8).
+
+    >>> nbt.all(nbt.tensor([[1, 0], [2, 3]]), axes=[1])
+    numbat.Tensor<
+      u8[2]
+      [0, 1]
+    >
+    """
+    return _reduce("all", tensor, axes, keep_axes, _types.U8)
+
+
+def any(tensor, axes=None, keep_axes=False):
+    """1 if any element over `axes` is non-zero, else 0 (u8).
+
+    >>> nbt.any(nbt.tensor([[0, 0], [0, 3]]), axes=[1])
+    numbat.Tensor<
+      u8[2]
+      [0, 1]
+    >
+    """
+    return _reduce("any", tensor, axes, keep_axes, _types.U8)
+
+
+def all_close(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
+    """1 if `|a - b| <= atol + rtol * |b|` everywhere (NaNs equal only with `equal_nan`), else 0 (u8).
+
+    >>> nbt.all_close(nbt.tensor([1.0, 2.0]), nbt.tensor([1.0, 2.000001]))
+    numbat.Tensor<
+      u8
+      1
+    >
+    >>> nbt.all_close(nbt.tensor([1.0, float("nan")]), nbt.tensor([1.0, float("nan")]), equal_nan=True)
+    numbat.Tensor<
+      u8
+      1
+    >
+    """
+    from . import elementwise as ew
+    from .math import is_nan
+
+    a, b = _dispatch.to_tensor(a), _dispatch.to_tensor(b)
+    close = ew.less_equal(ew.abs(ew.subtract(a, b)), ew.add(atol, ew.multiply(rtol, ew.abs(b))))
+    if equal_nan:
+        from .bitwise import logical_and, logical_or
+
+        close = logical_or(close, logical_and(is_nan(a), is_nan(b)))
+    return all(close)
+
+
+def variance(tensor, axes=None, keep_axes=False, ddof=0):
+    """The variance over `axes`, dividing by `n - ddof`.
+
+    >>> nbt.variance(nbt.tensor([[1, 2], [3, 4]]), axes=[0])
+    numbat.Tensor<
+      f32[2]
+      [1.0, 1.0]
+    >
+    """
+    from . import elementwise as ew
+
+    tensor = _dispatch.to_tensor(tensor)
+    indices = _names.axes_indices(tensor.names, axes)
+    count = 1
+    for axis in indices:
+        count *= tensor.shape[axis]
+    centered = ew.subtract(tensor, mean(tensor, axes=indices, keep_axes=True))
+    total = sum(ew.multiply(centered, centered), axes=indices, keep_axes=keep_axes)
+    return ew.divide(total, count - ddof)
+
+
+def standard_deviation(tensor, axes=None, keep_axes=False, ddof=0):
+    """The standard deviation over `axes` (the square root of `variance`).
+
+    >>> nbt.standard_deviation(nbt.tensor([1, 2, 3, 4]))
+    numbat.Tensor<
+      f32
+      1.118034
+    >
+    """
+    from .elementwise import sqrt
+
+    return sqrt(variance(tensor, axes=axes, keep_axes=keep_axes, ddof=ddof))
+
+
+def weighted_mean(tensor, weights, axes=None, keep_axes=False):
+    """The mean over `axes` with each element weighted by `weights` (same shape).
+
+    >>> nbt.weighted_mean(nbt.tensor([1.0, 2.0, 3.0]), nbt.tensor([3, 1, 0]))
+    numbat.Tensor<
+      f32
+      1.25
+    >
+    """
+    from . import elementwise as ew
+
+    tensor, weights = _dispatch.to_tensor(tensor), _dispatch.to_tensor(weights)
+    if tensor.shape != weights.shape:
+        raise ArgumentError(f"weighted_mean: weights of shape {weights.shape} must match the tensor's {tensor.shape}")
+    total = sum(ew.multiply(tensor, weights), axes=axes, keep_axes=keep_axes)
+    return ew.divide(total, sum(weights, axes=axes, keep_axes=keep_axes))
+
+
+def logsumexp(tensor, axes=None, keep_axes=False):
+    """`log(sum(exp(tensor)))` over `axes`, computed without overflow.
+
+    >>> nbt.logsumexp(nbt.tensor([1000.0, 1000.0], type="f64"))
+    numbat.Tensor<
+      f64
+      1000.6931471805599
+    >
+    """
+    from . import elementwise as ew
+
+    tensor = _dispatch.to_tensor(tensor)
+    indices = _names.axes_indices(tensor.names, axes)
+    top = reduce_max(tensor, axes=indices, keep_axes=True)
+    from .._defn._grad import stop_grad
+
+    top = stop_grad(ew.select(_isfinite(top), top, 0))
+    total = ew.log(sum(ew.exp(ew.subtract(tensor, top)), axes=indices, keep_axes=True))
+    result = ew.add(total, top)
+    if not keep_axes:
+        from .shape import squeeze
+
+        result = squeeze(result, axes=indices)
+    return result
+
+
+def _isfinite(tensor):
+    from .bitwise import logical_not
+    from .math import is_infinity
+
+    return logical_not(is_infinity(tensor))
+
+
+def median(tensor, axis=None, keep_axis=False):
+    """The median along `axis` (None: of all elements): the middle element, or the mean
+    of the two middle ones (a float) when the count is even, as in Nx.
+
+    >>> nbt.median(nbt.tensor([[1, 2, 3], [4, 5, 6]], names=["x", "y"]), axis="y")
+    numbat.Tensor<
+      s32[x: 2]
+      [2, 5]
+    >
+    >>> nbt.median(nbt.tensor([[1, 2, 3], [4, 5, 6]], names=["x", "y"]), axis="x")
+    numbat.Tensor<
+      f32[y: 3]
+      [2.5, 3.5, 4.5]
+    >
+    """
+    from . import elementwise as ew
+    from .indexing import slice_along_axis
+    from .shape import reshape, squeeze
+    from .sort import sort
+
+    tensor = _dispatch.to_tensor(tensor)
+    if axis is None:
+        tensor = reshape(tensor, (tensor.size,))
+        index = 0
+    else:
+        index = _names.axis_index(tensor.names, axis)
+    size = tensor.shape[index]
+    if size == 0:
+        raise ArgumentError(f"median of an empty axis {index} (shape {tensor.shape})")
+    ordered = sort(tensor, axis=index)
+    middle = slice_along_axis(ordered, (size - 1) // 2, 1, axis=index)
+    if size % 2 == 0:
+        upper = slice_along_axis(ordered, size // 2, 1, axis=index)
+        middle = ew.divide(ew.add(middle, upper), 2)
+    if keep_axis and axis is not None:
+        return middle
+    return squeeze(middle, axes=[index]) if axis is not None else reshape(middle, ())

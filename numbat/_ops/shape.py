@@ -51,3 +51,283 @@ def transpose(tensor, axes=None):
     shape = _shape.transpose(tensor.shape, indices)
     out = Template(shape, tensor.type, tuple(tensor.names[i] for i in indices))
     return _dispatch.run("transpose", out, (tensor,), axes=indices)
+
+
+def squeeze(tensor, axes=None):
+    """Removes axes of size 1 (`axes`: which ones, by int or name; None: all of them).
+
+    >>> nbt.squeeze(nbt.tensor([[[1, 2]]], names=["x", "y", "z"]))
+    numbat.Tensor<
+      s32[z: 2]
+      [1, 2]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    if axes is None:
+        indices = tuple(i for i, size in enumerate(tensor.shape) if size == 1)
+    else:
+        indices = _names.axes_indices(tensor.names, axes)
+        for axis in indices:
+            if tensor.shape[axis] != 1:
+                raise ArgumentError(f"squeeze: axis {axis} has size {tensor.shape[axis]}, not 1 (shape {tensor.shape})")
+    keep = [i for i in range(tensor.rank) if i not in indices]
+    shape = tuple(tensor.shape[i] for i in keep)
+    out = Template(shape, tensor.type, tuple(tensor.names[i] for i in keep))
+    return _dispatch.run("reshape", out, (tensor,))
+
+
+def new_axis(tensor, axis, name=None):
+    """Inserts an axis of size 1 at position `axis` (negative counts from the end), named `name`.
+
+    >>> nbt.new_axis(nbt.tensor([1, 2], names=["x"]), -1, "y")
+    numbat.Tensor<
+      s32[x: 2][y: 1]
+      [
+        [1],
+        [2]
+      ]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    rank = tensor.rank + 1
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -rank <= axis < rank:
+        raise ArgumentError(f"new_axis: axis {axis!r} is out of range for a result of rank {rank}")
+    axis %= rank
+    if name is not None and name in tensor.names:
+        raise ArgumentError(f"new_axis: the tensor already has an axis named {name!r} (names {tensor.names!r})")
+    shape = tensor.shape[:axis] + (1,) + tensor.shape[axis:]
+    out = Template(shape, tensor.type, tensor.names[:axis] + (name,) + tensor.names[axis:])
+    return _dispatch.run("reshape", out, (tensor,))
+
+
+def flatten(tensor, axes=None):
+    """Merges `axes` (consecutive; default: all) into one axis.
+
+    >>> nbt.flatten(nbt.iota((2, 3)))
+    numbat.Tensor<
+      s32[6]
+      [0, 1, 2, 3, 4, 5]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    indices = _names.axes_indices(tensor.names, axes) if axes is not None else tuple(range(tensor.rank))
+    if not indices:
+        return reshape(tensor, (1,)) if tensor.rank == 0 else tensor
+    if list(indices) != list(range(indices[0], indices[-1] + 1)):
+        raise ArgumentError(f"flatten: axes {list(indices)} must be consecutive")
+    size = 1
+    for axis in indices:
+        size *= tensor.shape[axis]
+    first, last = indices[0], indices[-1] + 1
+    shape = tensor.shape[:first] + (size,) + tensor.shape[last:]
+    out = Template(shape, tensor.type, tensor.names[:first] + (None,) + tensor.names[last:])
+    return _dispatch.run("reshape", out, (tensor,))
+
+
+def rename(tensor, names):
+    """The same data with new axis names.
+
+    >>> nbt.rename(nbt.tensor([[1, 2]]), ["row", "col"]).names
+    ('row', 'col')
+    """
+    from .._tensor import Tensor
+
+    tensor = _dispatch.to_tensor(tensor)
+    return Tensor(tensor.data, tensor.type, _names.normalize(names, tensor.rank), tensor.backend)
+
+
+def pad(tensor, value, config):
+    """Pads with `value`: `config` has one `(low, high, interior)` per axis; negative
+    `low`/`high` trim, `interior` inserts that many values between elements.
+
+    >>> nbt.pad(nbt.tensor([1, 2, 3]), 0, [(1, 2, 0)])
+    numbat.Tensor<
+      s32[6]
+      [0, 1, 2, 3, 0, 0]
+    >
+    >>> nbt.pad(nbt.tensor([1, 2, 3]), 9, [(-1, 0, 1)])
+    numbat.Tensor<
+      s32[4]
+      [9, 2, 9, 3]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    try:
+        config = tuple((int(low), int(high), int(interior)) for low, high, interior in config)
+    except (TypeError, ValueError):
+        config = ()
+    if len(config) != tensor.rank or any(interior < 0 for _, _, interior in config):
+        raise ArgumentError(f"pad: config must be {tensor.rank} (low, high, interior >= 0) triples, got {config!r}")
+    shape = []
+    for size, (low, high, interior) in zip(tensor.shape, config):
+        padded = size + low + high + max(size - 1, 0) * interior
+        if padded < 0:
+            raise ArgumentError(f"pad: config {config} trims more than axis of size {size} has")
+        shape.append(padded)
+    from .. import _types
+
+    type_ = _types.merge_number(tensor.type, value) if _types.is_number(value) else tensor.type
+    fill = _dispatch.scalar(value, type_, tensor.backend) if _types.is_number(value) else _dispatch.to_tensor(value)
+    out = Template(tuple(shape), type_, tensor.names)
+    return _dispatch.run("pad", out, (tensor, fill), config=config)
+
+
+def tile(tensor, multiples):
+    """Repeats the tensor `multiples[i]` times along each axis.
+
+    >>> nbt.tile(nbt.tensor([1, 2]), [2])
+    numbat.Tensor<
+      s32[4]
+      [1, 2, 1, 2]
+    >
+    """
+    from .creation import broadcast
+
+    tensor = _dispatch.to_tensor(tensor)
+    multiples = tuple(multiples)
+    if len(multiples) < tensor.rank or not all(isinstance(m, int) and m >= 1 for m in multiples):
+        raise ArgumentError(f"tile: multiples must be at least {tensor.rank} positive ints, got {multiples!r}")
+    extra = len(multiples) - tensor.rank
+    shape = (1,) * extra + tensor.shape
+    interleaved = tuple(s for pair in zip(multiples, shape) for s in pair)
+    spread = broadcast(reshape(tensor, shape), interleaved, axes=tuple(range(1, 2 * len(shape), 2)))
+    return reshape(spread, tuple(m * s for m, s in zip(multiples, shape)))
+
+
+def concatenate(tensors, axis=0):
+    """Joins tensors along an existing `axis` (the other axes must match; types merge).
+
+    >>> nbt.concatenate([nbt.tensor([1, 2]), nbt.tensor([3.5])])
+    numbat.Tensor<
+      f32[3]
+      [1.0, 2.0, 3.5]
+    >
+    """
+    from .. import _types
+
+    if not isinstance(tensors, (list, tuple)) or not tensors:
+        raise ArgumentError(f"concatenate needs a non-empty list of tensors, got {tensors!r}")
+    tensors = [_dispatch.to_tensor(t) for t in tensors]
+    first = tensors[0]
+    index = _names.axis_index(first.names, axis)
+    type_, names = first.type, first.names
+    for position, other in enumerate(tensors[1:], start=1):
+        if other.rank != first.rank or any(
+            a != b for i, (a, b) in enumerate(zip(first.shape, other.shape)) if i != index
+        ):
+            raise ArgumentError(
+                f"concatenate: tensor {position} has shape {other.shape}, which does not match {first.shape} "
+                f"outside axis {index}"
+            )
+        type_ = _types.merge(type_, other.type)
+        names = _names.broadcast_names(first.shape, names, other.shape, other.names)
+    shape = first.shape[:index] + (sum(t.shape[index] for t in tensors),) + first.shape[index + 1 :]
+    return _dispatch.run("concatenate", Template(shape, type_, names), tuple(tensors), axis=index)
+
+
+def stack(tensors, axis=0, name=None):
+    """Joins tensors of one shape along a new `axis`, named `name`.
+
+    >>> nbt.stack([nbt.tensor([1, 2]), nbt.tensor([3, 4])], name="pair")
+    numbat.Tensor<
+      s32[pair: 2][2]
+      [
+        [1, 2],
+        [3, 4]
+      ]
+    >
+    """
+    if not isinstance(tensors, (list, tuple)) or not tensors:
+        raise ArgumentError(f"stack needs a non-empty list of tensors, got {tensors!r}")
+    return concatenate([new_axis(t, axis, name) for t in tensors], axis=axis)
+
+
+def reverse(tensor, axes=None):
+    """Reverses the order of elements along `axes` (default: all).
+
+    >>> nbt.reverse(nbt.tensor([[1, 2], [3, 4]]), axes=[1])
+    numbat.Tensor<
+      s32[2][2]
+      [
+        [2, 1],
+        [4, 3]
+      ]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    indices = _names.axes_indices(tensor.names, axes)
+    return _dispatch.run("reverse", Template(tensor.shape, tensor.type, tensor.names), (tensor,), axes=indices)
+
+
+def axis_size(tensor, axis) -> int:
+    """The size of `axis` (an int or a name).
+
+    >>> nbt.axis_size(nbt.iota((2, 3), names=["x", "y"]), "y")
+    3
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    return tensor.shape[_names.axis_index(tensor.names, axis)]
+
+
+def axis_index(tensor, axis) -> int:
+    """The position of `axis` (an int, negative counting from the end, or a name).
+
+    >>> nbt.axis_index(nbt.iota((2, 3), names=["x", "y"]), "y")
+    1
+    """
+    return _names.axis_index(_dispatch.to_tensor(tensor).names, axis)
+
+
+def size(tensor) -> int:
+    """The number of elements.
+
+    >>> nbt.size(nbt.iota((2, 3)))
+    6
+    """
+    return _dispatch.to_tensor(tensor).size
+
+
+def rank(tensor) -> int:
+    """The number of axes.
+
+    >>> nbt.rank(nbt.iota((2, 3)))
+    2
+    """
+    return _dispatch.to_tensor(tensor).rank
+
+
+def byte_size(tensor) -> int:
+    """The number of bytes the elements take.
+
+    >>> nbt.byte_size(nbt.iota((2, 3), type="f64"))
+    48
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    return tensor.size * tensor.type.dtype.itemsize
+
+
+def shape(tensor) -> tuple:
+    """The shape, as a tuple.
+
+    >>> nbt.shape(nbt.tensor([[1, 2, 3]]))
+    (1, 3)
+    """
+    return _dispatch.to_tensor(tensor).shape
+
+
+def names(tensor) -> tuple:
+    """The axis names (None for unnamed axes).
+
+    >>> nbt.names(nbt.tensor([[1, 2]], names=["x", None]))
+    ('x', None)
+    """
+    return _dispatch.to_tensor(tensor).names
+
+
+def type(tensor):
+    """The Nx type.
+
+    >>> str(nbt.type(nbt.tensor([1.5])))
+    'f32'
+    """
+    return _dispatch.to_tensor(tensor).type

@@ -31,7 +31,8 @@ def _host(jax_fun):
 
     def fun(xp, x):
         if xp is np:
-            return np.asarray(jax_fun(jax.device_put(x, jax.devices("cpu")[0])))
+            with jax.enable_x64(True):  # keep f64 data 64-bit
+                return np.asarray(jax_fun(jax.device_put(x, jax.devices("cpu")[0])))
         return jax_fun(x)
 
     return fun

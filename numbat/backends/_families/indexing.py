@@ -5,6 +5,9 @@ from __future__ import annotations
 import abc
 import typing
 
+import jax
+import numpy as np
+
 from ._base import ArrayBase
 
 if typing.TYPE_CHECKING:
@@ -18,7 +21,88 @@ class Interface(abc.ABC):
     @abc.abstractmethod
     def getitem(self, out: Template, tensor: Tensor, index: tuple) -> Tensor: ...
 
+    @abc.abstractmethod
+    def slice(self, out: Template, tensor: Tensor, *starts: Tensor, lengths: tuple, strides: tuple) -> Tensor:
+        """`lengths` elements from `starts` (scalar tensors, clamped so the slice fits) with `strides`."""
+
+    @abc.abstractmethod
+    def put_slice(self, out: Template, tensor: Tensor, update: Tensor, *starts: Tensor) -> Tensor: ...
+
+    @abc.abstractmethod
+    def take(self, out: Template, tensor: Tensor, indices: Tensor, axis: int) -> Tensor: ...
+
+    @abc.abstractmethod
+    def take_along_axis(self, out: Template, tensor: Tensor, indices: Tensor, axis: int) -> Tensor: ...
+
+    @abc.abstractmethod
+    def gather(self, out: Template, tensor: Tensor, indices: Tensor, axes: tuple) -> Tensor: ...
+
+    @abc.abstractmethod
+    def indexed(
+        self, out: Template, tensor: Tensor, indices: Tensor, updates: Tensor, axes: tuple, mode: str
+    ) -> Tensor:
+        """Adds (`mode="add"`) or writes (`"put"`) `updates` at `indices` along `axes`."""
+
 
 class Array(ArrayBase, Interface):
     def getitem(self, out, tensor, index):
         return self._wrap(out, self.xp.asarray(tensor.data)[index])
+
+    def _starts(self, out, tensor, starts, lengths):
+        """Start indices clamped so that each slice fits, as Nx does."""
+        xp = self.xp
+        return [
+            xp.clip(xp.asarray(s.data).astype("int64" if xp is np else "int32"), 0, size - length)
+            for s, size, length in zip(starts, tensor.shape, lengths)
+        ]
+
+    def slice(self, out, tensor, *starts, lengths, strides):
+        xp, data = self.xp, self._as(tensor, out)
+        begins = self._starts(out, tensor, starts, lengths)
+        if xp is np:
+            window = data[tuple(slice(int(b), int(b) + n) for b, n in zip(begins, lengths))]
+        else:
+            window = jax.lax.dynamic_slice(data, begins, lengths)
+        return self._wrap(out, window[tuple(slice(None, None, s) for s in strides)])
+
+    def put_slice(self, out, tensor, update, *starts):
+        xp, data, values = self.xp, self._as(tensor, out), self._as(update, out)
+        begins = self._starts(out, tensor, starts, update.shape)
+        if xp is np:
+            data = data.copy()
+            data[tuple(slice(int(b), int(b) + n) for b, n in zip(begins, update.shape))] = values
+            return self._wrap(out, data)
+        return self._wrap(out, jax.lax.dynamic_update_slice(data, values, begins))
+
+    def take(self, out, tensor, indices, axis):
+        return self._wrap(out, self.xp.take(self._as(tensor, out), self.xp.asarray(indices.data), axis=axis))
+
+    def take_along_axis(self, out, tensor, indices, axis):
+        data, index = self._as(tensor, out), self.xp.asarray(indices.data)
+        return self._wrap(out, self.xp.take_along_axis(data, index, axis=axis))
+
+    def _index_tuple(self, indices, axes):
+        index = self.xp.asarray(indices.data)
+        return tuple(index[..., i] for i in range(len(axes)))
+
+    def gather(self, out, tensor, indices, axes):
+        data = self._as(tensor, out)
+        rest = [a for a in range(data.ndim) if a not in axes]
+        data = self.xp.transpose(data, list(axes) + rest)
+        return self._wrap(out, data[self._index_tuple(indices, axes)])
+
+    def indexed(self, out, tensor, indices, updates, axes, mode):
+        xp, data, values = self.xp, self._as(tensor, out), self._as(updates, out)
+        rest = [a for a in range(data.ndim) if a not in axes]
+        order = list(axes) + rest
+        data = xp.transpose(data, order)
+        index = self._index_tuple(indices, axes)
+        if xp is np:
+            data = data.copy()
+            if mode == "add":
+                np.add.at(data, index, values)
+            else:
+                data[index] = values
+        else:
+            data = data.at[index].add(values) if mode == "add" else data.at[index].set(values)
+        return self._wrap(out, xp.transpose(data, np.argsort(order)))

@@ -5,6 +5,9 @@ from __future__ import annotations
 import abc
 import typing
 
+import jax
+import numpy as np
+
 from ._base import ArrayBase
 
 if typing.TYPE_CHECKING:
@@ -18,7 +21,98 @@ class Interface(abc.ABC):
     @abc.abstractmethod
     def dot(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
 
+    @abc.abstractmethod
+    def dot_general(self, out: Template, left: Tensor, right: Tensor, contract: tuple, batch: tuple) -> Tensor:
+        """Contracts `contract` = (left axes, right axes) with batch axes `batch` = (left, right)."""
+
+    @abc.abstractmethod
+    def sort(self, out: Template, tensor: Tensor, axis: int, descending: bool, stable: bool) -> Tensor: ...
+
+    @abc.abstractmethod
+    def argsort(self, out: Template, tensor: Tensor, axis: int, descending: bool, stable: bool) -> Tensor: ...
+
+    @abc.abstractmethod
+    def conv(
+        self,
+        out: Template,
+        tensor: Tensor,
+        kernel: Tensor,
+        strides: tuple,
+        padding: tuple,
+        input_dilation: tuple,
+        kernel_dilation: tuple,
+        feature_groups: int,
+        batch_groups: int,
+    ) -> Tensor: ...
+
 
 class Array(ArrayBase, Interface):
     def dot(self, out, left, right):
         return self._binary(out, left, right, self.xp.dot)
+
+    def dot_general(self, out, left, right, contract, batch):
+        a, b = self._as(left, out), self._as(right, out)
+        if self.xp is np:
+            (lc, rc), (lb, rb) = contract, batch
+            letters = iter("abcdefghijklmnopqrstuvwxyz")
+            left_labels = [next(letters) for _ in range(a.ndim)]
+            right_labels = [next(letters) for _ in range(b.ndim)]
+            for x, y in zip(lc + lb, rc + rb):
+                right_labels[y] = left_labels[x]
+            free_left = [left_labels[i] for i in range(a.ndim) if i not in lc and i not in lb]
+            free_right = [right_labels[i] for i in range(b.ndim) if i not in rc and i not in rb]
+            result_labels = [left_labels[i] for i in lb] + free_left + free_right
+            spec = f"{''.join(left_labels)},{''.join(right_labels)}->{''.join(result_labels)}"
+            return self._wrap(out, np.einsum(spec, a, b).astype(out.type.dtype))
+        dims = (tuple(contract), tuple(batch))
+        return self._wrap(out, jax.lax.dot_general(a, b, dims, preferred_element_type=out.type.dtype))
+
+    def sort(self, out, tensor, axis, descending, stable):
+        data = self._as(tensor, out)
+        index = self._argsort(data, axis, descending, stable)
+        return self._wrap(out, self.xp.take_along_axis(data, index, axis=axis))
+
+    def argsort(self, out, tensor, axis, descending, stable):
+        index = self._argsort(self.xp.asarray(tensor.data), axis, descending, stable)
+        return self._wrap(out, index.astype(out.type.dtype))
+
+    def _argsort(self, data, axis, descending, stable):
+        """A stable argsort; NaN sorts last ascending and first descending, as in Nx."""
+        xp = self.xp
+        if descending and data.dtype.kind == "u":
+            data = data.astype("int64" if xp is np else "int32") if data.dtype.itemsize < 8 else data
+        if descending and data.dtype.kind in "iuf":
+            key = -data
+            if data.dtype.kind == "f":
+                key = xp.where(xp.isnan(data), -xp.inf, key)  # NaN first when descending
+            return xp.argsort(key, axis=axis, stable=True)
+        return xp.argsort(data, axis=axis, stable=True)
+
+    def conv(
+        self, out, tensor, kernel, strides, padding, input_dilation, kernel_dilation, feature_groups, batch_groups
+    ):
+        lhs, rhs = self._as(tensor, out), self._as(kernel, out)
+        if self.xp is np:  # NumPy has no convolution of this generality: JAX's, on the host
+            with jax.enable_x64(True):
+                result = jax.lax.conv_general_dilated(
+                    jax.device_put(lhs, jax.devices("cpu")[0]),
+                    rhs,
+                    strides,
+                    padding,
+                    input_dilation,
+                    kernel_dilation,
+                    feature_group_count=feature_groups,
+                    batch_group_count=batch_groups,
+                )
+                return self._wrap(out, np.asarray(result))
+        result = jax.lax.conv_general_dilated(
+            lhs,
+            rhs,
+            strides,
+            padding,
+            input_dilation,
+            kernel_dilation,
+            feature_group_count=feature_groups,
+            batch_group_count=batch_groups,
+        )
+        return self._wrap(out, result)

@@ -30,6 +30,15 @@ class Interface(abc.ABC):
     @abc.abstractmethod
     def argmin(self, out: Template, tensor: Tensor, axis: int | None, keep_axis: bool, tie_break: str) -> Tensor: ...
 
+    @abc.abstractmethod
+    def product(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
+
+    @abc.abstractmethod
+    def all(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
+
+    @abc.abstractmethod
+    def any(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
+
 
 class Array(ArrayBase, Interface):
     def sum(self, out, tensor, axes, keep_axes):
@@ -58,3 +67,14 @@ class Array(ArrayBase, Interface):
         else:
             index = fun(data, axis=axis, keepdims=keep_axis)
         return self._wrap(out, self.xp.reshape(index, out.shape).astype(out.type.dtype))
+
+    def product(self, out, tensor, axes, keep_axes):
+        return self._wrap(out, self.xp.prod(self._as(tensor, out), axis=axes, keepdims=keep_axes))
+
+    def all(self, out, tensor, axes, keep_axes):
+        data = self.xp.asarray(tensor.data) != 0
+        return self._wrap(out, self.xp.all(data, axis=axes, keepdims=keep_axes).astype(out.type.dtype))
+
+    def any(self, out, tensor, axes, keep_axes):
+        data = self.xp.asarray(tensor.data) != 0
+        return self._wrap(out, self.xp.any(data, axis=axes, keepdims=keep_axes).astype(out.type.dtype))

@@ -5,6 +5,9 @@ from __future__ import annotations
 import abc
 import typing
 
+import jax
+import numpy as np
+
 from ._base import ArrayBase
 
 if typing.TYPE_CHECKING:
@@ -21,6 +24,16 @@ class Interface(abc.ABC):
     @abc.abstractmethod
     def transpose(self, out: Template, tensor: Tensor, axes: tuple) -> Tensor: ...
 
+    @abc.abstractmethod
+    def pad(self, out: Template, tensor: Tensor, value: Tensor, config: tuple) -> Tensor:
+        """Pads with `value`: `config` holds (low, high, interior) per axis; negative trims."""
+
+    @abc.abstractmethod
+    def concatenate(self, out: Template, *tensors: Tensor, axis: int) -> Tensor: ...
+
+    @abc.abstractmethod
+    def reverse(self, out: Template, tensor: Tensor, axes: tuple) -> Tensor: ...
+
 
 class Array(ArrayBase, Interface):
     def reshape(self, out, tensor):
@@ -28,3 +41,32 @@ class Array(ArrayBase, Interface):
 
     def transpose(self, out, tensor, axes):
         return self._wrap(out, self.xp.transpose(self.xp.asarray(tensor.data), axes))
+
+    def pad(self, out, tensor, value, config):
+        xp, data = self.xp, self._as(tensor, out)
+        fill = self._as(value, out)
+        if xp is not np:
+            return self._wrap(out, jax.lax.pad(data, fill, config))
+        for axis, (low, high, interior) in enumerate(config):
+            if interior:
+                size = data.shape[axis]
+                shape = list(data.shape)
+                shape[axis] = size + (size - 1) * interior if size else 0
+                spread = np.full(shape, fill, dtype=data.dtype)
+                index = [slice(None)] * data.ndim
+                index[axis] = slice(None, None, interior + 1)
+                spread[tuple(index)] = data
+                data = spread
+            widths = [(0, 0)] * data.ndim
+            widths[axis] = (max(low, 0), max(high, 0))
+            data = np.pad(data, widths, constant_values=fill)
+            index = [slice(None)] * data.ndim
+            index[axis] = slice(-min(low, 0), data.shape[axis] + min(high, 0))
+            data = data[tuple(index)]
+        return self._wrap(out, data)
+
+    def concatenate(self, out, *tensors, axis):
+        return self._wrap(out, self.xp.concatenate([self._as(t, out) for t in tensors], axis=axis))
+
+    def reverse(self, out, tensor, axes):
+        return self._wrap(out, self.xp.flip(self._as(tensor, out), axes))

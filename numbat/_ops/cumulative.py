@@ -1,0 +1,71 @@
+"""Running totals along an axis: `cumulative_sum`, `cumulative_product`, `cumulative_min`, `cumulative_max`."""
+
+from __future__ import annotations
+
+from .. import _names, _types
+from ..backends._abstract import Template
+from . import _dispatch
+
+
+def _cumulative(kind: str, tensor, axis, reverse: bool, aggregate: bool):
+    tensor = _dispatch.to_tensor(tensor)
+    index = _names.axis_index(tensor.names, axis)
+    type_ = _types.to_aggregate(tensor.type) if aggregate else tensor.type
+    out = Template(tensor.shape, type_, tensor.names)
+    return _dispatch.run("cumulative", out, (tensor,), kind=kind, axis=index, reverse=bool(reverse))
+
+
+def cumulative_sum(tensor, axis=0, reverse=False):
+    """The running sum along `axis` (from the end with `reverse=True`).
+
+    >>> nbt.cumulative_sum(nbt.tensor([1, 2, 3, 4]))
+    numbat.Tensor<
+      s32[4]
+      [1, 3, 6, 10]
+    >
+    >>> nbt.cumulative_sum(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]), axis="y", reverse=True)
+    numbat.Tensor<
+      s32[x: 2][y: 2]
+      [
+        [3, 2],
+        [7, 4]
+      ]
+    >
+    """
+    return _cumulative("sum", tensor, axis, reverse, True)
+
+
+def cumulative_product(tensor, axis=0, reverse=False):
+    """The running product along `axis`.
+
+    >>> nbt.cumulative_product(nbt.tensor([1, 2, 3, 4]))
+    numbat.Tensor<
+      s32[4]
+      [1, 2, 6, 24]
+    >
+    """
+    return _cumulative("product", tensor, axis, reverse, True)
+
+
+def cumulative_min(tensor, axis=0, reverse=False):
+    """The running minimum along `axis`.
+
+    >>> nbt.cumulative_min(nbt.tensor([3, 1, 2, 0]))
+    numbat.Tensor<
+      s32[4]
+      [3, 1, 1, 0]
+    >
+    """
+    return _cumulative("min", tensor, axis, reverse, False)
+
+
+def cumulative_max(tensor, axis=0, reverse=False):
+    """The running maximum along `axis`.
+
+    >>> nbt.cumulative_max(nbt.tensor([1, 3, 2, 4]), reverse=True)
+    numbat.Tensor<
+      s32[4]
+      [4, 4, 4, 4]
+    >
+    """
+    return _cumulative("max", tensor, axis, reverse, False)
