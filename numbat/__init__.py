@@ -6,6 +6,8 @@ definitions compiled to XLA; a compiler you can see into from Jupyter.
 6
 """
 
+from . import linalg as linalg
+from . import random as random
 from . import telemetry as telemetry
 from . import xla as xla
 from ._defn import Defn as Defn
@@ -81,6 +83,12 @@ from ._ops.elementwise import sin as sin
 from ._ops.elementwise import sqrt as sqrt
 from ._ops.elementwise import subtract as subtract
 from ._ops.elementwise import tanh as tanh
+from ._ops.fft import fft as fft
+from ._ops.fft import fft2 as fft2
+from ._ops.fft import ifft as ifft
+from ._ops.fft import ifft2 as ifft2
+from ._ops.fft import irfft as irfft
+from ._ops.fft import rfft as rfft
 from ._ops.indexing import gather as gather
 from ._ops.indexing import indexed_add as indexed_add
 from ._ops.indexing import indexed_put as indexed_put
@@ -90,7 +98,9 @@ from ._ops.indexing import slice_along_axis as slice_along_axis
 from ._ops.indexing import split as split
 from ._ops.indexing import take as take
 from ._ops.indexing import take_along_axis as take_along_axis
+from ._ops.linalg import conv as conv
 from ._ops.linalg import dot as dot
+from ._ops.linalg import outer as outer
 from ._ops.math import acos as acos
 from ._ops.math import acosh as acosh
 from ._ops.math import asin as asin

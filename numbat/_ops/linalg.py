@@ -1,13 +1,14 @@
-"""Linear algebra: `dot`."""
+"""Products: `dot` (plain, or with contraction and batch axes), `outer`, and `conv`."""
 
 from __future__ import annotations
 
-from .. import _shape, _types
+from .. import _names, _shape, _types
+from .._errors import ArgumentError
 from ..backends._abstract import Template
 from . import _dispatch
 
 
-def dot(left, right):
+def dot(left, right, contract_axes=None, batch_axes=None):
     """Nx's dot: contracts the last axis of `left` with the first axis of a
     vector `right`, or its second-to-last axis otherwise; names of the
     remaining axes are kept.
@@ -25,8 +26,29 @@ def dot(left, right):
       f32
       11.0
     >
+
+    With `contract_axes=(left_axes, right_axes)` and `batch_axes=(left_axes, right_axes)`
+    (ints or names) it is Nx's `dot/6`: batch axes first, then `left`'s free axes, then `right`'s.
+
+    >>> a = nbt.iota((2, 2, 3), names=["batch", "i", "k"])
+    >>> nbt.dot(a, a, contract_axes=(["k"], ["k"]), batch_axes=(["batch"], ["batch"]))
+    numbat.Tensor<
+      s32[batch: 2][i: 2][i: 2]
+      [
+        [
+          [5, 14],
+          [14, 50]
+        ],
+        [
+          [149, 212],
+          [212, 302]
+        ]
+      ]
+    >
     """
     left, right = _dispatch.to_tensor(left), _dispatch.to_tensor(right)
+    if contract_axes is not None or batch_axes is not None:
+        return _dot_general(left, right, contract_axes or ((), ()), batch_axes or ((), ()))
     shape = _shape.dot(left.shape, right.shape)
     if not left.shape or not right.shape:
         names = left.names + right.names
@@ -35,3 +57,120 @@ def dot(left, right):
         names = left.names[:-1] + tuple(n for i, n in enumerate(right.names) if i != contracted)
     out = Template(shape, _types.merge(left.type, right.type), names)
     return _dispatch.run("dot", out, (left, right))
+
+
+def _dot_general(left, right, contract_axes, batch_axes):
+    try:
+        (lc, rc), (lb, rb) = contract_axes, batch_axes
+    except (TypeError, ValueError):
+        raise ArgumentError(
+            f"dot: contract_axes and batch_axes are (left axes, right axes) pairs, got {contract_axes!r}, {batch_axes!r}"
+        ) from None
+    lc, rc = tuple(_names.axis_index(left.names, a) for a in lc), tuple(_names.axis_index(right.names, a) for a in rc)
+    lb, rb = tuple(_names.axis_index(left.names, a) for a in lb), tuple(_names.axis_index(right.names, a) for a in rb)
+    if len(lc) != len(rc) or len(lb) != len(rb):
+        raise ArgumentError(f"dot: contract axes {lc}/{rc} and batch axes {lb}/{rb} must pair up")
+    for a, b, kind in [(a, b, "contract") for a, b in zip(lc, rc)] + [(a, b, "batch") for a, b in zip(lb, rb)]:
+        if left.shape[a] != right.shape[b]:
+            raise ArgumentError(
+                f"dot: {kind} axis {a} of left (size {left.shape[a]}) and axis {b} of right (size {right.shape[b]}) differ"
+            )
+    free_left = [i for i in range(left.rank) if i not in lc and i not in lb]
+    free_right = [i for i in range(right.rank) if i not in rc and i not in rb]
+    shape = tuple(left.shape[i] for i in lb) + tuple(left.shape[i] for i in free_left)
+    shape += tuple(right.shape[i] for i in free_right)
+    names = tuple(left.names[i] for i in lb) + tuple(left.names[i] for i in free_left)
+    names += tuple(right.names[i] for i in free_right)
+    out = Template(shape, _types.merge(left.type, right.type), names)
+    return _dispatch.run("dot_general", out, (left, right), contract=(lc, rc), batch=(lb, rb))
+
+
+def outer(left, right):
+    """Every product of an element of `left` with an element of `right` (both flattened).
+
+    >>> nbt.outer(nbt.tensor([1, 2]), nbt.tensor([1, 10, 100]))
+    numbat.Tensor<
+      s32[2][3]
+      [
+        [1, 10, 100],
+        [2, 20, 200]
+      ]
+    >
+    """
+    from .elementwise import multiply
+    from .shape import flatten, new_axis
+
+    left, right = flatten(_dispatch.to_tensor(left)), flatten(_dispatch.to_tensor(right))
+    return multiply(new_axis(left, 1), new_axis(right, 0))
+
+
+def conv(
+    tensor,
+    kernel,
+    strides=1,
+    padding="valid",
+    input_dilation=1,
+    kernel_dilation=1,
+    feature_group_size=1,
+    batch_group_size=1,
+):
+    """Nx's convolution: `tensor` is [batch, channels, *spatial], `kernel` is
+    [out_channels, in_channels / feature groups, *spatial]; `padding` is "valid",
+    "same" or a (low, high) pair per spatial axis.
+
+    >>> nbt.conv(nbt.tensor([[[1.0, 2.0, 3.0, 4.0]]]), nbt.tensor([[[1.0, -1.0]]]))
+    numbat.Tensor<
+      f32[1][1][3]
+      [
+        [
+          [-1.0, -1.0, -1.0]
+        ]
+      ]
+    >
+    """
+    tensor, kernel = _dispatch.to_tensor(tensor), _dispatch.to_tensor(kernel)
+    if tensor.rank < 3 or kernel.rank != tensor.rank:
+        raise ArgumentError(f"conv: input {tensor.shape} and kernel {kernel.shape} need the same rank >= 3")
+    spatial = tensor.rank - 2
+
+    def per_axis(value, what):
+        value = (value,) * spatial if isinstance(value, int) else tuple(value)
+        if len(value) != spatial or not all(isinstance(v, int) and v >= 1 for v in value):
+            raise ArgumentError(f"conv: {what} must be {spatial} positive ints, got {value!r}")
+        return value
+
+    strides, input_dilation = per_axis(strides, "strides"), per_axis(input_dilation, "input_dilation")
+    kernel_dilation = per_axis(kernel_dilation, "kernel_dilation")
+    if tensor.shape[1] != kernel.shape[1] * feature_group_size:
+        raise ArgumentError(
+            f"conv: input has {tensor.shape[1]} channels, kernel expects {kernel.shape[1]} x {feature_group_size} groups"
+        )
+    sizes = [(s - 1) * d + 1 for s, d in zip(tensor.shape[2:], input_dilation)]
+    spans = [(k - 1) * d + 1 for k, d in zip(kernel.shape[2:], kernel_dilation)]
+    if padding == "valid":
+        pads = ((0, 0),) * spatial
+    elif padding == "same":
+        pads = tuple(((span - 1) // 2, span - 1 - (span - 1) // 2) for span in spans)
+    else:
+        pads = tuple((int(low), int(high)) for low, high in padding)
+        if len(pads) != spatial:
+            raise ArgumentError(f'conv: padding must be "valid", "same" or {spatial} (low, high) pairs')
+    out_spatial = tuple(
+        (size + low + high - span) // stride + 1 for size, (low, high), span, stride in zip(sizes, pads, spans, strides)
+    )
+    if any(s < 1 for s in out_spatial):
+        raise ArgumentError(f"conv: kernel {kernel.shape} does not fit input {tensor.shape} with padding {pads}")
+    shape = (tensor.shape[0] // batch_group_size, kernel.shape[0], *out_spatial)
+    type_ = _types.to_floating(_types.merge(tensor.type, kernel.type))
+    out = Template(shape, type_, (tensor.names[0], None) + (None,) * spatial)
+    return _dispatch.run(
+        "conv",
+        out,
+        (tensor, kernel),
+        strides=strides,
+        padding=pads,
+        input_dilation=input_dilation,
+        kernel_dilation=kernel_dilation,
+        feature_groups=feature_group_size,
+        batch_groups=batch_group_size,
+    )

@@ -1,0 +1,106 @@
+"""Fast Fourier transforms: `fft`, `ifft`, `fft2`, `ifft2`, `rfft`, `irfft`. Real inputs
+become complex (c64, or c128 for f64), as in Nx; `length`/`lengths` pad or cut each axis."""
+
+from __future__ import annotations
+
+from .. import _names, _types
+from .._errors import ArgumentError
+from ..backends._abstract import Template
+from . import _dispatch
+
+
+def _transform(kind: str, tensor, lengths, axes, op: str):
+    tensor = _dispatch.to_tensor(tensor)
+    if tensor.rank < len(axes):
+        raise ArgumentError(f"{op} needs a tensor of rank >= {len(axes)}, got shape {tensor.shape}")
+    axes = tuple(_names.axis_index(tensor.names, a) for a in axes)
+    if lengths is None:
+        lengths = tuple(tensor.shape[a] if kind != "irfft" else 2 * (tensor.shape[a] - 1) for a in axes)
+    lengths = (lengths,) if isinstance(lengths, int) else tuple(lengths)
+    if len(lengths) != len(axes) or not all(isinstance(n, int) and n >= 1 for n in lengths):
+        raise ArgumentError(f"{op}: lengths must be {len(axes)} positive ints, got {lengths!r}")
+    shape = list(tensor.shape)
+    for axis, length in zip(axes, lengths):
+        shape[axis] = length // 2 + 1 if kind == "rfft" else length
+    complex_type = _types.to_complex(_types.to_floating(tensor.type))
+    type_ = _types.to_real(complex_type) if kind == "irfft" else complex_type
+    out = Template(tuple(shape), type_, tensor.names)
+    return _dispatch.run("fft", out, (tensor,), kind=kind, lengths=lengths, axes=axes)
+
+
+def fft(tensor, length=None, axis=-1):
+    """The discrete Fourier transform along `axis`.
+
+    >>> nbt.fft(nbt.tensor([1.0, 1.0, 1.0, 1.0]))
+    numbat.Tensor<
+      c64[4]
+      [4.0+0.0i, 0.0+0.0i, 0.0+0.0i, 0.0+0.0i]
+    >
+    """
+    return _transform("fft", tensor, length, (axis,), "fft")
+
+
+def ifft(tensor, length=None, axis=-1):
+    """The inverse discrete Fourier transform along `axis`.
+
+    >>> nbt.ifft(nbt.tensor([4.0, 0.0, 0.0, 0.0]))
+    numbat.Tensor<
+      c64[4]
+      [1.0+0.0i, 1.0+0.0i, 1.0+0.0i, 1.0+0.0i]
+    >
+    """
+    return _transform("ifft", tensor, length, (axis,), "ifft")
+
+
+def fft2(tensor, lengths=None, axes=(-2, -1)):
+    """The two-dimensional discrete Fourier transform over `axes`.
+
+    >>> nbt.fft2(nbt.tensor([[1.0, 1.0], [1.0, 1.0]]))
+    numbat.Tensor<
+      c64[2][2]
+      [
+        [4.0+0.0i, 0.0+0.0i],
+        [0.0+0.0i, 0.0+0.0i]
+      ]
+    >
+    """
+    return _transform("fft", tensor, lengths, tuple(axes), "fft2")
+
+
+def ifft2(tensor, lengths=None, axes=(-2, -1)):
+    """The two-dimensional inverse discrete Fourier transform over `axes`.
+
+    >>> nbt.ifft2(nbt.tensor([[4.0, 0.0], [0.0, 0.0]]))
+    numbat.Tensor<
+      c64[2][2]
+      [
+        [1.0+0.0i, 1.0+0.0i],
+        [1.0+0.0i, 1.0+0.0i]
+      ]
+    >
+    """
+    return _transform("ifft", tensor, lengths, tuple(axes), "ifft2")
+
+
+def rfft(tensor, length=None, axis=-1):
+    """The transform of a real signal: only the `length // 2 + 1` non-negative frequencies.
+
+    >>> nbt.rfft(nbt.tensor([1.0, 2.0, 1.0, 0.0]))
+    numbat.Tensor<
+      c64[3]
+      [4.0+0.0i, 0.0-2.0i, 0.0+0.0i]
+    >
+    """
+    return _transform("rfft", tensor, length, (axis,), "rfft")
+
+
+def irfft(tensor, length=None, axis=-1):
+    """The inverse of `rfft`: a real signal of `length` points (default `2 * (n - 1)`).
+
+    >>> nbt.irfft(nbt.tensor([4.0, -2j, 0.0]))
+    numbat.Tensor<
+      f32[4]
+      [1.0, 2.0, 1.0, 0.0]
+    >
+    """
+    return _transform("irfft", tensor, length, (axis,), "irfft")

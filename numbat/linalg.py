@@ -1,0 +1,340 @@
+"""`nbt.linalg`: Nx.LinAlg on numbat tensors. Every function works on the last two axes
+(matrices) and batches over the leading ones; integers are computed as f32, as in Nx.
+
+>>> q, r = nbt.linalg.qr(nbt.tensor([[3.0, 0.0], [4.0, 5.0]]))
+>>> nbt.all_close(nbt.dot(q, r), nbt.tensor([[3.0, 0.0], [4.0, 5.0]]), atol=1e-5)
+numbat.Tensor<
+  u8
+  1
+>
+"""
+
+from __future__ import annotations
+
+from . import _types
+from ._errors import ArgumentError
+from ._ops import _dispatch
+from .backends._abstract import Template
+
+
+def _matrix(tensor, op: str, square: bool = False):
+    tensor = _dispatch.to_tensor(tensor)
+    if tensor.rank < 2:
+        raise ArgumentError(f"linalg.{op} needs a matrix (rank >= 2), got shape {tensor.shape}")
+    if square and tensor.shape[-1] != tensor.shape[-2]:
+        raise ArgumentError(f"linalg.{op} needs square matrices, got shape {tensor.shape}")
+    return tensor
+
+
+def _decompose(tensor, kind: str, shape: tuple, type_, part: int = 0, **options):
+    out = Template(tuple(shape), type_, (None,) * len(shape) if len(shape) != tensor.rank else tensor.names)
+    return _dispatch.run("decompose", out, (tensor,), kind=kind, part=part, options=tuple(sorted(options.items())))
+
+
+def _float(tensor):
+    return _types.to_floating(tensor.type)
+
+
+def cholesky(tensor):
+    """The lower-triangular `L` with `L @ adjoint(L) == tensor`, for a symmetric
+    positive-definite matrix.
+
+    >>> nbt.linalg.cholesky(nbt.tensor([[4.0, 2.0], [2.0, 5.0]]))
+    numbat.Tensor<
+      f32[2][2]
+      [
+        [2.0, 0.0],
+        [1.0, 2.0]
+      ]
+    >
+    """
+    tensor = _matrix(tensor, "cholesky", square=True)
+    return _decompose(tensor, "cholesky", tensor.shape, _float(tensor))
+
+
+def qr(tensor, mode="reduced"):
+    """The QR decomposition `(q, r)`: `q` orthonormal, `r` upper triangular, `q @ r == tensor`.
+    `mode` is "reduced" (`q` is m×k, k = min(m, n)) or "complete" (`q` is m×m).
+
+    >>> q, r = nbt.linalg.qr(nbt.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+    >>> q.shape, r.shape
+    ((3, 2), (2, 2))
+    """
+    tensor = _matrix(tensor, "qr")
+    if mode not in ("reduced", "complete"):
+        raise ArgumentError(f'linalg.qr: mode must be "reduced" or "complete", got {mode!r}')
+    *batch, m, n = tensor.shape
+    k = min(m, n) if mode == "reduced" else m
+    type_ = _float(tensor)
+    q = _decompose(tensor, "qr", (*batch, m, k), type_, 0, mode=mode)
+    r = _decompose(tensor, "qr", (*batch, k, n), type_, 1, mode=mode)
+    return q, r
+
+
+def svd(tensor, full_matrices=True):
+    """The singular value decomposition `(u, s, vt)` with `u @ diag(s) @ vt == tensor`;
+    singular values in decreasing order.
+
+    >>> u, s, vt = nbt.linalg.svd(nbt.tensor([[3.0, 0.0], [0.0, -2.0]]))
+    >>> s
+    numbat.Tensor<
+      f32[2]
+      [3.0, 2.0]
+    >
+    """
+    tensor = _matrix(tensor, "svd")
+    *batch, m, n = tensor.shape
+    k = min(m, n)
+    type_ = _float(tensor)
+    full = bool(full_matrices)
+    u = _decompose(tensor, "svd", (*batch, m, m if full else k), type_, 0, full_matrices=full)
+    s = _decompose(tensor, "svd", (*batch, k), _types.to_real(type_), 1, full_matrices=full)
+    vt = _decompose(tensor, "svd", (*batch, n if full else k, n), type_, 2, full_matrices=full)
+    return u, s, vt
+
+
+def eigh(tensor):
+    """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric (Hermitian) matrix.
+
+    >>> values, vectors = nbt.linalg.eigh(nbt.tensor([[2.0, 0.0], [0.0, 1.0]]))
+    >>> values
+    numbat.Tensor<
+      f32[2]
+      [1.0, 2.0]
+    >
+    """
+    tensor = _matrix(tensor, "eigh", square=True)
+    *batch, n, _ = tensor.shape
+    type_ = _float(tensor)
+    values = _decompose(tensor, "eigh", (*batch, n), _types.to_real(type_), 0)
+    vectors = _decompose(tensor, "eigh", tensor.shape, type_, 1)
+    return values, vectors
+
+
+def lu(tensor):
+    """The LU decomposition `(p, l, u)` with partial pivoting: `p @ l @ u == tensor`.
+
+    >>> p, l, u = nbt.linalg.lu(nbt.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    >>> u
+    numbat.Tensor<
+      f32[2][2]
+      [
+        [3.0, 4.0],
+        [0.0, 0.6666666]
+      ]
+    >
+    """
+    tensor = _matrix(tensor, "lu", square=True)
+    type_ = _float(tensor)
+    return tuple(_decompose(tensor, "lu", tensor.shape, type_, part) for part in range(3))
+
+
+def invert(tensor):
+    """The inverse matrix.
+
+    >>> nbt.linalg.invert(nbt.tensor([[2.0, 0.0], [0.0, 4.0]]))
+    numbat.Tensor<
+      f32[2][2]
+      [
+        [0.5, 0.0],
+        [0.0, 0.25]
+      ]
+    >
+    """
+    tensor = _matrix(tensor, "invert", square=True)
+    return _decompose(tensor, "invert", tensor.shape, _float(tensor))
+
+
+def determinant(tensor):
+    """The determinant of each matrix.
+
+    >>> nbt.linalg.determinant(nbt.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    numbat.Tensor<
+      f32
+      -2.0
+    >
+    """
+    tensor = _matrix(tensor, "determinant", square=True)
+    return _decompose(tensor, "determinant", tensor.shape[:-2], _float(tensor))
+
+
+def pinv(tensor):
+    """The Moore-Penrose pseudo-inverse.
+
+    >>> nbt.linalg.pinv(nbt.tensor([[2.0, 0.0], [0.0, 0.0]]))
+    numbat.Tensor<
+      f32[2][2]
+      [
+        [0.5, 0.0],
+        [0.0, 0.0]
+      ]
+    >
+    """
+    tensor = _matrix(tensor, "pinv")
+    *batch, m, n = tensor.shape
+    return _decompose(tensor, "pinv", (*batch, n, m), _float(tensor))
+
+
+def matrix_rank(tensor):
+    """The rank of each matrix (the number of non-negligible singular values).
+
+    >>> nbt.linalg.matrix_rank(nbt.tensor([[1.0, 2.0], [2.0, 4.0]]))
+    numbat.Tensor<
+      s32
+      1
+    >
+    """
+    tensor = _matrix(tensor, "matrix_rank")
+    return _decompose(tensor, "matrix_rank", tensor.shape[:-2], _types.S32, compute=_float(tensor).dtype)
+
+
+_VECTOR_ORDS = (None, 0, 1, 2, float("inf"), float("-inf"))
+_MATRIX_ORDS = (None, "frobenius", "nuclear", 1, -1, 2, -2, float("inf"), float("-inf"))
+
+
+def norm(tensor, ord=None, axes=None, keep_axes=False):
+    """The vector norm (rank 1, or one axis in `axes`) or matrix norm (rank 2, or two
+    axes). `ord`: None (2 or Frobenius), 0, 1, 2, any p, inf, -inf for vectors;
+    "frobenius", "nuclear", 1, -1, 2, -2, inf, -inf for matrices.
+
+    >>> nbt.linalg.norm(nbt.tensor([3.0, 4.0]))
+    numbat.Tensor<
+      f32
+      5.0
+    >
+    >>> nbt.linalg.norm(nbt.tensor([[1.0, -2.0], [3.0, 4.0]]), ord=float("inf"))
+    numbat.Tensor<
+      f32
+      7.0
+    >
+    """
+    from . import _names
+
+    tensor = _dispatch.to_tensor(tensor)
+    indices = tuple(range(tensor.rank)) if axes is None else _names.axes_indices(tensor.names, axes)
+    if len(indices) not in (1, 2):
+        raise ArgumentError(f"linalg.norm works over 1 or 2 axes, got axes {list(indices)} of shape {tensor.shape}")
+    if len(indices) == 1 and not (ord in _VECTOR_ORDS or (isinstance(ord, (int, float)) and ord > 0)):
+        raise ArgumentError(f"linalg.norm: invalid vector ord {ord!r}")
+    if len(indices) == 2 and ord not in _MATRIX_ORDS:
+        raise ArgumentError(f"linalg.norm: invalid matrix ord {ord!r}; matrix ords are {_MATRIX_ORDS}")
+    numpy_ord = {"frobenius": "fro", "nuclear": "nuc"}.get(ord, ord)
+    shape = tuple(1 if i in indices else s for i, s in enumerate(tensor.shape) if keep_axes or i not in indices)
+    names = tuple(n for i, n in enumerate(tensor.names) if keep_axes or i not in indices)
+    out = Template(shape, _types.to_real(_float(tensor)), names)
+    options = (("axes", indices), ("keep_axes", bool(keep_axes)), ("ord", numpy_ord))
+    return _dispatch.run("decompose", out, (tensor,), kind="norm", part=0, options=options)
+
+
+def _solve(a, b, kind: str, **options):
+    a, b = _matrix(a, kind, square=kind != "least_squares"), _dispatch.to_tensor(b)
+    if b.rank not in (a.rank - 1, a.rank) or b.shape[: a.rank - 2] != a.shape[:-2]:
+        raise ArgumentError(f"linalg.{kind}: b of shape {b.shape} does not fit a of shape {a.shape}")
+    side = -1 if (kind == "triangular_solve" and not options.get("left_side", True)) else -2
+    rows = b.shape[side] if b.rank == a.rank else b.shape[-1]
+    if rows != a.shape[-2]:
+        raise ArgumentError(f"linalg.{kind}: b of shape {b.shape} does not fit a of shape {a.shape}")
+    type_ = _types.to_floating(_types.merge(a.type, b.type))
+    if kind == "least_squares":  # x has a's column count where b has its row count
+        shape = a.shape[:-2] + (a.shape[-1],) + (b.shape[-1:] if b.rank == a.rank else ())
+    else:
+        shape = b.shape
+    out = Template(shape, type_, (None,) * len(shape))
+    return _dispatch.run("solve", out, (a, b), kind=kind, options=tuple(sorted(options.items())))
+
+
+def solve(a, b):
+    """The `x` with `a @ x == b`, for a square `a` and `b` a vector or matrix.
+
+    >>> nbt.linalg.solve(nbt.tensor([[2.0, 0.0], [0.0, 4.0]]), nbt.tensor([2.0, 2.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.0, 0.5]
+    >
+    """
+    return _solve(a, b, "solve")
+
+
+def triangular_solve(a, b, left_side=True, lower=True, transform_a="none"):
+    """Solves `a @ x == b` (or `x @ a == b` with `left_side=False`) for a triangular `a`
+    (`lower` or upper; `transform_a="transpose"` uses `a`'s transpose).
+
+    >>> nbt.linalg.triangular_solve(nbt.tensor([[1.0, 0.0], [1.0, 2.0]]), nbt.tensor([1.0, 5.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.0, 2.0]
+    >
+    """
+    if transform_a not in ("none", "transpose"):
+        raise ArgumentError(f'linalg.triangular_solve: transform_a must be "none" or "transpose", got {transform_a!r}')
+    return _solve(a, b, "triangular_solve", left_side=bool(left_side), lower=bool(lower), transform_a=transform_a)
+
+
+def least_squares(a, b):
+    """The `x` minimizing `|a @ x - b|`.
+
+    >>> nbt.linalg.least_squares(nbt.tensor([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]]), nbt.tensor([1.0, 4.0, 5.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.0, 2.0]
+    >
+    """
+    return _solve(a, b, "least_squares")
+
+
+def adjoint(tensor):
+    """The conjugate transpose of each matrix (the transpose, for real tensors).
+
+    >>> nbt.linalg.adjoint(nbt.tensor([[1, 2], [3, 4]]))
+    numbat.Tensor<
+      s32[2][2]
+      [
+        [1, 3],
+        [2, 4]
+      ]
+    >
+    """
+    from ._ops.complex import conjugate
+    from ._ops.shape import transpose
+
+    tensor = _matrix(tensor, "adjoint")
+    axes = list(range(tensor.rank - 2)) + [tensor.rank - 1, tensor.rank - 2]
+    transposed = transpose(tensor, axes=axes)
+    return conjugate(transposed) if tensor.type.is_complex else transposed
+
+
+def matrix_power(tensor, power: int):
+    """The matrix multiplied by itself `power` times (a negative power inverts first).
+
+    >>> nbt.linalg.matrix_power(nbt.tensor([[1, 1], [0, 1]]), 3)
+    numbat.Tensor<
+      s32[2][2]
+      [
+        [1, 3],
+        [0, 1]
+      ]
+    >
+    """
+    from ._ops.creation import eye
+    from ._ops.linalg import dot
+
+    tensor = _matrix(tensor, "matrix_power", square=True)
+    if isinstance(power, bool) or not isinstance(power, int):
+        raise ArgumentError(f"linalg.matrix_power: power must be an int, got {power!r}")
+    if power < 0:
+        tensor, power = invert(tensor), -power
+    result = eye(tensor.shape, type=tensor.type, backend=tensor.backend)
+    base = tensor
+    while power:
+        if power & 1:
+            result = _batched_dot(result, base, dot)
+        base = _batched_dot(base, base, dot) if power > 1 else base
+        power >>= 1
+    return result
+
+
+def _batched_dot(a, b, dot):
+    if a.rank == 2:
+        return dot(a, b)
+    batch = list(range(a.rank - 2))
+    return dot(a, b, contract_axes=([a.rank - 1], [b.rank - 2]), batch_axes=(batch, batch))
