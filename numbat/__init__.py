@@ -16,10 +16,13 @@ from ._defn import compile as compile
 from ._defn import cond as cond
 from ._defn import custom_grad as custom_grad
 from ._defn import debug_expr as debug_expr
+from ._defn import default_defn_options as default_defn_options
 from ._defn import defn as defn
 from ._defn import fori_loop as fori_loop
+from ._defn import global_default_defn_options as global_default_defn_options
 from ._defn import grad as grad
 from ._defn import inspect_expr as inspect_expr
+from ._defn import is_cached as is_cached
 from ._defn import jacobian as jacobian
 from ._defn import jit as jit
 from ._defn import jit_apply as jit_apply
@@ -177,6 +180,7 @@ from .backends import backend_copy as backend_copy
 from .backends import backend_transfer as backend_transfer
 from .backends import default_backend as default_backend
 from .backends import global_default_backend as global_default_backend
+from .xla._sharding import Mesh as Mesh
 
 
 def load_ipython_extension(ipython):

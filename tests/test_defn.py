@@ -158,7 +158,7 @@ def test_bad_outputs_and_arguments():
     with pytest.raises(nbt.ArgumentError, match="unknown defn compiler"):
         nbt.defn(lambda t: t, compiler="llvm")
     with pytest.raises(nbt.ArgumentError, match="unknown defn option"):
-        nbt.defn(lambda t: t, precision="high")
+        nbt.defn(lambda t: t, lazy=True)
 
 
 def test_branching_on_a_traced_tensor_explains_what_to_do():
@@ -182,3 +182,40 @@ def test_constants_created_inside_a_defn_show_their_values():
     assert "(b, 1.0, d)" in text
     assert "c = tensor [ [5, 6] ]" in text
     assert "?" not in text
+
+
+def test_precision_option_is_checked():
+    with pytest.raises(nbt.ArgumentError, match="precision must be one of default, high, highest"):
+        nbt.defn(lambda t: t, precision="extreme")
+    a = nbt.tensor([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_allclose(nbt.jit(lambda a: nbt.dot(a, a), precision="highest")(a).to_numpy(), [[7, 10], [15, 22]])
+
+
+def test_default_defn_options_are_scoped():
+    with nbt.default_defn_options(compiler="evaluator"):
+        inside = nbt.jit(lambda t: t + 1)
+    assert inside.compiler == "evaluator" and nbt.jit(lambda t: t).compiler == "xla"
+    previous = nbt.global_default_defn_options(debug=True)
+    try:
+        assert nbt.jit(lambda t: t).debug is True
+    finally:
+        nbt._defn._options._global = previous
+
+
+def test_cache_false_compiles_every_call():
+    counted = []
+    nbt.telemetry.attach("count", ("numbat", "compilation"), lambda e, m, meta: counted.append(meta["function"]))
+    try:
+        fun = nbt.jit(lambda t: t * 2, cache=False)
+        fun(nbt.tensor([1]))
+        fun(nbt.tensor([2]))
+    finally:
+        nbt.telemetry.detach("count")
+    assert len(counted) == 2 and not nbt.is_cached(fun, [nbt.tensor([1])])
+
+
+def test_is_cached_follows_signatures():
+    fun = nbt.jit(lambda t: t + 1)
+    assert not nbt.xla.is_cached(fun, [nbt.tensor([1, 2])])
+    fun(nbt.tensor([1, 2]))
+    assert nbt.xla.is_cached(fun, [nbt.tensor([3, 4])]) and not nbt.xla.is_cached(fun, [nbt.tensor([1.0, 2.0])])

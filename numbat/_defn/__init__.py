@@ -3,6 +3,7 @@
 from .._expr import Expr as Expr
 from .._expr import inspect_expr as inspect_expr
 from .._expr import print_expr as print_expr
+from ._cache import is_cached as is_cached
 from ._compiler import Defn as Defn
 from ._compiler import compile as compile
 from ._compiler import debug_expr as debug_expr
@@ -17,3 +18,5 @@ from ._grad import grad as grad
 from ._grad import jacobian as jacobian
 from ._grad import stop_grad as stop_grad
 from ._grad import value_and_grad as value_and_grad
+from ._options import default_defn_options as default_defn_options
+from ._options import global_default_defn_options as global_default_defn_options

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
+import os
 import threading
 import time
 import typing
@@ -24,13 +26,15 @@ from .._types import is_number
 from ..backends import _default, backend_transfer
 from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
-from . import _signature
+from ..xla import _config
+from . import _options, _signature
 
+_logger = logging.getLogger("numbat.defn")
 COMPILERS = ("xla", "evaluator")
 # What calling a defn with the wrong arguments typically raises inside it (a different container
 # structure, a missing key, JAX's concretization errors): reported as numbat.ArgumentError.
 _MISUSE = (TypeError, ValueError, KeyError, IndexError, AttributeError)
-OPTIONS = ("client", "device_id")
+OPTIONS = ("client", "device_id", "precision", "cache", "debug")
 
 
 class _Entry(typing.NamedTuple):
@@ -59,7 +63,9 @@ class Defn:
     """A numerical definition: calling it runs `fun` compiled for the
     arguments' signature (shapes, types, names, static values)."""
 
-    def __init__(self, fun, compiler: str = "xla", **opts):
+    def __init__(self, fun, compiler: str | None = None, **opts):
+        opts = _options.effective(opts)
+        compiler = opts.pop("compiler", "xla") if compiler is None else compiler
         if compiler not in COMPILERS:
             raise ArgumentError(f"unknown defn compiler {compiler!r}; compilers are {', '.join(COMPILERS)}")
         unknown = set(opts) - set(OPTIONS)
@@ -68,6 +74,14 @@ class Defn:
         self.fun = fun
         self.compiler = compiler
         self.backend = XLABackend(opts.get("client"), opts.get("device_id", 0))
+        self.precision = opts.get("precision", "default")
+        _config.precision_name(self.precision)  # checks the value
+        self.cache = opts.get("cache", True)
+        if not isinstance(self.cache, (bool, str, os.PathLike)):
+            raise ArgumentError(f"defn option cache must be True, False or a directory path, got {self.cache!r}")
+        self.debug = bool(opts.get("debug", False))
+        # jit's C++ dispatch serves calls that need nothing else: the in-memory cache, default precision.
+        self._dispatch_fast = self.cache is True and self.precision == "default" and not self.debug
         self.name = _name(fun)
         self._convert = _to_tensor(self.backend)
         self._cache: dict[_signature.Signature, _Entry] = {}
@@ -94,7 +108,7 @@ class Defn:
         if self.compiler == "evaluator":
             with _default.default_backend(self.backend):
                 return self.fun(*args, **options)
-        fast = None if options else self._fast_args(args)
+        fast = None if options or not self._dispatch_fast else self._fast_args(args)
         if fast is not None:
             return self._call_jitted(fast)
         signature, tensors = _signature.flatten(args, options, self._convert)
@@ -102,9 +116,13 @@ class Defn:
         if entry is None:
             with self._lock:
                 entry = self._cache.get(signature) or self._compile(signature)
+                if self.cache is False:
+                    del self._cache[signature]
         else:
             self.hits += 1
             telemetry.cache_hit(self.name, lambda: entry.key)
+            if self.debug:
+                _logger.info("defn %s: cache hit for %s", self.name, signature.describe())
         return self.run(entry, tensors)
 
     def run(self, entry: _Entry, tensors: list[Tensor]):
@@ -206,18 +224,41 @@ class Defn:
         avals = [jax.ShapeDtypeStruct(t.shape, t.type.dtype, sharding=sharding) for t in signature.templates]
         flat, traced = self.trace(signature)
         start = time.perf_counter_ns()
-        with jax.enable_x64(True):
+        from_disk, saved_us = False, 0
+        with jax.enable_x64(True), jax.default_matmul_precision(_config.precision_name(self.precision)):
             lowered = jax.jit(flat).trace(*avals).lower()
             lowered_at = time.perf_counter_ns()
-            executable = lowered.compile()
+            if isinstance(self.cache, (str, os.PathLike)):
+                from ..xla import _disk_cache
+
+                executable, from_disk, saved_us = _disk_cache.compile(lowered, self.cache)
+            else:
+                executable = lowered.compile()
         done = time.perf_counter_ns()
         entry = _Entry(executable, traced["treedef"], traced["templates"], _key(self.name, signature))
         self._cache[signature] = entry
-        self._report(signature, (lowered_at - start) // 1000, (done - lowered_at) // 1000)
+        self._report(signature, (lowered_at - start) // 1000, (done - lowered_at) // 1000, from_disk, saved_us)
         return entry
 
-    def _report(self, signature: _signature.Signature, eval_us: int, compile_us: int, jitted: bool = False) -> None:
+    def _report(
+        self,
+        signature: _signature.Signature,
+        eval_us: int,
+        compile_us: int,
+        from_disk: bool = False,
+        saved_us: int = 0,
+        jitted: bool = False,
+    ) -> None:
         """Records a compilation of `signature` and emits its telemetry event."""
+        if self.debug:
+            _logger.info(
+                "defn %s: compiled %s (trace %d µs, compile %d µs%s)",
+                self.name,
+                signature.describe(),
+                eval_us,
+                compile_us,
+                ", loaded from the disk cache" if from_disk else "",
+            )
         reason = "first call" if self._last is None else signature.difference(self._last)
         self._last = signature
         if jitted:
@@ -232,7 +273,8 @@ class Defn:
                 "signature": signature.describe(),
                 "client": self.backend.client or "default",
                 "device": str(device),
-                "cached_on_disk": False,
+                "cached_on_disk": from_disk,
+                "disk_saved_time": saved_us,
                 "reason": reason,
             },
         )
@@ -253,7 +295,7 @@ def _tensor_output(backend):
     return convert
 
 
-def defn(fun=None, *, compiler: str = "xla", **opts):
+def defn(fun=None, *, compiler: str | None = None, **opts):
     """Turns `fun` into a numerical definition compiled with XLA per input signature.
 
     Use as `@nbt.defn` or `@nbt.defn(compiler="evaluator", client="host")`.

@@ -1,8 +1,37 @@
-"""The EXLA analog: XLA clients and devices."""
+"""The EXLA analog: XLA clients, devices and memory, IR and fusion reports, the disk
+cache, streaming and sharding."""
 
+from . import _disk_cache as _disk_cache
 from ._client import clients as clients
 from ._client import devices as devices
-from ._client import settings as settings
 from ._client import started as started
+from ._config import configure as configure
+from ._config import settings as settings
+from ._memory import memory as memory
 
-__all__ = ["clients", "devices", "settings", "started"]
+
+def __getattr__(name):
+    # These need the defn layer, which imports the backends, which import this package:
+    # load them on first use instead of at import time.
+    lazy = {
+        "to_mlir_module": "_ir",
+        "hlo": "_ir",
+        "fusion_report": "_ir",
+        "FusionReport": "_ir",
+        "stream": "_stream",
+        "is_stream_cached": "_stream",
+        "shard_jit": "_sharding",
+        "serialize": "_serialize",
+        "deserialize": "_serialize",
+        "distributed": "_distributed",
+    }
+    if name == "is_cached":
+        from .._defn._cache import is_cached
+
+        return is_cached
+    if name not in lazy:
+        raise AttributeError(f"module 'numbat.xla' has no attribute {name!r}")
+    import importlib
+
+    module = importlib.import_module(f"{__name__}.{lazy[name]}")
+    return module if name == "distributed" else getattr(module, name)

@@ -20,6 +20,19 @@ SETTINGS = ("XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_PYTHON_CLIENT_MEM_FRACTION", "
 # Set by the notebook extension before each cell, so we can say which cell started the client.
 current_cell: int | None = None
 _started_in_cell: int | None = None
+_default: str | None = None  # set by nbt.xla.configure(default_client=...)
+default_device_ids: dict[str, int] = {}  # per client, from nbt.xla.configure
+
+
+def set_default(name: str) -> None:
+    """Makes `name` the default client (before the client starts)."""
+    global _default
+    _default = name
+
+
+def configured_default() -> str | None:
+    """The default client set by `configure`, if any."""
+    return _default
 
 
 def started() -> bool:
@@ -54,7 +67,13 @@ def available() -> tuple[str, ...]:
 
 
 def default_client() -> str:
-    """The first available of cuda, rocm, tpu and host."""
+    """The configured default client, else the first available of cuda, rocm, tpu and host."""
+    if _default is not None:
+        if _default not in available():
+            raise ClientError(
+                f"the default XLA client {_default!r} is not available here; available: {', '.join(available())}"
+            )
+        return _default
     return available()[0]
 
 

@@ -1,0 +1,24 @@
+"""Asking the compile cache: `is_cached(fun, args)`."""
+
+from __future__ import annotations
+
+from .._errors import ArgumentError
+from ._compiler import Defn
+from ._signature import flatten
+
+
+def is_cached(fun, args, **options) -> bool:
+    """Whether defn `fun` has compiled code for the signature of `args` (a list), so
+    that calling it with them would not compile.
+
+    >>> double = nbt.defn(lambda t: t * 2)
+    >>> _ = double(nbt.tensor([1, 2]))
+    >>> nbt.is_cached(double, [nbt.tensor([3, 4])]), nbt.is_cached(double, [nbt.tensor([1, 2, 3])])
+    (True, False)
+    """
+    if not isinstance(fun, Defn):
+        raise ArgumentError(f"is_cached needs a defn (nbt.defn or nbt.jit), got {type(fun).__name__} {fun!r}")
+    if not isinstance(args, (list, tuple)):
+        raise ArgumentError(f"is_cached: args must be a list of arguments, got {args!r}")
+    signature, _ = flatten(tuple(args), options, fun._convert)
+    return signature in fun._cache or signature in fun._jitted_signatures

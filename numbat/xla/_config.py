@@ -1,0 +1,140 @@
+"""Client configuration, as EXLA's `config :exla, :clients`: options become XLA's own
+settings before JAX's backend starts, and changing them afterwards is a clear error.
+
+>>> configure(clients={"host": {"platform": "host"}}, default_client="host") if not started() else None
+"""
+
+from __future__ import annotations
+
+import os
+
+import jax
+
+from .._errors import ArgumentError, ClientError
+from . import _client
+from ._client import PLATFORMS, started
+
+CLIENT_OPTIONS = ("platform", "preallocate", "memory_fraction", "default_device_id", "device_count")
+PRECISIONS = {"default": "bfloat16", "high": "tensorfloat32", "highest": "float32"}
+
+# Where each setting in force came from: "numbat" (set by configure/magics), "environment" or "default".
+_origin: dict[str, str] = {}
+
+
+def _refuse_after_start(what: str) -> None:
+    if started():
+        cell = _client.started_in_cell()
+        where = f" (in cell [{cell}])" if cell is not None else ""
+        raise ClientError(
+            f"the XLA client already started{where}; {what} applies only when it starts. "
+            "Restart the kernel (or the Python process) and set it before creating any tensor, "
+            "or use the Numbat kernel's settings."
+        )
+
+
+def _check_client(name: str, options) -> dict:
+    if not isinstance(options, dict):
+        raise ArgumentError(f"xla.configure: the options of client {name!r} must be a dict, got {options!r}")
+    unknown = set(options) - set(CLIENT_OPTIONS)
+    if unknown:
+        raise ArgumentError(
+            f"xla.configure: unknown option(s) {sorted(unknown)} for client {name!r}; options are {', '.join(CLIENT_OPTIONS)}"
+        )
+    platform = options.get("platform", name)
+    if platform not in PLATFORMS:
+        raise ArgumentError(f"xla.configure: unknown platform {platform!r}; platforms are {', '.join(PLATFORMS)}")
+    fraction = options.get("memory_fraction")
+    if fraction is not None and (
+        isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1
+    ):
+        raise ArgumentError(f"xla.configure: memory_fraction must be in (0, 1], got {fraction!r}")
+    count = options.get("device_count")
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+        raise ArgumentError(f"xla.configure: device_count must be a positive int, got {count!r}")
+    if "preallocate" in options and not isinstance(options["preallocate"], bool):
+        raise ArgumentError(f"xla.configure: preallocate must be True or False, got {options['preallocate']!r}")
+    return {**options, "platform": platform}
+
+
+def configure(clients: dict | None = None, default_client: str | None = None, preferred_clients: list | None = None):
+    """Configures the XLA clients before the client starts: per client `platform`
+    (cuda, rocm, tpu, host), `preallocate`, `memory_fraction` (GPU memory), `device_count`
+    (host devices), `default_device_id`; which client is the default; and the order in
+    which clients are preferred (EXLA's default: cuda, rocm, tpu, host). Returns the
+    settings in force.
+    """
+    _refuse_after_start("client configuration")
+    clients = dict(clients or {})
+    checked = {name: _check_client(name, options) for name, options in clients.items()}
+    order = list(preferred_clients) if preferred_clients is not None else None
+    for name in [default_client, *(order or [])]:
+        if name is not None and name not in PLATFORMS and name not in checked:
+            raise ArgumentError(f"xla.configure: unknown client {name!r}; clients are {', '.join(PLATFORMS)}")
+    for options in checked.values():
+        if "preallocate" in options:
+            set_memory(preallocate=options["preallocate"])
+        if options.get("memory_fraction") is not None:
+            set_memory(fraction=options["memory_fraction"])
+        if options.get("device_count") is not None and options["platform"] == "host":
+            jax.config.update("jax_num_cpu_devices", options["device_count"])
+            _origin["host device_count"] = "numbat"
+    if order is not None:
+        platforms = [PLATFORMS[checked.get(n, {}).get("platform", n)] for n in order]
+        os.environ["JAX_PLATFORMS"] = ",".join(dict.fromkeys(platforms))
+        jax.config.update("jax_platforms", os.environ["JAX_PLATFORMS"])
+        _origin["JAX_PLATFORMS"] = "numbat"
+    if default_client is not None:
+        _client.set_default(default_client)
+        _origin["default client"] = "numbat"
+    for name, options in checked.items():
+        if "default_device_id" in options:
+            _client.default_device_ids[name] = options["default_device_id"]
+    return settings()
+
+
+def set_memory(preallocate: bool | None = None, fraction: float | None = None) -> None:
+    """Sets GPU memory preallocation and the fraction of GPU memory XLA may use
+    (`XLA_PYTHON_CLIENT_PREALLOCATE`, `XLA_PYTHON_CLIENT_MEM_FRACTION` and its newer
+    spelling `XLA_CLIENT_MEM_FRACTION`), before the client starts."""
+    _refuse_after_start("the memory setting")
+    if preallocate is not None:
+        os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "true" if preallocate else "false"
+        _origin["XLA_PYTHON_CLIENT_PREALLOCATE"] = "numbat"
+    if fraction is not None:
+        if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
+            raise ArgumentError(f"memory fraction must be in (0, 1], got {fraction!r}")
+        for name in ("XLA_PYTHON_CLIENT_MEM_FRACTION", "XLA_CLIENT_MEM_FRACTION"):
+            os.environ[name] = f"{fraction:g}"
+            _origin[name] = "numbat"
+
+
+def settings() -> dict[str, tuple[str, str]]:
+    """Each XLA setting in force, as `(value, where it came from)`.
+
+    >>> settings()["XLA_PYTHON_CLIENT_PREALLOCATE"][1] in ("numbat", "environment", "default")
+    True
+    """
+    out = {}
+    for name in (
+        "XLA_PYTHON_CLIENT_PREALLOCATE",
+        "XLA_PYTHON_CLIENT_MEM_FRACTION",
+        "XLA_CLIENT_MEM_FRACTION",
+        "JAX_PLATFORMS",
+        "XLA_FLAGS",
+    ):
+        value = os.environ.get(name)
+        origin = _origin.get(name, "environment") if value is not None else "default"
+        out[name] = (value if value is not None else "(unset)", origin)
+    out["host device_count"] = (str(jax.config.jax_num_cpu_devices), _origin.get("host device_count", "default"))
+    out["default client"] = (
+        _client.configured_default() or "(first available)",
+        _origin.get("default client", "default"),
+    )
+    return out
+
+
+def precision_name(precision: str) -> str:
+    """JAX's matmul precision for numbat's `precision` option."""
+    if precision not in PRECISIONS:
+        raise ArgumentError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+    return PRECISIONS[precision]

@@ -1,0 +1,164 @@
+"""Seeing into the compiler: the StableHLO module JAX hands to XLA, and a fusion report
+of the optimized program: its kernels, and which numbat ops ended up in each.
+
+Every numbat op runs under `jax.named_scope(op)` while a defn traces, so each
+instruction of the optimized HLO carries `op_name="jit(f)/<numbat op>/<primitive>"`;
+the report reads those names back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+
+from . import _lowering
+
+_INSTRUCTION = re.compile(r"^\s*(?:ROOT )?%(?P<name>[\w.\-]+) = (?P<shape>[^ ]+(?: [^ =]+)??) (?P<opcode>[\w\-]+)\(")
+_CALLS = re.compile(r"calls=%(?P<callee>[\w.\-]+)")
+_KIND = re.compile(r"kind=(?P<kind>k\w+)")
+_OP_NAME = re.compile(r'op_name="(?P<op_name>[^"]+)"')
+_HEADER = re.compile(r"^(?:ENTRY )?%(?P<name>[\w.\-]+) ")
+_SKIPPED = {"parameter", "tuple", "get-tuple-element", "constant", "bitcast", "copy"}
+
+
+def to_mlir_module(fun, args, **opts) -> str:
+    """The StableHLO (MLIR) text of `fun` traced for `args`, before XLA optimizes it.
+
+    >>> text = nbt.xla.to_mlir_module(lambda x, y: x + y * 2, [nbt.tensor([1.0]), nbt.tensor([2.0])])
+    >>> "stablehlo.multiply" in text and "stablehlo.add" in text
+    True
+    """
+    _, lowered = _lowering.lower(fun, args, **opts)
+    return lowered.as_text()
+
+
+def hlo(fun, args, **opts) -> str:
+    """The optimized HLO text of `fun` for `args`, after XLA's fusion passes."""
+    _, lowered = _lowering.lower(fun, args, **opts)
+    return lowered.compile().as_text()
+
+
+@typing.final
+@dataclasses.dataclass(frozen=True)
+class Kernel:
+    """One instruction of the optimized program's entry computation: a fusion (kernel)
+    or a lone op, with the numbat ops it computes."""
+
+    name: str
+    opcode: str
+    kind: str  # the fusion kind (kLoop, kInput, kOutput), or "" for a lone op
+    shape: str
+    numbat_ops: tuple[str, ...]
+
+
+@typing.final
+@dataclasses.dataclass(frozen=True)
+class FusionReport:
+    """The kernels of a compiled defn, with XLA's cost and memory analyses."""
+
+    function: str
+    kernels: tuple[Kernel, ...]
+    flops: float
+    bytes_accessed: float
+    argument_bytes: int
+    output_bytes: int
+    temp_bytes: int
+
+    def fused_ops(self) -> dict[str, str]:
+        """Which kernel computes each numbat op (by op name)."""
+        return {op: kernel.name for kernel in self.kernels for op in kernel.numbat_ops}
+
+    def __str__(self) -> str:
+        lines = [f"numbat.FusionReport<{self.function}: {len(self.kernels)} kernel(s)"]
+        for kernel in self.kernels:
+            label = f"{kernel.opcode} {kernel.kind}".strip()
+            lines.append(f"  {kernel.name} ({label}) {kernel.shape}: {', '.join(kernel.numbat_ops) or '-'}")
+        lines.append(f"  flops {self.flops:g}, bytes accessed {self.bytes_accessed:g}")
+        lines.append(
+            f"  memory: arguments {self.argument_bytes} B, outputs {self.output_bytes} B, temporaries {self.temp_bytes} B"
+        )
+        return "\n".join(lines) + "\n>"
+
+    __repr__ = __str__
+
+
+def _numbat_op(op_name: str) -> str:
+    parts = op_name.split("/")
+    if parts and parts[0].startswith("jit("):
+        parts = parts[1:]
+    return parts[-2] if len(parts) >= 2 else (parts[0] if parts else "")
+
+
+def _computations(text: str) -> dict[str, list[str]]:
+    computations, current = {}, None
+    for line in text.splitlines():
+        header = _HEADER.match(line)
+        if header and line.rstrip().endswith("{"):
+            current = "ENTRY" if line.startswith("ENTRY") else header.group("name")
+            computations[current] = []
+        elif line.startswith("}"):
+            current = None
+        elif current is not None:
+            computations[current].append(line)
+    return computations
+
+
+def _ops_in(computations: dict, name: str, seen: set) -> list[str]:
+    ops = []
+    for line in computations.get(name, []):
+        found = _OP_NAME.search(line)
+        if found:
+            ops.append(_numbat_op(found.group("op_name")))
+        called = _CALLS.search(line)
+        if called and called.group("callee") not in seen:
+            seen.add(called.group("callee"))
+            ops.extend(_ops_in(computations, called.group("callee"), seen))
+    return ops
+
+
+def fusion_report(fun, args, **opts) -> FusionReport:
+    """The kernels XLA made of `fun` for `args`, in program order, each with the numbat
+    ops it computes (the seed example: `x + y * z` is one loop fusion of multiply and add).
+
+    >>> report = nbt.xla.fusion_report(lambda x, y, z: x + y * z, [nbt.iota((8,), type="f32")] * 3)
+    >>> [(k.opcode, k.numbat_ops) for k in report.kernels]
+    [('fusion', ('multiply', 'add'))]
+    """
+    target, lowered = _lowering.lower(fun, args, **opts)
+    compiled = lowered.compile()
+    computations = _computations(compiled.as_text())
+    kernels = []
+    for line in computations.get("ENTRY", []):
+        match = _INSTRUCTION.match(line)
+        if not match or match.group("opcode") in _SKIPPED:
+            continue
+        called = _CALLS.search(line)
+        if called:
+            ops = _ops_in(computations, called.group("callee"), {called.group("callee")})
+        else:
+            own = _OP_NAME.search(line)
+            ops = [_numbat_op(own.group("op_name"))] if own else []
+        kind = _KIND.search(line)
+        kernels.append(
+            Kernel(
+                match.group("name"),
+                match.group("opcode"),
+                kind.group("kind") if kind and match.group("opcode") == "fusion" else "",
+                match.group("shape"),
+                tuple(dict.fromkeys(op for op in ops if op)),
+            )
+        )
+    cost = compiled.cost_analysis() or {}
+    if isinstance(cost, list):
+        cost = cost[0] if cost else {}
+    memory = compiled.memory_analysis()
+    return FusionReport(
+        target.name,
+        tuple(kernels),
+        float(cost.get("flops", 0.0)),
+        float(cost.get("bytes accessed", 0.0)),
+        int(getattr(memory, "argument_size_in_bytes", 0)),
+        int(getattr(memory, "output_size_in_bytes", 0)),
+        int(getattr(memory, "temp_size_in_bytes", 0)),
+    )

@@ -1,0 +1,146 @@
+"""numbat.xla: configuration before the client starts (in fresh processes), memory,
+the IR and fusion report, streaming, sharding on several host devices, the disk cache."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import numbat as nbt
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _python(code: str, timeout: int = 180) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if not k.startswith(("XLA_", "JAX_"))},
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_configure_reaches_xla_before_the_client_starts():
+    out = _python(
+        """
+        import os, numbat as nbt
+        nbt.xla.configure(clients={"cuda": {"platform": "cuda", "preallocate": False, "memory_fraction": 0.5},
+                                   "host": {"platform": "host", "device_count": 4}})
+        print(os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"], os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"],
+              os.environ["XLA_CLIENT_MEM_FRACTION"], nbt.xla.started())
+        print(nbt.xla.clients()["host"]["devices"], nbt.xla.settings()["XLA_PYTHON_CLIENT_PREALLOCATE"][1])
+        try:
+            nbt.xla.configure(clients={"host": {"platform": "host", "device_count": 2}})
+        except nbt.ClientError as error:
+            print(error)
+        """
+    )
+    lines = out.splitlines()
+    assert lines[0] == "false 0.5 0.5 False"
+    assert lines[1] == "4 numbat"
+    assert "already started" in lines[2] and "Restart the kernel" in lines[2]
+
+
+@pytest.mark.parametrize(
+    "clients, message",
+    [
+        ({"gpu": {"platform": "opencl"}}, "unknown platform 'opencl'"),
+        ({"cuda": {"memory_fraction": 1.5}}, r"memory_fraction must be in \(0, 1\]"),
+        ({"host": {"device_count": 0}}, "device_count must be a positive int"),
+        ({"host": {"threads": 2}}, "unknown option"),
+    ],
+)
+def test_configure_rejects_bad_options(clients, message):
+    with pytest.raises((nbt.ArgumentError, nbt.ClientError), match=message):
+        nbt.xla.configure(clients=clients)
+
+
+def test_memory_reports_live_bytes_on_the_host():
+    before = nbt.xla.memory("host")[0]["in_use"]
+    keep = nbt.iota((1000, 1000), type="f32")
+    after = nbt.xla.memory("host")[0]["in_use"]
+    assert after - before >= 4_000_000 and keep.shape == (1000, 1000)
+    with pytest.raises(nbt.ArgumentError, match="unknown XLA client 'gpu'"):
+        nbt.xla.memory("gpu")
+
+
+def test_fusion_report_puts_the_seed_example_in_one_kernel():
+    x = nbt.iota((64,), type="f32")
+    report = nbt.xla.fusion_report(lambda x, y, z: x + y * z, [x, x, x])
+    assert len(report.kernels) == 1 and report.kernels[0].numbat_ops == ("multiply", "add")
+    assert report.flops == 2 * 64 and "1 kernel(s)" in str(report)
+    assert report.fused_ops() == {"multiply": report.kernels[0].name, "add": report.kernels[0].name}
+    assert "stablehlo.multiply" in nbt.xla.to_mlir_module(lambda x, y: x * y, [x, x])
+
+
+def test_stream_running_sum():
+    s = nbt.xla.stream(lambda x, acc: (acc, x + acc), [nbt.template((), "s64"), 0])
+    outputs = []
+    for chunk in [1, 2, 3, 4, 5]:
+        s.send(nbt.tensor(chunk, type="s64"))
+        outputs.append(nbt.to_number(s.recv()))
+    assert outputs == [0, 1, 3, 6, 10] and nbt.to_number(s.done()) == 15
+    with pytest.raises(nbt.ArgumentError, match="after stream.done"):
+        s.send(nbt.tensor(6, type="s64"))
+    t = nbt.xla.stream(lambda x, acc: (acc, x + acc), [nbt.template((), "s64"), 0])
+    with pytest.raises(nbt.ArgumentError, match="expected a chunk of s64, got f32"):
+        t.send(nbt.tensor(1.0))
+    t.send(nbt.tensor(1, type="s64"))
+    with pytest.raises(nbt.ArgumentError, match="call stream.recv"):
+        t.send(nbt.tensor(2, type="s64"))
+
+
+def test_shard_jit_runs_the_seed_example_on_two_host_devices():
+    out = _python(
+        """
+        import numbat as nbt
+        nbt.xla.configure(clients={"host": {"platform": "host", "device_count": 4}})
+        f = nbt.xla.shard_jit(lambda t: t * 2, nbt.Mesh("mesh", (2,)), input_shardings=[{0: [0]}])
+        result = f([[nbt.tensor([1, 2, 3])], [nbt.tensor([4, 5, 6])]])
+        print(result.type, result.shape, result.to_numpy().tolist(), len(result.data.sharding.device_set))
+        g = nbt.xla.shard_jit(lambda t: t * 10, nbt.Mesh("grid", (2, 2)), input_shardings=[{0: [0], 1: [1]}])
+        pieces = [[nbt.tensor([[1, 2]])], [nbt.tensor([[3, 4]])], [nbt.tensor([[5, 6]])], [nbt.tensor([[7, 8]])]]
+        print(g(pieces).to_numpy().tolist())
+        try:
+            f([[nbt.tensor([1, 2, 3])]])
+        except nbt.ArgumentError as error:
+            print(error)
+        """
+    )
+    lines = out.splitlines()
+    assert lines[0] == "s32 (6,) [2, 4, 6, 8, 10, 12] 2"
+    assert lines[1] == "[[10, 20, 30, 40], [50, 60, 70, 80]]"
+    assert "one list of arguments per device (2)" in lines[2]
+
+
+def test_disk_cache_saves_the_compile_in_a_second_process(tmp_path):
+    code = f"""
+        import numbat as nbt
+        events = []
+        nbt.telemetry.attach("t", ("numbat", "compilation"), lambda e, m, meta: events.append(meta))
+        out = nbt.defn(lambda x: nbt.exp(x) * 2, cache={str(tmp_path)!r})(nbt.tensor([0.0, 1.0]))
+        print(out.to_numpy().tolist(), events[0]["cached_on_disk"], events[0]["disk_saved_time"] > 0)
+        """
+    assert _python(code).split()[-2:] == ["False", "False"]
+    second = _python(code).split()
+    assert second[-2:] == ["True", "True"] and second[0] == "[2.0,"
+
+
+def test_corrupt_disk_cache_entries_are_recompiled_with_a_warning(tmp_path):
+    fun = lambda x: x + 1
+    nbt.defn(fun, cache=str(tmp_path))(nbt.tensor([1.0]))
+    (entry,) = tmp_path.glob("*.xla")
+    for damage in (lambda b: b[: len(b) // 2], lambda b: b"not numbat" + b, lambda b: b[:-10] + b"0123456789"):
+        entry.write_bytes(damage(entry.read_bytes()) if entry.exists() else b"")
+        with pytest.warns(nbt.xla._disk_cache.CacheWarning, match="ignoring disk cache entry"):
+            result = nbt.defn(fun, cache=str(tmp_path))(nbt.tensor([1.0]))
+        assert result.to_numpy().tolist() == [2.0]
+    np.testing.assert_array_equal(nbt.defn(fun, cache=str(tmp_path))(nbt.tensor([2.0])).to_numpy(), [3.0])
