@@ -242,7 +242,7 @@ def test_unknown_subcommand_names_the_valid_ones(ip):
 
 def test_help_is_the_docstring(ip):
     cell = run(ip, "%numbat?")
-    for word in ("info", "telemetry", "cache", "%numbat [-n LIMIT] [subcommand] [action]"):
+    for word in ("info", "telemetry", "cache", "client", "memory", "precision", "graph", "--fused", "[subcommand]"):
         assert word in cell.stdout
 
 
@@ -477,3 +477,60 @@ def test_docstring_examples(module):
     for test in finder.find(module, module.__name__, globs={**vars(module), "nbt": nbt, "np": np}):
         runner.run(test)
     assert runner.failures == 0
+
+
+# --- settings and graph magics -------------------------------------------
+
+
+def test_settings_after_the_client_started_answer_in_one_line(ip):
+    run(ip, "import numbat as nbt\n_ = nbt.tensor([1])")
+    for line in ("%numbat memory preallocate=false", "%numbat memory fraction=0.5", "%numbat client host"):
+        cell = run(ip, line)
+        assert cell.result.error_in_exec is None
+        assert cell.stderr.count("\n") == 1 and "already started" in cell.stderr and "Restart the kernel" in cell.stderr
+    cell = run(ip, "%numbat memory")
+    assert "XLA_PYTHON_CLIENT_PREALLOCATE" in cell.displays[0]["text/plain"]
+    assert "device memory" in cell.displays[0]["text/plain"]
+
+
+def test_bad_settings_arguments_are_one_line_messages(ip):
+    for line, message in [
+        ("%numbat memory fraction=two", "fraction must be a number"),
+        ("%numbat memory threads=2", "takes preallocate=true|false and fraction=F"),
+        ("%numbat precision extreme", "precision must be one of default, high, highest"),
+        ("%numbat '", "No closing quotation"),
+        ("%numbat graph nothing_here", "'nothing_here' is not defined"),
+    ]:
+        cell = run(ip, line)
+        assert cell.result.error_in_exec is None and message in cell.stderr, (line, cell.stderr)
+
+
+def test_precision_magic_sets_the_default_for_new_defns(ip):
+    cell = run(ip, "%numbat precision highest")
+    assert "'highest'" in cell.displays[0]["text/plain"]
+    run(ip, "import numbat as nbt\n_f = nbt.jit(lambda t: t)")
+    assert ip.user_ns["_f"].precision == "highest"
+    run(ip, "%numbat precision default")
+
+
+def test_graph_magic_draws_the_expression_the_kernels_and_the_ir(ip):
+    run(ip, "import numbat as nbt\nx = nbt.iota((8,), type='f32')\nfma = nbt.defn(lambda x, y, z: x + y * z)")
+    drawn = run(ip, "%numbat graph fma x x x").displays[0]
+    assert "<svg" in drawn["image/svg+xml"] and "multiply" in drawn["text/plain"]
+    fused = run(ip, "%numbat graph fma x x x --fused").displays[0]
+    assert (
+        "1 kernel(s)" in fused["text/plain"] and "multiply, add" in fused["text/html"] and "<svg" in fused["text/html"]
+    )
+    mlir = run(ip, "%numbat graph fma x x x --mlir").displays[0]
+    assert "stablehlo.multiply" in mlir["text/plain"] and "numbat-ir" in mlir["text/html"]
+    hlo = run(ip, "%numbat graph fma x x x --hlo").displays[0]
+    assert "fusion" in hlo["text/plain"]
+
+
+def test_graph_magic_escapes_names(ip):
+    run(
+        ip,
+        "import numbat as nbt\nx = nbt.tensor([1.0], names=['<script>alert(1)</script>'])\nneg = nbt.defn(lambda t: -t)",
+    )
+    fused = run(ip, "%numbat graph neg x --fused").displays[0]
+    assert "<script>" not in fused["text/html"] and "&lt;script&gt;" in fused["text/html"]

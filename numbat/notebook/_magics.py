@@ -16,62 +16,9 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 
 from .. import telemetry
 from ..xla import _client
-from ._html import escape
+from ._tables import Section, bundle
 
-SUBCOMMANDS = ("info", "telemetry", "cache")
-
-_BOX = (
-    "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;line-height:1.4;"
-    "color:inherit;margin:2px 0;"
-)
-_TABLE = "border-collapse:collapse;margin:2px 0 8px 0;border:1px solid rgba(128,128,128,0.3);"
-_TH = "padding:1px 8px;text-align:left;background:rgba(128,128,128,0.12);font-weight:600;"
-_TD = "padding:1px 8px;text-align:left;white-space:nowrap;border-top:1px solid rgba(128,128,128,0.2);"
-_DIM = "opacity:0.7;"
-
-
-class Section:
-    """A titled table: `header` names the columns, `rows` hold strings; a
-    `note` says something when there are no rows (or beside them)."""
-
-    def __init__(self, title: str, header: tuple, rows: list, note: str = ""):
-        self.title, self.header, self.rows, self.note = (
-            title,
-            header,
-            [tuple(map(str, r)) for r in rows],
-            note,
-        )
-
-    def text(self) -> str:
-        lines = [self.title]
-        if self.rows:
-            widths = [max(len(str(cell)) for cell in column) for column in zip(self.header, *self.rows)]
-            for row in (self.header, *self.rows):
-                lines.append("  " + "  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip())
-        if self.note:
-            lines.append("  " + self.note)
-        return "\n".join(lines)
-
-    def html(self) -> str:
-        parts = [f"<div style='font-weight:600'>{escape(self.title)}</div>"]
-        if self.rows:
-            head = "".join(f"<th style='{_TH}'>{escape(cell)}</th>" for cell in self.header)
-            body = "".join(
-                "<tr>" + "".join(f"<td style='{_TD}'>{escape(cell)}</td>" for cell in row) + "</tr>"
-                for row in self.rows
-            )
-            parts.append(f"<table style='{_TABLE}'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
-        if self.note:
-            parts.append(f"<div style='{_DIM}margin-bottom:8px'>{escape(self.note)}</div>")
-        return "".join(parts)
-
-
-def bundle(sections: list[Section]) -> dict[str, str]:
-    """The text/plain + text/html mimebundle of `sections`."""
-    return {
-        "text/plain": "\n\n".join(section.text() for section in sections),
-        "text/html": f"<div class='numbat-info' style='{_BOX}'>{''.join(s.html() for s in sections)}</div>",
-    }
+SUBCOMMANDS = ("info", "telemetry", "cache", "client", "memory", "precision", "graph")
 
 
 def _version(distribution: str) -> str:
@@ -183,21 +130,13 @@ class NumbatMagics(Magics):
         "subcommand",
         nargs="?",
         default="info",
-        help="info (the default), telemetry or cache",
+        help="info (the default), telemetry, cache, client, memory, precision or graph",
     )
-    @argument(
-        "action",
-        nargs="?",
-        default=None,
-        help="with telemetry: `clear` hides the compilations so far",
-    )
-    @argument(
-        "-n",
-        "--limit",
-        type=int,
-        default=20,
-        help="with telemetry: how many recent compilations to show",
-    )
+    @argument("arguments", nargs="*", help="the subcommand's arguments (see below)")
+    @argument("-n", "--limit", type=int, default=20, help="with telemetry: how many recent compilations to show")
+    @argument("--fused", action="store_true", help="with graph: group the ops by the XLA kernel they ended in")
+    @argument("--mlir", action="store_true", help="with graph: show the StableHLO module")
+    @argument("--hlo", action="store_true", help="with graph: show XLA's optimized HLO")
     @line_magic
     def numbat(self, line=""):
         """Look at numbat from the notebook.
@@ -209,31 +148,57 @@ class NumbatMagics(Magics):
                      time, client, device, reason; `%numbat telemetry clear`
                      lists only compilations from then on
           cache      compilations and cache hits per function
+          client     the XLA clients; `%numbat client NAME` picks the default
+                     client before the client starts
+          memory     memory settings and use; `%numbat memory preallocate=false
+                     fraction=0.5` sets them before the client starts
+          precision  `%numbat precision default|high|highest`: the matmul
+                     precision of defns created from now on
+          graph      `%numbat graph FUN ARGS... [--fused] [--mlir|--hlo]`: the
+                     expression graph of FUN on the named ARGS, grouped by XLA
+                     kernel with --fused, or its IR
 
-        Examples: `%numbat info`, `%numbat telemetry -n 5`, `%numbat cache`.
+        Examples: `%numbat info`, `%numbat telemetry -n 5`, `%numbat graph f x --fused`.
         """
         try:
             args = parse_argstring(self.numbat, line)
-        except UsageError as error:
+        except (UsageError, ValueError) as error:  # ValueError: unbalanced quotes
             return _error(f"{error}")
-        command = args.subcommand
+        command, rest = args.subcommand, args.arguments
         if command not in SUBCOMMANDS:
             return _error(f"unknown subcommand {command!r}; subcommands are {', '.join(SUBCOMMANDS)}")
-        if args.action is not None and (command, args.action) != ("telemetry", "clear"):
+        if rest and command in ("info", "cache") or (command == "telemetry" and rest not in ([], ["clear"])):
             return _error(
-                f"`%numbat {command}` takes no argument {args.action!r}; only `%numbat telemetry clear` takes an action"
+                f"`%numbat {command}` takes no argument {' '.join(rest)!r}; only `%numbat telemetry clear` takes an action"
             )
         from IPython.display import display
 
         if command == "info":
             display(bundle(info_sections()), raw=True)
-        elif command == "telemetry" and args.action == "clear":
+        elif command == "telemetry" and rest == ["clear"]:
             self.telemetry_since = telemetry.last_sequence()
             print("numbat: %numbat telemetry now lists compilations from here on (the log itself is kept)")
         elif command == "telemetry":
             display(bundle([telemetry_section(self.telemetry_since, args.limit)]), raw=True)
-        else:
+        elif command == "cache":
             display(bundle([cache_section()]), raw=True)
+        elif command == "graph":
+            from .._errors import ArgumentError
+            from ._graph import graph
+
+            ir = "mlir" if args.mlir else "hlo" if args.hlo else None
+            try:
+                display(graph(self.shell.user_ns, rest, args.fused, ir), raw=True)
+            except ArgumentError as error:
+                return _error(str(error))
+        else:
+            from . import _settings
+
+            shown = getattr(_settings, command)(rest)
+            if isinstance(shown, str):
+                print(shown, file=sys.stderr)
+            else:
+                display(bundle(shown), raw=True)
 
 
 def _error(message: str) -> None:

@@ -1,0 +1,62 @@
+"""`%numbat graph FUN ARGS... [--fused] [--mlir | --hlo]`: a defn's expression graph, the
+kernels XLA fused it into, or its IR with syntax highlighting.
+
+`FUN` and `ARGS` are names in the notebook's namespace (ARGS may also be Python
+literals such as `3` or `2.5`)."""
+
+from __future__ import annotations
+
+import ast
+
+from .._errors import ArgumentError
+from ._tables import Section, bundle
+
+
+def _resolve(namespace: dict, name: str):
+    if name in namespace:
+        return namespace[name]
+    try:
+        return ast.literal_eval(name)
+    except (ValueError, SyntaxError):
+        raise ArgumentError(f"%numbat graph: {name!r} is not defined in the notebook") from None
+
+
+def graph(namespace: dict, names: list[str], fused: bool, ir: str | None) -> dict:
+    """The mimebundle `%numbat graph` displays."""
+    from .. import _defn
+    from ..xla import _ir
+
+    if not names:
+        raise ArgumentError("%numbat graph needs a function and its arguments: %numbat graph FUN ARGS...")
+    fun = _resolve(namespace, names[0])
+    if not callable(fun):
+        raise ArgumentError(f"%numbat graph: {names[0]!r} is a {type(fun).__name__}, not a function")
+    args = [_resolve(namespace, name) for name in names[1:]]
+    if ir == "mlir":
+        return _highlighted(_ir.to_mlir_module(fun, args), "mlir")
+    if ir == "hlo":
+        return _highlighted(_ir.hlo(fun, args), "hlo")
+    expr = _defn.debug_expr(fun)(*args)
+    if not fused:
+        return expr._repr_mimebundle_()
+    report = _ir.fusion_report(fun, args)
+    rows = [(k.name, f"{k.opcode} {k.kind}".strip(), k.shape, ", ".join(k.numbat_ops) or "-") for k in report.kernels]
+    note = f"{len(report.kernels)} kernel(s); flops {report.flops:g}; bytes accessed {report.bytes_accessed:g}"
+    table = bundle([Section(f"kernels of {report.function}", ("kernel", "kind", "shape", "numbat ops"), rows, note)])
+    drawing = expr._repr_mimebundle_()
+    return {
+        "text/plain": table["text/plain"] + "\n\n" + drawing["text/plain"],
+        "text/html": table["text/html"] + drawing["image/svg+xml"],
+    }
+
+
+def _highlighted(text: str, language: str) -> dict:
+    """The IR as text, and as HTML with inline-styled syntax highlighting (pygments ships with IPython)."""
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import get_lexer_by_name
+
+    lexer = get_lexer_by_name("llvm")  # MLIR and HLO read well with LLVM IR's tokens: %values, types, attributes
+    html = highlight(text, lexer, HtmlFormatter(noclasses=True, nowrap=True))
+    style = "font-size:12px;max-height:480px;overflow:auto;margin:2px 0;"
+    return {"text/plain": text, "text/html": f"<pre class='numbat-ir' style='{style}'>{html}</pre>"}

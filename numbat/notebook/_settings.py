@@ -1,0 +1,93 @@
+"""`%numbat client`, `%numbat memory` and `%numbat precision`: show the XLA settings in
+effect and, before the client starts, change them. After the client started, a change
+is answered with one line saying so and what to do, never a traceback."""
+
+from __future__ import annotations
+
+from .._errors import ArgumentError, ClientError
+from ..xla import _client, _config
+from ._tables import Section
+
+
+def _one_line(error: Exception) -> str:
+    return f"numbat: {error}"
+
+
+def client(arguments: list[str]) -> list[Section] | str:
+    """With a client name, makes it the default (before the client starts); always shows the clients."""
+    if len(arguments) > 1:
+        return "numbat: %numbat client takes at most one client name"
+    if arguments:
+        try:
+            _config.configure(default_client=arguments[0])
+        except (ArgumentError, ClientError) as error:
+            return _one_line(error)
+    if not _client.started():
+        default = _client.configured_default() or f"the first available of {', '.join(_client.PLATFORMS)}"
+        return [Section("XLA client", (), [], f"not started; it will start as {default}")]
+    rows = [(name, c["platform"], c["devices"], "yes" if c["default"] else "") for name, c in _client.clients().items()]
+    return [Section("clients", ("client", "platform", "devices", "default"), rows)]
+
+
+def _parse_bool(text: str) -> bool:
+    if text.lower() in ("true", "1", "yes", "on"):
+        return True
+    if text.lower() in ("false", "0", "no", "off"):
+        return False
+    raise ArgumentError(f"preallocate must be true or false, got {text!r}")
+
+
+def memory(arguments: list[str]) -> list[Section] | str:
+    """`preallocate=true|false` and `fraction=F` set GPU memory settings before the client
+    starts; always shows the settings in effect (and, once started, memory per device)."""
+    changes = {}
+    for argument in arguments:
+        key, _, value = argument.partition("=")
+        if key not in ("preallocate", "fraction") or not value:
+            return f"numbat: %numbat memory takes preallocate=true|false and fraction=F, got {argument!r}"
+        changes[key] = value
+    if changes:
+        try:
+            preallocate = _parse_bool(changes["preallocate"]) if "preallocate" in changes else None
+            fraction = float(changes["fraction"]) if "fraction" in changes else None
+            _config.set_memory(preallocate=preallocate, fraction=fraction)
+        except ValueError:
+            return f"numbat: fraction must be a number in (0, 1], got {changes['fraction']!r}"
+        except (ArgumentError, ClientError) as error:
+            return _one_line(error)
+    settings = [(name, value, origin) for name, (value, origin) in _config.settings().items()]
+    sections = [Section("memory settings", ("setting", "value", "from"), settings)]
+    if _client.started():
+        from ..xla._memory import memory as device_memory
+
+        rows = [
+            (row["device"], _bytes(row["in_use"]), _bytes(row["peak"]), _bytes(row["limit"]), row["source"])
+            for row in device_memory()
+        ]
+        sections.append(Section("device memory", ("device", "in use", "peak", "limit", "source"), rows))
+    return sections
+
+
+def precision(arguments: list[str]) -> list[Section] | str:
+    """`default`, `high` or `highest`: the matmul precision of defns created from now on."""
+    from .._defn import _options
+
+    if len(arguments) > 1:
+        return "numbat: %numbat precision takes one of default, high, highest"
+    if arguments:
+        try:
+            _config.precision_name(arguments[0])
+        except ArgumentError as error:
+            return _one_line(error)
+        _options.global_default_defn_options(precision=arguments[0])
+    current = _options.effective({}).get("precision", "default")
+    note = f"defns created from now on compile with precision {current!r} ({_config.PRECISIONS[current]} matmuls)"
+    return [Section("precision", (), [], note)]
+
+
+def _bytes(count: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if count < 1024 or unit == "GiB":
+            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
+        count /= 1024
+    return f"{count} B"
