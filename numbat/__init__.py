@@ -7,6 +7,7 @@ definitions compiled to XLA; a compiler you can see into from Jupyter.
 """
 
 from . import linalg as linalg
+from . import notebook as notebook
 from . import random as random
 from . import telemetry as telemetry
 from . import xla as xla

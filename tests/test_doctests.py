@@ -16,6 +16,7 @@ EXCLUDED = {
     "xla": set(),
 }
 SKIPPED_MODULES = ("numbat.cli", "numbat.__main__", "numbat._bench")
+NOTEBOOK_DOCTESTS = ("numbat.notebook._plots", "numbat.notebook._explorer", "numbat.notebook._heatmap")
 
 
 def _examples():
@@ -23,7 +24,7 @@ def _examples():
     finder = doctest.DocTestFinder(exclude_empty=True)
     seen = set()
     for name in names:
-        if name.startswith(SKIPPED_MODULES) or name.startswith("numbat.notebook"):
+        if name.startswith(SKIPPED_MODULES) or (name.startswith("numbat.notebook") and name not in NOTEBOOK_DOCTESTS):
             continue
         module = importlib.import_module(name)
         for test in finder.find(module, name, extraglobs={"nbt": nbt, "np": np}):

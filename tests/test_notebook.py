@@ -534,3 +534,36 @@ def test_graph_magic_escapes_names(ip):
     )
     fused = run(ip, "%numbat graph neg x --fused").displays[0]
     assert "<script>" not in fused["text/html"] and "&lt;script&gt;" in fused["text/html"]
+
+
+# --- plots, explorer and the large-tensor view -------------------------------
+
+
+def test_large_tensor_view_has_statistics_and_a_heatmap_without_the_values():
+    values = np.random.default_rng(0).normal(size=(300, 200)).astype(np.float32)
+    values[0, 0], values[1, 1] = np.nan, np.inf
+    markup = _html.tensor_html(nbt.tensor(values, names=["<row>", "col"]))
+    finite = values[np.isfinite(values)]
+    assert f"{finite.min():.4g}"[:4] in markup and "NaN</td><td" in markup
+    assert "data:image/png;base64," in markup and "numbat-heatmap" in markup
+    assert "&lt;row&gt; →" in markup and "<row>" not in markup
+    assert len(markup) < 60_000
+
+
+def test_plots_return_figures():
+    t = nbt.iota((4, 5), names=["row", "col"], type="f32")
+    assert nbt.notebook.heatmap(t).axes[0].get_xlabel() == "col"
+    assert nbt.notebook.histogram(t, bins=5).axes[0].patches
+    assert nbt.notebook.telemetry_chart().axes[0].get_xlabel() == "milliseconds"
+    with pytest.raises(nbt.ArgumentError, match="rank 2 or more"):
+        nbt.notebook.heatmap(nbt.iota((3,)))
+
+
+def test_explorer_is_a_widget_with_a_static_fallback():
+    explorer = nbt.notebook.explorer(nbt.iota((3, 2, 2), names=["step", "row", "col"]))
+    bundle = explorer._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle and "numbat-explorer" in bundle["text/html"]
+    slider = explorer.widget().children[0]
+    assert slider.description == "step" and slider.max == 2
+    slider.value = 2
+    assert "step=2" in explorer.widget().children[-1].value and ">8<" in explorer.widget().children[-1].value

@@ -7,6 +7,10 @@ them. Tensors and expressions render through their own `_repr_mimebundle_`
 from __future__ import annotations
 
 from ..xla import _client
+from ._explorer import explorer as explorer
+from ._plots import heatmap as heatmap
+from ._plots import histogram as histogram
+from ._plots import telemetry_chart as telemetry_chart
 
 # One (shell, watcher, magics) per shell, so loading twice registers nothing twice.
 # IPython is imported only when the extension loads: the renderers don't need it.

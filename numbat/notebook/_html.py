@@ -1,9 +1,12 @@
 """A tensor as self-contained HTML: inline CSS, no JavaScript, no CDN.
 
 Small tensors (up to `TABLE_LIMIT` elements) show every value, as a table for
-rank 1 and 2; larger ones show summary statistics computed on the host in
-NumPy and the first `PREVIEW` values, never the whole tensor. Colors are
-neutral greys with transparency, readable on light and dark themes.
+rank 1 and 2; larger ones show summary statistics computed where the data lives
+(on the device for XLA tensors: only the statistics and the first `PREVIEW`
+values are copied to the host), and real tensors of rank 2 or more a heatmap
+of their first 2-D slice, averaged down on the device, with the axis names on
+its edges. Colors are neutral greys with transparency, readable on light and
+dark themes.
 
 >>> markup = tensor_html(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]))
 >>> "s32[x: 2][y: 2]" in markup, "<script" in markup
@@ -12,6 +15,7 @@ neutral greys with transparency, readable on light and dark themes.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 
@@ -82,7 +86,7 @@ def _body(tensor) -> str:
     if size == 0:
         return f"<div style='{_DIM}'>no elements</div>"
     if size > TABLE_LIMIT:
-        return _summary(tensor.to_numpy(), type_)
+        return _large(tensor)
     array = tensor.to_numpy()
     if len(shape) == 0:
         return f"<div>{escape(_format.number(array[()], type_))}</div>"
@@ -169,15 +173,128 @@ def _float(value) -> str:
     return _format.number(np.float64(f"{value:.6g}"), Type("f", 64))
 
 
-def _summary(array: np.ndarray, type_) -> str:
-    size = array.size
-    stats = statistics(array, type_)
+def _large(tensor) -> str:
+    """Statistics, leading values and a heatmap, computed without copying the tensor to the host."""
+    from . import _heatmap
+
+    data, type_ = tensor.data, tensor.type
+    xp = np if isinstance(data, np.ndarray) else _jnp()
+    stats = _device_statistics(data, type_, xp)
+    leading = [_format.number(value, type_) for value in _leading(data, xp)]
     cells = "".join(
         f"<td style='{_INDEX}'>{escape(label)}</td><td style='{_CELL}'>{escape(value)}</td>" for label, value in stats
     )
-    leading = [_format.number(value, type_) for value in array.reshape(-1)[:PREVIEW]]
-    first = ", ".join(leading) + (", ..." if size > PREVIEW else "")
-    return (
-        f"<div style='{_SCROLL}'><table style='{_TABLE}'><tbody><tr>{cells}</tr></tbody></table></div>"
-        f"<div style='margin-top:4px'><span style='{_DIM}'>first {len(leading)} of {size}:</span> {escape(first)}</div>"
+    first = ", ".join(leading) + (", ..." if tensor.size > PREVIEW else "")
+    parts = [
+        f"<div style='{_SCROLL}'><table style='{_TABLE}'><tbody><tr>{cells}</tr></tbody></table></div>",
+        f"<div style='margin-top:4px'><span style='{_DIM}'>first {len(leading)} of {tensor.size}:</span> {escape(first)}</div>",
+    ]
+    if len(tensor.shape) >= 2 and not type_.is_complex:
+        plane = data[(0,) * (len(tensor.shape) - 2)] if len(tensor.shape) > 2 else data
+        small = np.asarray(_heatmap.downsample(plane if xp is not np else plane.astype(np.float32), xp))
+        rows_label, cols_label = _axis_label(tensor.names, tensor.rank - 2), _axis_label(tensor.names, tensor.rank - 1)
+        where = "" if tensor.rank == 2 else f" (slice {list((0,) * (tensor.rank - 2))})"
+        parts.append(
+            f"<figure class='numbat-heatmap' style='margin:6px 0 0 0'>"
+            f"<div style='{_DIM}text-align:center'>{escape(cols_label or 'axis ' + str(tensor.rank - 1))} →</div>"
+            f"<div style='display:flex;align-items:center;gap:4px'>"
+            f"<div style='{_DIM}writing-mode:vertical-rl'>{escape(rows_label or 'axis ' + str(tensor.rank - 2))} →</div>"
+            f"<img alt='heatmap{escape(where)}' src='{_heatmap.data_uri(small)}' "
+            f"style='width:256px;image-rendering:pixelated;border:1px solid rgba(128,128,128,0.35)'/></div>"
+            f"<figcaption style='{_DIM}'>heatmap{escape(where)}, {small.shape[0]}×{small.shape[1]} px</figcaption></figure>"
+        )
+    return "".join(parts)
+
+
+def _leading(data, xp) -> np.ndarray:
+    """The first `PREVIEW` values in row-major order, copying only those to the host."""
+    if xp is np:
+        return data.reshape(-1)[:PREVIEW]
+    return np.asarray(_kernels()["leading"](data))
+
+
+@functools.cache
+def _kernels() -> dict:
+    """Jitted kernels for the summary, built once (a new lambda per call would recompile)."""
+    import jax
+
+    return {
+        "leading": jax.jit(lambda d: d.reshape(-1)[:PREVIEW]),
+        "integer": jax.jit(lambda d: (d.min(), d.max(), d.astype("float32").mean(), d.astype("float32").std())),
+    }
+
+
+def _jnp():
+    import jax.numpy as jnp
+
+    return jnp
+
+
+def _device_statistics(flat, type_, xp) -> list[tuple[str, str]]:
+    """`statistics`, computed with `xp` where the data lives; only scalars reach the host."""
+    if type_.is_complex or type_.is_integer or xp is np:
+        return (
+            statistics(np.asarray(flat), type_)
+            if xp is np or flat.size <= TABLE_LIMIT * 100
+            else _integer_stats(flat, type_, xp)
+        )
+    import jax
+
+    with jax.enable_x64(True):
+        host = _float_statistics(flat, type_.bits == 64)
+    low, high, mean, std, nans, infs, zeros, count = host
+    rows = []
+    if count:
+        rows += [("min", _float(low)), ("max", _float(high)), ("mean", _float(mean)), ("std", _float(std))]
+    return rows + [("NaN", str(nans)), ("Inf", str(infs)), ("zeros", str(zeros))]
+
+
+@functools.cache
+def _float_statistics_kernel(wide64: bool, masked: bool):
+    """Statistics in one jitted kernel. The plain kernel (min, max, sum, sum of squares,
+    zeros) vectorizes well on XLA's CPU backend; NaN and infinities need the masked one,
+    several times slower, which runs only when min or max shows a non-finite value."""
+    import jax
+    import jax.numpy as jnp
+
+    def kernel(data):
+        wide = data.astype(jnp.float64 if wide64 else jnp.float32)
+        if masked:
+            finite = jnp.isfinite(wide)
+            values = jnp.where(finite, wide, 0)
+            low, high = jnp.where(finite, wide, jnp.inf).min(), jnp.where(finite, wide, -jnp.inf).max()
+            nan, inf, count = jnp.isnan(wide).sum(), jnp.isinf(wide).sum(), finite.sum()
+        else:
+            values, low, high = wide, wide.min(), wide.max()
+            nan, inf, count = 0, 0, wide.size
+        return low, high, values.sum(), (values * values).sum(), nan, inf, (wide == 0).sum(), count
+
+    return jax.jit(kernel)
+
+
+def _float_statistics(flat, wide64: bool) -> list:
+    """`[min, max, mean, std, NaN count, Inf count, zero count, finite count]` of `flat`."""
+    low, high, total, squares, nan, inf, zeros, count = (
+        v.item() for v in _float_statistics_kernel(wide64, False)(flat)
     )
+    if not (math.isfinite(low) and math.isfinite(high)):
+        low, high, total, squares, nan, inf, zeros, count = (
+            v.item() if hasattr(v, "item") else v for v in _float_statistics_kernel(wide64, True)(flat)
+        )
+    mean = total / max(count, 1)
+    std = math.sqrt(max(squares / max(count, 1) - mean * mean, 0.0))
+    return [low, high, mean, std, int(nan), int(inf), int(zeros), int(count)]
+
+
+def _integer_stats(data, type_, xp) -> list[tuple[str, str]]:
+    import jax
+
+    low, high, mean, std = jax.jit(lambda d: (d.min(), d.max(), d.astype("float32").mean(), d.astype("float32").std()))(
+        data
+    )
+    return [
+        ("min", _format.number(np.asarray(low), type_)),
+        ("max", _format.number(np.asarray(high), type_)),
+        ("mean", _float(mean)),
+        ("std", _float(std)),
+    ]
