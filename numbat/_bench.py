@@ -1,9 +1,18 @@
-"""`numbat bench`: one softmax, timed as a numbat defn, with `jax.jit` and with NumPy.
+"""`numbat bench`: numbat against the library underneath, timed interleaved in one run.
 
-All three compute the same expression, `exp(x) / sum(exp(x))`, over the same f32 values.
+Each suite is a list of comparisons; a comparison times a few callables round-robin
+(one call of each per round, so drift in the machine's speed hits all alike) and
+reports Benchee's columns: ips, average, deviation, median, 99th percentile, and how
+many times slower each is than the fastest. The ratio lines name numbat first, so they
+cannot be read backwards: "numbat defn is 1.07x slower than jax.jit".
 """
 
+from __future__ import annotations
+
+import json
 import statistics
+import subprocess
+import sys
 import time
 
 import jax
@@ -12,69 +21,216 @@ import numpy as np
 
 import numbat as nbt
 
-WARMUP = 3
+SUITES = ("softmax", "dispatch", "eager", "trace", "notebook")
 
 
-@nbt.defn
-def softmax(t):
-    return nbt.exp(t) / nbt.sum(nbt.exp(t))
+def measure(cases: dict, rounds: int, warmup: int = 3) -> dict:
+    """Times each callable in `cases` round-robin; returns per-case statistics in µs."""
+    for call in cases.values():
+        for _ in range(warmup):
+            call()
+    samples = {name: [] for name in cases}
+    names = list(cases)
+    for round_ in range(rounds):
+        for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
+            start = time.perf_counter_ns()
+            cases[name]()
+            samples[name].append((time.perf_counter_ns() - start) / 1e3)
+    out = {}
+    for name, values in samples.items():
+        values.sort()
+        average = statistics.fmean(values)
+        out[name] = {
+            "ips": 1e6 / average,
+            "average_us": average,
+            "deviation_pct": 100 * statistics.pstdev(values) / average,
+            "median_us": values[len(values) // 2],
+            "p99_us": values[min(len(values) - 1, int(len(values) * 0.99))],
+        }
+    return out
 
 
-@jax.jit
-def jax_softmax(x):
-    return jnp.exp(x) / jnp.sum(jnp.exp(x))
-
-
-def numpy_softmax(x):
-    return np.exp(x) / np.sum(np.exp(x))
-
-
-def _median_us(call, repeat: int) -> float:
-    for _ in range(WARMUP):
-        call()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter_ns()
-        call()
-        times.append(time.perf_counter_ns() - start)
-    return statistics.median(times) / 1e3
-
-
-def run(size: int = 1_000_000, repeat: int = 50) -> dict:
-    """Times the three softmaxes on `size` f32 values; medians over `repeat` calls, in µs.
-
-    Raises `AssertionError` if the three results disagree.
-    """
-    x = np.random.default_rng(0).standard_normal(size, dtype=np.float32)
-    t = nbt.tensor(x, type="f32", backend=nbt.XLABackend())
-    x_jax = jax.device_put(x)
-
-    expected = numpy_softmax(x)
-    np.testing.assert_allclose(np.asarray(softmax(t)), expected, rtol=1e-4, atol=1e-12)
-    np.testing.assert_allclose(np.asarray(jax_softmax(x_jax)), expected, rtol=1e-4, atol=1e-12)
-
-    median_us = {
-        "numbat": _median_us(lambda: jax.block_until_ready(softmax(t).data), repeat),
-        "jax": _median_us(lambda: jax.block_until_ready(jax_softmax(x_jax)), repeat),
-        "numpy": _median_us(lambda: numpy_softmax(x), repeat),
-    }
+def _comparison(title: str, cases: dict, ratios: list[tuple[str, str]], rounds: int) -> dict:
+    stats = measure(cases, rounds)
     return {
-        "size": size,
-        "repeat": repeat,
-        "median_us": median_us,
-        "ratio": {
-            "numbat/jax": median_us["numbat"] / median_us["jax"],
-            "numbat/numpy": median_us["numbat"] / median_us["numpy"],
-        },
+        "title": title,
+        "stats": stats,
+        "ratios": [
+            {"numbat": a, "reference": b, "ratio": stats[a]["median_us"] / stats[b]["median_us"]} for a, b in ratios
+        ],
     }
 
 
-def print_table(results: dict) -> None:
-    """Prints `run`'s results as a small table."""
-    print(f"softmax over {results['size']:,} f32 values, median of {results['repeat']} calls")
-    print(f"{'':<16}{'µs':>12}")
-    labels = {"numbat": "numbat defn", "jax": "jax.jit", "numpy": "numpy"}
-    for key, label in labels.items():
-        print(f"{label:<16}{results['median_us'][key]:>12,.1f}")
-    for key, ratio in results["ratio"].items():
-        print(f"{key:<16}{ratio:>11.2f}x")
+def softmax_suite(size: int, rounds: int) -> list[dict]:
+    """The seed's table: softmax over `size` values, NumPy ("pure"), XLA eager and defn, f32 and f64."""
+    return [_softmax_comparison(type_, size, rounds) for type_ in ("f32", "f64")]
+
+
+def _softmax_comparison(type_: str, size: int, rounds: int) -> dict:
+    x = np.random.default_rng(0).standard_normal(size).astype(type_.replace("f", "float"))
+    with jax.enable_x64(True):
+        x_jax = jax.device_put(x)
+    host = nbt.tensor(x, backend=nbt.NumPyBackend())
+    device = nbt.tensor(x, backend=nbt.XLABackend())
+
+    def softmax(t):
+        return nbt.exp(t) / nbt.sum(nbt.exp(t))
+
+    compiled = nbt.defn(softmax)
+
+    @jax.jit
+    def jax_softmax(v):
+        return jnp.exp(v) / jnp.sum(jnp.exp(v))
+
+    def jax_call():
+        with jax.enable_x64(True):
+            return jax_softmax(x_jax).block_until_ready()
+
+    expected = np.exp(x.astype(np.float64)) / np.exp(x.astype(np.float64)).sum()
+    np.testing.assert_allclose(compiled(device).to_numpy(), expected, rtol=1e-4, atol=1e-12)
+    cases = {
+        f"numbat pure (NumPy backend) {type_}": lambda: softmax(host),
+        f"numbat XLA eager {type_}": lambda: softmax(device).data.block_until_ready(),
+        f"numbat defn {type_}": lambda: compiled(device).data.block_until_ready(),
+        f"numbat defn + transfer {type_}": lambda: compiled(device).to_numpy(),
+        f"jax.jit {type_}": jax_call,
+        f"numpy {type_}": lambda: np.exp(x) / np.sum(np.exp(x)),
+    }
+    ratios = [(f"numbat defn {type_}", f"jax.jit {type_}"), (f"numbat defn {type_}", f"numpy {type_}")]
+    return _comparison(f"softmax over {size:,} {type_} values", cases, ratios, rounds)
+
+
+def dispatch_suite(size: int, rounds: int) -> list[dict]:
+    """A cached call of a one-line defn against the same `jax.jit` function."""
+    t = nbt.tensor(np.arange(size, dtype=np.float32))
+    fun = nbt.jit(lambda a: a * 2)
+    jitted = jax.jit(lambda a: a * 2)
+    fun(t), jitted(t.data)
+    cases = {"numbat defn (cached)": lambda: fun(t), "jax.jit (cached)": lambda: jitted(t.data)}
+    return [
+        _comparison(f"cached call, f32[{size}]", cases, [("numbat defn (cached)", "jax.jit (cached)")], rounds * 20)
+    ]
+
+
+def eager_suite(size: int, rounds: int) -> list[dict]:
+    """One eager `add` on each backend against `jnp.add` and `np.add`."""
+    a, b = nbt.tensor(np.arange(size, dtype=np.float32)), nbt.tensor(np.ones(size, np.float32))
+    na, nb = (nbt.backend_copy(v, nbt.NumPyBackend()) for v in (a, b))
+    x, y = na.data, nb.data
+    xla = {"numbat add (XLA)": lambda: nbt.add(a, b), "jnp.add": lambda: jnp.add(a.data, b.data)}
+    host = {"numbat add (NumPy)": lambda: nbt.add(na, nb), "np.add": lambda: np.add(x, y)}
+    return [
+        _comparison(f"eager add, f32[{size}], XLA", xla, [("numbat add (XLA)", "jnp.add")], rounds * 20),
+        _comparison(f"eager add, f32[{size}], NumPy", host, [("numbat add (NumPy)", "np.add")], rounds * 20),
+    ]
+
+
+def trace_suite(size: int, rounds: int) -> list[dict]:
+    """Tracing a 300-op defn into its graph against `jax.make_jaxpr` of the same jnp code."""
+
+    def chain(v, ops):
+        for i in range(300):
+            v = ops[i % 3](v)
+        return v
+
+    numbat_ops = (lambda v: v * 1.5, nbt.tanh, lambda v: v + 1.0)
+    jnp_ops = (lambda v: v * 1.5, jnp.tanh, lambda v: v + 1.0)
+    t = nbt.tensor(np.ones(size, np.float32))
+    cases = {
+        "numbat debug_expr (300 ops)": lambda: nbt.debug_expr(lambda v: chain(v, numbat_ops))(t),
+        "jax.make_jaxpr (300 ops)": lambda: jax.make_jaxpr(lambda v: chain(v, jnp_ops))(t.data),
+    }
+    return [
+        _comparison(
+            "tracing a 300-op function", cases, [("numbat debug_expr (300 ops)", "jax.make_jaxpr (300 ops)")], rounds
+        )
+    ]
+
+
+def notebook_suite(size: int, rounds: int) -> list[dict]:
+    """`%load_ext numbat` beyond `import jax`, the post-cell hook, and the big tensor view."""
+    code = (
+        "import time; t0 = time.perf_counter(); import jax; t1 = time.perf_counter(); "
+        "from IPython.core.interactiveshell import InteractiveShell; ip = InteractiveShell.instance(); "
+        "t2 = time.perf_counter(); ip.run_line_magic('load_ext', 'numbat'); t3 = time.perf_counter(); "
+        "print(t1 - t0, t3 - t2)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    jax_s, load_s = (float(v) for v in result.stdout.split())
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from .notebook import _html, _strip
+
+    watcher = _strip.CellWatcher(InteractiveShell.instance())
+
+    def hook():
+        watcher.pre_run_cell(None)
+        watcher.post_run_cell(None)
+
+    big = nbt.tensor(np.random.default_rng(0).standard_normal((size, size), dtype=np.float32))
+    view = _html.tensor_html(big)
+    stats = measure(
+        {"post-cell hook (nothing compiled)": hook, f"tensor view f32[{size},{size}]": lambda: _html.tensor_html(big)},
+        max(rounds // 5, 3),
+    )
+    return [
+        {
+            "title": "notebook",
+            "stats": stats,
+            "ratios": [],
+            "figures": {
+                "import jax (s)": jax_s,
+                "%load_ext numbat after import jax (s)": load_s,
+                f"tensor view f32[{size},{size}] bytes": len(view),
+            },
+        }
+    ]
+
+
+def run(suite: str = "all", size: int | None = None, rounds: int = 200) -> list[dict]:
+    """Runs one suite (or all); `size` overrides each suite's default problem size."""
+    if suite != "all" and suite not in SUITES:
+        raise ValueError(f"unknown suite {suite!r}; suites are {', '.join(SUITES)}, all")
+    defaults = {"softmax": 1_000_000, "dispatch": 8, "eager": 8, "trace": 8, "notebook": 4096}
+    chosen = SUITES if suite == "all" else (suite,)
+    results = []
+    for name in chosen:
+        suite_rounds = rounds if name not in ("softmax", "trace") else max(rounds // 4, 3)
+        results += globals()[f"{name}_suite"](size or defaults[name], suite_rounds)
+    return results
+
+
+def _time(us: float) -> str:
+    return f"{us / 1e3:.2f} ms" if us >= 1000 else f"{us:.2f} µs"
+
+
+def print_tables(results: list[dict]) -> None:
+    """Prints each comparison as a Benchee-style table, then its ratio lines."""
+    for result in results:
+        print(f"\n## {result['title']}\n")
+        stats = result["stats"]
+        width = max(len(name) for name in stats) + 2
+        print(f"{'Name':<{width}}{'ips':>12}{'average':>14}{'deviation':>12}{'median':>14}{'99th %':>14}")
+        fastest = min(s["median_us"] for s in stats.values())
+        for name, s in sorted(stats.items(), key=lambda item: item[1]["median_us"]):
+            print(
+                f"{name:<{width}}{s['ips']:>12,.1f}{_time(s['average_us']):>14}{s['deviation_pct']:>11.1f}%"
+                f"{_time(s['median_us']):>14}{_time(s['p99_us']):>14}"
+                + (f"   {s['median_us'] / fastest:.2f}x slower" if s["median_us"] > fastest else "")
+            )
+        for ratio in result["ratios"]:
+            word = "slower" if ratio["ratio"] >= 1 else "faster"
+            factor = ratio["ratio"] if ratio["ratio"] >= 1 else 1 / ratio["ratio"]
+            print(f"{ratio['numbat']} is {factor:.2f}x {word} than {ratio['reference']}")
+        for name, value in result.get("figures", {}).items():
+            print(f"{name}: {value:.3f}" if isinstance(value, float) else f"{name}: {value}")
+
+
+def write_json(results: list[dict], path: str) -> None:
+    """Writes every figure to `path` as JSON, for tooling."""
+    with open(path, "w") as file:
+        json.dump(
+            {"machine": {"jax": jax.__version__, "devices": [str(d) for d in jax.devices()]}, "results": results},
+            file,
+            indent=2,
+        )

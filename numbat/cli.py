@@ -122,7 +122,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import _bench
 
-    _bench.print_table(_bench.run(size=args.size, repeat=args.repeat))
+    results = _bench.run(args.suite, size=args.size, rounds=args.rounds)
+    _bench.print_tables(results)
+    if args.json:
+        _bench.write_json(results, args.json)
     return 0
 
 
@@ -150,9 +153,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands.add_parser("demo", help="a short printed tour of the API").set_defaults(run=_cmd_demo)
 
-    bench = commands.add_parser("bench", help="time a softmax defn against jax.jit and NumPy")
-    bench.add_argument("--size", type=_positive_int, default=1_000_000, help="f32 values (default: %(default)s)")
-    bench.add_argument("--repeat", type=_positive_int, default=50, help="timed calls (default: %(default)s)")
+    bench = commands.add_parser("bench", help="time numbat against jax.jit, jax.numpy and NumPy, interleaved")
+    bench.add_argument(
+        "suite",
+        nargs="?",
+        default="all",
+        choices=("softmax", "dispatch", "eager", "trace", "notebook", "all"),
+        help="which suite (default: all)",
+    )
+    bench.add_argument("--size", type=_positive_int, default=None, help="problem size (default: each suite's own)")
+    bench.add_argument("--rounds", type=_positive_int, default=200, help="timed rounds (default: %(default)s)")
+    bench.add_argument("--json", metavar="PATH", help="also write every figure to PATH as JSON")
     bench.set_defaults(run=_cmd_bench)
     return parser
 
