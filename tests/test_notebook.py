@@ -567,3 +567,12 @@ def test_explorer_is_a_widget_with_a_static_fallback():
     assert slider.description == "step" and slider.max == 2
     slider.value = 2
     assert "step=2" in explorer.widget().children[-1].value and ">8<" in explorer.widget().children[-1].value
+
+
+def test_telemetry_strip_can_be_turned_off_and_on(ip):
+    run(ip, "import numbat as nbt")
+    assert "strip after each cell is off" in run(ip, "%numbat telemetry off").stdout
+    assert not run(ip, "nbt.jit(lambda t: t - 7)(nbt.tensor([1]))").strips()
+    run(ip, "%numbat telemetry on")
+    assert run(ip, "nbt.jit(lambda t: t - 8)(nbt.tensor([1]))").strips()
+    assert run(ip, "%numbat telemetry show").displays and run(ip, "%numbat telemetry chart").displays

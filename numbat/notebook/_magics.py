@@ -145,8 +145,10 @@ class NumbatMagics(Magics):
           info       versions; whether the XLA client started, and in which cell;
                      clients, devices and XLA settings
           telemetry  recent compilations: function, signature, trace and compile
-                     time, client, device, reason; `%numbat telemetry clear`
-                     lists only compilations from then on
+                     time, client, device, reason (`show`, the default);
+                     `clear` lists only compilations from then on; `on`/`off`
+                     shows or hides the strip after each cell; `chart` plots
+                     compile time per function
           cache      compilations and cache hits per function
           client     the XLA clients; `%numbat client NAME` picks the default
                      client before the client starts
@@ -167,9 +169,11 @@ class NumbatMagics(Magics):
         command, rest = args.subcommand, args.arguments
         if command not in SUBCOMMANDS:
             return _error(f"unknown subcommand {command!r}; subcommands are {', '.join(SUBCOMMANDS)}")
-        if rest and command in ("info", "cache") or (command == "telemetry" and rest not in ([], ["clear"])):
+        actions = ([], ["clear"], ["show"], ["on"], ["off"], ["chart"])
+        if rest and command in ("info", "cache") or (command == "telemetry" and rest not in actions):
             return _error(
-                f"`%numbat {command}` takes no argument {' '.join(rest)!r}; only `%numbat telemetry clear` takes an action"
+                f"`%numbat {command}` takes no argument {' '.join(rest)!r}; "
+                "`%numbat telemetry` takes show, clear, on, off or chart"
             )
         from IPython.display import display
 
@@ -178,6 +182,15 @@ class NumbatMagics(Magics):
         elif command == "telemetry" and rest == ["clear"]:
             self.telemetry_since = telemetry.last_sequence()
             print("numbat: %numbat telemetry now lists compilations from here on (the log itself is kept)")
+        elif command == "telemetry" and rest in (["on"], ["off"]):
+            from ._strip import CellWatcher
+
+            CellWatcher.enabled = rest == ["on"]
+            print(f"numbat: the telemetry strip after each cell is {rest[0]}")
+        elif command == "telemetry" and rest == ["chart"]:
+            from ._plots import telemetry_chart
+
+            display(telemetry_chart())
         elif command == "telemetry":
             display(bundle([telemetry_section(self.telemetry_since, args.limit)]), raw=True)
         elif command == "cache":

@@ -106,6 +106,8 @@ class CellWatcher:
         self.start = telemetry.last_sequence()
         self.counts = telemetry.counts()
 
+    enabled = True  # `%numbat telemetry off` hides the strip (the log goes on)
+
     def post_run_cell(self, result=None) -> None:
         if self.start is None:  # loaded during this cell: nothing was noted before it
             return
@@ -114,7 +116,7 @@ class CellWatcher:
         self.start = None
         # Work between cells (widget callbacks, threads) belongs to no cell.
         _client.current_cell = None
-        if records:
+        if records and self.enabled:
             from IPython.display import display
 
             display(strip(records, hits), raw=True)
