@@ -6,6 +6,7 @@ definitions compiled to XLA; a compiler you can see into from Jupyter.
 6
 """
 
+from . import constants as constants
 from . import linalg as linalg
 from . import notebook as notebook
 from . import random as random

@@ -111,15 +111,20 @@ def clients() -> dict[str, dict]:
     }
 
 
-def devices() -> list[dict]:
-    """Every device of every available client.
+def devices(client: str | None = None) -> list[dict]:
+    """Every device of `client` (default: of every available client).
 
     >>> devices()[0]["client"] in ("cuda", "rocm", "tpu", "host")
     True
+    >>> devices("host")[0]["platform"]
+    'cpu'
     """
+    if client is not None:
+        device(client, 0)  # checks the client exists
+    names = available() if client is None else (client,)
     return [
         {"client": name, "id": d.id, "kind": d.device_kind, "platform": d.platform}
-        for name in available()
+        for name in names
         for d in jax.devices(PLATFORMS[name])
     ]
 
