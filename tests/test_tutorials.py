@@ -1,9 +1,8 @@
-"""The tutorials, executed fresh under the installed Numbat kernel, show the rich views.
-
-(nbval, run by the same pytest command, checks their committed text outputs.)
-"""
+"""The tutorials, executed fresh under the installed Numbat kernel, run clean and show the
+rich views (nbval, run by the same pytest command, checks their committed text outputs)."""
 
 import pathlib
+import re
 
 import nbformat
 import pytest
@@ -11,35 +10,68 @@ from jupyter_client.kernelspec import KernelSpecManager
 from nbclient import NotebookClient
 
 NOTEBOOKS = pathlib.Path(__file__).parent.parent / "notebooks"
+TUTORIALS = sorted(path.name for path in NOTEBOOKS.glob("0*.ipynb"))
 
 
 @pytest.fixture(scope="module")
-def tutorial_outputs():
+def executed():
     if "numbat" not in KernelSpecManager().find_kernel_specs():
         pytest.fail(
             "the Numbat kernel is not installed: run `numbat kernel install --sys-prefix` (the README's set-up does)"
         )
-    notebook = nbformat.read(NOTEBOOKS / "01_tensors_and_defn.ipynb", as_version=4)
-    NotebookClient(
-        notebook, timeout=300, kernel_name="numbat", resources={"metadata": {"path": str(NOTEBOOKS)}}
-    ).execute()
-    return [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+    cache = {}
+
+    def run(name):
+        if name not in cache:
+            notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
+            NotebookClient(
+                notebook, timeout=300, kernel_name="numbat", resources={"metadata": {"path": str(NOTEBOOKS)}}
+            ).execute()
+            cache[name] = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+        return cache[name]
+
+    return run
 
 
-def test_tutorial_runs_without_errors(tutorial_outputs):
-    assert not [o for o in tutorial_outputs if o.output_type == "error"]
+def _data(outputs, mime):
+    return [o.data[mime] for o in outputs if mime in o.get("data", {})]
 
 
-def test_tutorial_shows_html_tensor_views(tutorial_outputs):
-    html = [o.data["text/html"] for o in tutorial_outputs if "text/html" in o.get("data", {})]
-    assert any("numbat-tensor" in h and "s32[x: 2][y: 2]" in h for h in html)
+def _text(outputs):
+    return "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
 
 
-def test_tutorial_draws_an_svg_expression_graph(tutorial_outputs):
-    svgs = [o.data["image/svg+xml"] for o in tutorial_outputs if "image/svg+xml" in o.get("data", {})]
-    assert svgs and "<svg" in svgs[0] and "divide" in svgs[0]
+def test_there_are_eight_tutorials():
+    assert [name[:2] for name in TUTORIALS] == [f"0{i}" for i in range(1, 9)]
 
 
-def test_tutorial_shows_a_telemetry_strip_after_compiling(tutorial_outputs):
-    strips = [o.data["text/html"] for o in tutorial_outputs if "numbat-strip" in o.get("data", {}).get("text/html", "")]
-    assert any("softmax" in s and "f32[3]" in s for s in strips)
+@pytest.mark.parametrize("name", TUTORIALS)
+def test_tutorial_runs_without_errors(executed, name):
+    assert not [o for o in executed(name) if o.output_type == "error"]
+
+
+def test_tutorial_01_shows_tensor_views_graph_and_telemetry(executed):
+    outputs = executed("01_tensors_and_defn.ipynb")
+    assert any("numbat-tensor" in h and "s32[x: 2][y: 2]" in h for h in _data(outputs, "text/html"))
+    assert any("numbat-heatmap" in h for h in _data(outputs, "text/html"))
+    assert any("<svg" in s and "divide" in s for s in _data(outputs, "image/svg+xml"))
+    assert any("numbat-strip" in h and "softmax" in h for h in _data(outputs, "text/html"))
+
+
+def test_tutorial_03_inlines_a_defn_and_runs_control_flow(executed):
+    text = _text(executed("03_defn_and_the_compiler.ipynb"))
+    assert "nbt.cond" in text and "111" in text
+
+
+def test_tutorial_05_shows_one_fused_kernel_and_a_disk_hit(executed):
+    outputs = executed("05_inside_xla.ipynb")
+    assert "multiply_add_fusion" in _text(outputs) and "[False, True]" in _text(outputs)
+    assert any("multiply, add" in h for h in _data(outputs, "text/html"))
+
+
+def test_tutorial_08_trains_past_90_percent_and_plots(executed):
+    outputs = executed("08_training_a_classifier.ipynb")
+    accuracy = float(re.search(r"test accuracy: ([\d.]+)%", _text(outputs)).group(1))
+    assert accuracy >= 90
+    assert len(_data(outputs, "image/png")) >= 3  # the first digit, the loss curve, the confusion matrix
+    assert _data(outputs, "application/vnd.jupyter.widget-view+json")  # the explorer, as a widget
