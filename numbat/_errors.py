@@ -17,3 +17,10 @@ class ClientError(RuntimeError):
     """The XLA client cannot do what was asked in its current state."""
 
     __module__ = "numbat"
+
+
+class HookError(RuntimeError):
+    """A hook, `print_value` formatter or other run-time callback raised; the computation
+    and the defn are intact and can run again."""
+
+    __module__ = "numbat"

@@ -13,6 +13,9 @@ from ._compiler import jit_apply as jit_apply
 from ._control import cond as cond
 from ._control import fori_loop as fori_loop
 from ._control import while_loop as while_loop
+from ._effects import hook as hook
+from ._effects import inspect_value as inspect_value
+from ._effects import print_value as print_value
 from ._grad import custom_grad as custom_grad
 from ._grad import grad as grad
 from ._grad import jacobian as jacobian
@@ -20,3 +23,4 @@ from ._grad import stop_grad as stop_grad
 from ._grad import value_and_grad as value_and_grad
 from ._options import default_defn_options as default_defn_options
 from ._options import global_default_defn_options as global_default_defn_options
+from ._vectorize import vectorize as vectorize

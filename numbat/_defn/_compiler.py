@@ -15,26 +15,35 @@ import os
 import threading
 import time
 import typing
+import warnings
 
 import jax
 
 from .. import _expr, telemetry
 from .._errors import ArgumentError
 from .._ops import _dispatch
+from .._scoped import scoped
 from .._tensor import Tensor, is_tensor
 from .._types import is_number
 from ..backends import _default, backend_transfer
 from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 from ..xla import _config
-from . import _options, _signature
+from . import _effects, _options, _signature
 
 _logger = logging.getLogger("numbat.defn")
+RECOMPILATION_WARNING = 5  # compiles for the same shapes before warning, as EXLA's check_recompilation
+
+
+class RecompilationWarning(UserWarning):
+    """A defn keeps recompiling for the same input shapes."""
+
+
 COMPILERS = ("xla", "evaluator")
 # What calling a defn with the wrong arguments typically raises inside it (a different container
 # structure, a missing key, JAX's concretization errors): reported as numbat.ArgumentError.
 _MISUSE = (TypeError, ValueError, KeyError, IndexError, AttributeError)
-OPTIONS = ("client", "device_id", "precision", "cache", "debug")
+OPTIONS = ("client", "device_id", "precision", "cache", "debug", "hooks")
 
 
 class _Entry(typing.NamedTuple):
@@ -80,6 +89,12 @@ class Defn:
         if not isinstance(self.cache, (bool, str, os.PathLike)):
             raise ArgumentError(f"defn option cache must be True, False or a directory path, got {self.cache!r}")
         self.debug = bool(opts.get("debug", False))
+        self.hooks = opts.get("hooks") or {}
+        if not isinstance(self.hooks, dict) or not all(
+            isinstance(k, str) and callable(v) for k, v in self.hooks.items()
+        ):
+            raise ArgumentError(f"defn option hooks must map hook names to functions, got {self.hooks!r}")
+        self._effectful = False  # set when tracing put run-time callbacks (hooks, print_value) into the code
         # jit's C++ dispatch serves calls that need nothing else: the in-memory cache, default precision.
         self._dispatch_fast = self.cache is True and self.precision == "default" and not self.debug
         self.name = _name(fun)
@@ -90,6 +105,7 @@ class Defn:
         self._jitted = jax.jit(self._traced_call)
         self._jitted_signatures: set[_signature.Signature] = set()
         self._traced = None
+        self._compiles_per_shapes: dict[tuple, int] = {}
         self.hits = 0
         functools.update_wrapper(self, fun, updated=())  # name and docstring, not the wrapped object's state
 
@@ -110,7 +126,10 @@ class Defn:
                 return self.fun(*args, **options)
         fast = None if options or not self._dispatch_fast else self._fast_args(args)
         if fast is not None:
-            return self._call_jitted(fast)
+            result = self._call_jitted(fast)
+            if self._effectful:
+                _effects.raise_pending()
+            return result
         signature, tensors = _signature.flatten(args, options, self._convert)
         entry = self._cache.get(signature)
         if entry is None:
@@ -123,7 +142,10 @@ class Defn:
             telemetry.cache_hit(self.name, lambda: entry.key)
             if self.debug:
                 _logger.info("defn %s: cache hit for %s", self.name, signature.describe())
-        return self.run(entry, tensors)
+        result = self.run(entry, tensors)
+        if self._effectful:
+            _effects.raise_pending()
+        return result
 
     def run(self, entry: _Entry, tensors: list[Tensor]):
         """Runs a compiled entry on the parameters' tensors."""
@@ -153,7 +175,8 @@ class Defn:
         for position, tensor in enumerate(params):
             recorder.parameter(tensor, position)
         args = _signature.unflatten(signature, params)
-        with _expr.recording(recorder), _default.default_backend(self.backend):
+        callbacks = _effects.traced_callbacks
+        with _expr.recording(recorder), _default.default_backend(self.backend), scoped(_effects._hooks, self.hooks):
             try:
                 result = self.fun(*args, **dict(signature.options))
             except _MISUSE as error:
@@ -168,6 +191,7 @@ class Defn:
                 error.add_note(f"(while numbat traced defn {self.name} for inputs {signature.describe()})")
                 raise
             result = jax.tree_util.tree_map(_tensor_output(self.backend), result, is_leaf=is_tensor)
+            self._effectful = self._effectful or _effects.traced_callbacks != callbacks
             return _signature.flatten_outputs(result)
 
     def _fast_args(self, args: tuple) -> list | None:
@@ -261,6 +285,16 @@ class Defn:
             )
         reason = "first call" if self._last is None else signature.difference(self._last)
         self._last = signature
+        shapes = tuple(t.shape for t in signature.templates)
+        self._compiles_per_shapes[shapes] = self._compiles_per_shapes.get(shapes, 0) + 1
+        if self._compiles_per_shapes[shapes] == RECOMPILATION_WARNING:
+            warnings.warn(
+                f"defn {self.name} compiled {RECOMPILATION_WARNING} times for the input shapes {list(shapes)} "
+                f"(last: {reason}); types, names or static arguments keep changing. Pass values as tensors "
+                "of a fixed type, or keep static arguments fixed",
+                RecompilationWarning,
+                stacklevel=5,
+            )
         if jitted:
             self._jitted_signatures.add(signature)
         device = self.backend.device

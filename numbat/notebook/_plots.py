@@ -35,13 +35,12 @@ def heatmap(tensor, title: str | None = None):
     values = np.asarray(tensor[(0,) * (tensor.rank - 2)].to_numpy(), dtype=np.float64) if tensor.rank > 2 else None
     values = np.asarray(tensor.to_numpy(), dtype=np.float64) if values is None else values
     plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(4, 3.2))
+    figure, axes = plt.subplots(figsize=(4, 3.2), layout="constrained")
     image = axes.imshow(values, cmap="viridis", aspect="auto")
     figure.colorbar(image, ax=axes)
     axes.set_xlabel(tensor.names[-1] or f"axis {tensor.rank - 1}")
     axes.set_ylabel(tensor.names[-2] or f"axis {tensor.rank - 2}")
     axes.set_title(title or f"{tensor.type}{list(tensor.shape)}")
-    figure.tight_layout()
     plt.close(figure)  # returned, not shown twice
     return figure
 
@@ -58,12 +57,11 @@ def histogram(tensor, bins: int = 30, title: str | None = None):
     values = np.asarray(tensor.to_numpy(), dtype=np.float64).reshape(-1)
     values = values[np.isfinite(values)]
     plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(4, 3))
+    figure, axes = plt.subplots(figsize=(4, 3), layout="constrained")
     axes.hist(values, bins=bins, color="#3b528b")
     axes.set_xlabel("value")
     axes.set_ylabel("count")
     axes.set_title(title or f"{tensor.type}{list(tensor.shape)}: {values.size} finite values")
-    figure.tight_layout()
     plt.close(figure)
     return figure
 
@@ -77,14 +75,14 @@ def telemetry_chart():
     records = telemetry.log(event=telemetry.COMPILATION)
     totals: dict[str, list[float]] = {}
     for record in records:
-        name = str(record.metadata.get("function", "?"))
+        name = str(record.metadata.get("function", "?"))[:40]
         trace, compile_ = totals.setdefault(name, [0.0, 0.0])
         totals[name] = [
             trace + record.measurements.get("eval_time", 0) / 1000,
             compile_ + record.measurements.get("compile_time", 0) / 1000,
         ]
     plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(5, 0.4 * max(len(totals), 2) + 1))
+    figure, axes = plt.subplots(figsize=(6, 0.3 * max(len(totals), 2) + 1.2), layout="constrained")
     names = list(totals)
     trace = [totals[n][0] for n in names]
     compile_ = [totals[n][1] for n in names]
@@ -94,6 +92,5 @@ def telemetry_chart():
     axes.set_title(f"compile time per function ({len(records)} compilations)")
     if names:
         axes.legend(loc="lower right")
-    figure.tight_layout()
     plt.close(figure)
     return figure

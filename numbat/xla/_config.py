@@ -63,13 +63,14 @@ def configure(clients: dict | None = None, default_client: str | None = None, pr
     which clients are preferred (EXLA's default: cuda, rocm, tpu, host). Returns the
     settings in force.
     """
-    _refuse_after_start("client configuration")
-    clients = dict(clients or {})
-    checked = {name: _check_client(name, options) for name, options in clients.items()}
+    if not isinstance(clients or {}, dict):
+        raise ArgumentError(f"xla.configure: clients must be a dict of client name to options, got {clients!r}")
+    checked = {name: _check_client(name, options) for name, options in (clients or {}).items()}
     order = list(preferred_clients) if preferred_clients is not None else None
     for name in [default_client, *(order or [])]:
         if name is not None and name not in PLATFORMS and name not in checked:
             raise ArgumentError(f"xla.configure: unknown client {name!r}; clients are {', '.join(PLATFORMS)}")
+    _refuse_after_start("client configuration")
     for options in checked.values():
         if "preallocate" in options:
             set_memory(preallocate=options["preallocate"])

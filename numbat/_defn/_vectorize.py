@@ -1,0 +1,72 @@
+"""`vectorize`: a function over single examples, run over a batch axis with `jax.vmap`.
+
+Nx vectorizes tensors (their leading axes become "vectorized" and every op maps over
+them); numbat expresses the same thing as a function transform on JAX's `vmap`:
+`nbt.vectorize(fun)(batch)` calls `fun` on each slice of `batch` along `axis` (as if
+in a loop, but as one compiled computation) and stacks the results along a new leading
+axis named `name`. Inside `fun` the tensors have no batch axis. It works eagerly and
+inside a defn.
+"""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+
+from .. import _names
+from .._errors import ArgumentError
+from .._ops import _dispatch
+from .._tensor import Tensor, is_tensor
+from ..backends import _default
+from ..backends.numpy_backend import NumPyBackend
+from ..backends.xla_backend import XLABackend
+
+
+def vectorize(fun, axis=0, name=None):
+    """`fun` mapped over `axis` (an int or name) of every tensor argument; the results
+    gain a leading axis (named `name`, or the mapped axis' name).
+
+    >>> nbt.vectorize(lambda row: nbt.sum(row * row))(nbt.tensor([[1, 2], [3, 4]], names=["batch", "x"]))
+    numbat.Tensor<
+      s32[batch: 2]
+      [5, 25]
+    >
+    """
+    if not callable(fun):
+        raise ArgumentError(f"vectorize needs a function, got {type(fun).__name__} {fun!r}")
+
+    def mapped(*args):
+        tensors = [_dispatch.to_tensor(a) if not isinstance(a, Tensor) else a for a in args]
+        if not tensors:
+            raise ArgumentError("vectorize: the function needs at least one tensor argument")
+        positions = [_names.axis_index(t.names, axis) for t in tensors]
+        sizes = {t.shape[p] for t, p in zip(tensors, positions)}
+        if len(sizes) != 1:
+            raise ArgumentError(f"vectorize: the mapped axes have different sizes {sorted(sizes)}")
+        batch_name = name if name is not None else tensors[0].names[positions[0]]
+        backend = _default.current()
+        compute = backend if isinstance(backend, XLABackend) else XLABackend()
+        templates = [(t.type, t.names[:p] + t.names[p + 1 :]) for t, p in zip(tensors, positions)]
+        found = {}
+
+        def one(*datas):
+            inner = [Tensor(d, type_, names, compute) for d, (type_, names) in zip(datas, templates)]
+            with _default.default_backend(compute):
+                out = fun(*inner)
+            leaves, treedef = jax.tree_util.tree_flatten(out, is_leaf=is_tensor)
+            leaves = [_dispatch.to_tensor(leaf, compute) for leaf in leaves]
+            found["treedef"], found["templates"] = treedef, [(t.type, t.names) for t in leaves]
+            return [t.data for t in leaves]
+
+        datas = [t.data if not isinstance(t.data, np.ndarray) else jax.numpy.asarray(t.data) for t in tensors]
+        with jax.enable_x64(True):
+            outputs = jax.vmap(one, in_axes=positions)(*datas)
+        results = []
+        for data, (type_, names) in zip(outputs, found["templates"]):
+            if isinstance(backend, NumPyBackend):
+                results.append(Tensor(np.asarray(data), type_, (batch_name, *names), backend))
+            else:
+                results.append(Tensor(data, type_, (batch_name, *names), compute))
+        return jax.tree_util.tree_unflatten(found["treedef"], results)
+
+    return mapped

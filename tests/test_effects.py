@@ -1,0 +1,65 @@
+"""Run-time side effects (hook, print_value, inspect_value), vectorize, and the
+recompilation warning."""
+
+import numpy as np
+import pytest
+
+import numbat as nbt
+
+
+def test_named_hooks_come_from_the_defn_option_and_are_part_of_its_key():
+    seen = []
+    with_hook = nbt.defn(lambda t: nbt.hook(t * 2, "seen"), hooks={"seen": lambda v: seen.append(v.to_numpy())})
+    without = nbt.defn(lambda t: nbt.hook(t * 2, "seen"))
+    np.testing.assert_array_equal(with_hook(nbt.tensor([1, 2])).to_numpy(), [2, 4])
+    np.testing.assert_array_equal(without(nbt.tensor([1, 2])).to_numpy(), [2, 4])
+    assert [s.tolist() for s in seen] == [[2, 4]]
+    with pytest.raises(nbt.ArgumentError, match="hooks must map hook names to functions"):
+        nbt.defn(lambda t: t, hooks={"x": 1})
+
+
+def test_a_hook_that_raises_is_a_hook_error_and_the_defn_runs_again():
+    calls = []
+
+    def fragile(value):
+        calls.append(value)
+        if len(calls) == 1:
+            raise ValueError("first call fails")
+
+    fun = nbt.jit(lambda t: nbt.hook(t + 1, fragile))
+    with pytest.raises(nbt.HookError, match="hook 'fragile' raised ValueError: first call fails"):
+        fun(nbt.tensor([1]))
+    np.testing.assert_array_equal(fun(nbt.tensor([1])).to_numpy(), [2])
+    with pytest.raises(nbt.HookError):
+        nbt.hook(nbt.tensor([1]), lambda v: 1 / 0)
+
+
+def test_print_value_prints_at_run_time(capsys):
+    fun = nbt.jit(lambda t: nbt.print_value(t * 3, label="tripled"))
+    fun(nbt.tensor([1, 2]))
+    fun(nbt.tensor([3, 4]))
+    out = capsys.readouterr().out
+    assert out.count("tripled: numbat.Tensor<") == 2 and "[9, 12]" in out
+    nbt.print_value(nbt.tensor(5), formatter=lambda t: f"value={nbt.to_number(t)}")
+    assert capsys.readouterr().out == "value=5\n"
+    nbt.inspect_value(nbt.tensor([1.5]), label="x")
+    assert capsys.readouterr().out.startswith("x: numbat.Tensor<")
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_vectorize_maps_over_the_batch_axis(compiled, backend):
+    rows = nbt.tensor([[1.0, 3.0], [2.0, 2.0], [0.0, 4.0]], names=["batch", "x"])
+    fun = nbt.vectorize(lambda row: row / nbt.sum(row))
+    out = nbt.jit(fun)(rows) if compiled else fun(rows)
+    assert out.names == ("batch", "x")
+    np.testing.assert_allclose(out.to_numpy(), rows.to_numpy() / rows.to_numpy().sum(axis=1, keepdims=True))
+    with pytest.raises(nbt.ArgumentError, match="different sizes"):
+        nbt.vectorize(lambda a, b: a + b)(nbt.iota((2, 3)), nbt.iota((3, 3)))
+
+
+def test_recompiling_for_the_same_shapes_warns():
+    fun = nbt.jit(lambda t, k: t * k)
+    for k in range(4):
+        fun(nbt.tensor([1]), k=k)
+    with pytest.warns(nbt._defn._compiler.RecompilationWarning, match="compiled 5 times for the input shapes"):
+        fun(nbt.tensor([1]), k=4)
