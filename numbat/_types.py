@@ -49,8 +49,8 @@ _DTYPES = {
     ("c", 128): np.dtype(np.complex128),
 }
 
-# Nx's precedence when merging two different kinds: c > f > bf > s > u.
-_PRECEDENCE = {"u": 0, "s": 1, "bf": 2, "f8_e4m3fn": 2, "f": 3, "c": 4}
+# Nx's precedence when merging two different kinds: c > f = f8_e4m3fn > bf > s > u.
+_PRECEDENCE = {"u": 0, "s": 1, "bf": 2, "f8_e4m3fn": 3, "f": 3, "c": 4}
 
 
 @typing.final
@@ -141,22 +141,26 @@ def of_dtype(dtype: np.dtype) -> Type:
 
 
 def merge(left: Type, right: Type) -> Type:
-    """Merges two types as Nx does: same kind takes the larger size, otherwise
-    the kind with precedence (c > f > bf > s > u) wins, and u+s widens.
+    """Merges two types exactly as `Nx.Type.merge`: the same kind takes the larger size;
+    otherwise the kind with precedence wins (c > f = f8_e4m3fn > bf > s > u; between f and
+    f8_e4m3fn, the left one), u with s widens the signed type, and f with c widens the
+    complex type to hold the float.
 
     >>> str(merge(Type("s", 64), F32)), str(merge(Type("f", 16), Type("bf", 16)))
     ('f32', 'f16')
-    >>> str(merge(Type("u", 32), Type("s", 8)))
-    's64'
+    >>> str(merge(Type("u", 32), Type("s", 8))), str(merge(F64, C64))
+    ('s64', 'c128')
     """
     if left.kind == right.kind:
         return left if left.bits >= right.bits else right
-    low, high = sorted((left, right), key=lambda t: _PRECEDENCE[t.kind])
+    if _PRECEDENCE[left.kind] < _PRECEDENCE[right.kind]:
+        low, high = left, right
+    else:
+        low, high = right, left
     if low.kind == "u" and high.kind == "s":
         return Type("s", max(min(low.bits * 2, 64), high.bits))
-    if _PRECEDENCE[low.kind] == _PRECEDENCE[high.kind]:
-        # bf16 and f8_e4m3fn: neither holds the other; widen to a float holding both.
-        return Type("f", 32)
+    if low.kind == "f" and high.kind == "c":
+        return Type("c", max(low.bits * 2, high.bits))
     return high
 
 

@@ -62,7 +62,7 @@ def test_unknown_type_strings_raise_naming_the_type(bad):
         ("u8", "bf16", "bf16"),
         ("f16", "bf16", "f16"),
         ("f32", "bf16", "f32"),
-        ("c64", "f64", "c64"),
+        ("c64", "f64", "c128"),
         ("c128", "c64", "c128"),
     ],
 )
@@ -119,3 +119,49 @@ def test_type_helpers():
     assert _types.to_floating(Type("u", 8)) == Type("f", 32)
     assert _types.to_real(Type("c", 128)) == Type("f", 64)
     assert _types.to_complex(Type("f", 64)) == Type("c", 128)
+
+
+def _nx_merge(left, right):
+    """Nx.Type.merge, transcribed from nx/lib/nx/type.ex as a table-test oracle."""
+    rank = {"c": 4, "f": 3, "f8_e4m3fn": 3, "bf": 2, "s": 1, "u": 0}
+    if left[0] == right[0]:
+        return (left[0], max(left[1], right[1]))
+    low, high = (left, right) if rank[left[0]] < rank[right[0]] else (right, left)
+    if (low[0], high[0]) == ("u", "s"):
+        return ("s", max(min(low[1] * 2, 64), high[1]))
+    if (low[0], high[0]) == ("f", "c"):
+        return ("c", max(low[1] * 2, high[1]))
+    return high
+
+
+ALL_TYPES = [
+    _types.parse(name)
+    for name in (
+        [
+            "s8",
+            "s16",
+            "s32",
+            "s64",
+            "u8",
+            "u16",
+            "u32",
+            "u64",
+            "f8",
+            "f16",
+            "f32",
+            "f64",
+            "bf16",
+            "f8_e4m3fn",
+            "c64",
+            "c128",
+        ]
+    )
+]
+
+
+@pytest.mark.parametrize("left", ALL_TYPES, ids=str)
+def test_merge_matches_nx_for_every_pair(left):
+    for right in ALL_TYPES:
+        expected = _nx_merge((left.kind, left.bits), (right.kind, right.bits))
+        assert (_types.merge(left, right).kind, _types.merge(left, right).bits) == expected, (left, right)
+    assert str(_types.merge(_types.parse("f64"), _types.parse("c64"))) == "c128"
