@@ -6,6 +6,9 @@ import abc
 import math
 import typing
 
+import jax
+import numpy as np
+
 from ._base import ArrayBase
 
 if typing.TYPE_CHECKING:
@@ -27,6 +30,10 @@ class Interface(abc.ABC):
 
     @abc.abstractmethod
     def broadcast(self, out: Template, tensor: Tensor, axes: tuple) -> Tensor: ...
+
+    @abc.abstractmethod
+    def bitcast(self, out: Template, tensor: Tensor) -> Tensor:
+        """The same bits read as `out`'s type (of the same bit width)."""
 
 
 class Array(ArrayBase, Interface):
@@ -54,3 +61,9 @@ class Array(ArrayBase, Interface):
             expanded[axis] = size
         data = self.xp.reshape(self._as(tensor, out), expanded)
         return self._wrap(out, self.xp.broadcast_to(data, out.shape))
+
+    def bitcast(self, out, tensor):
+        data = self.xp.asarray(tensor.data)
+        if self.xp is np:
+            return self._wrap(out, data.view(out.type.dtype))
+        return self._wrap(out, jax.lax.bitcast_convert_type(data, out.type.dtype))

@@ -1,0 +1,301 @@
+"""More creation and conversion: `linspace`, `tri`/`tril`/`triu`, diagonals, `fill`,
+`bitcast`, `diff`, `covariance`, and conversion to lists and binaries. Most are
+composed from other numbat ops, as Nx composes them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _names, _types
+from .._errors import ArgumentError
+from ..backends import _default
+from ..backends._abstract import Template
+from . import _dispatch
+
+
+def linspace(start, stop, n: int, type="f32", endpoint=True, name=None, backend=None):
+    """`n` evenly spaced values from `start` to `stop` (included with `endpoint=True`).
+
+    >>> nbt.linspace(0, 1, 5)
+    numbat.Tensor<
+      f32[5]
+      [0.0, 0.25, 0.5, 0.75, 1.0]
+    >
+    """
+    from .creation import iota
+    from .elementwise import add, multiply
+
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ArgumentError(f"linspace: n must be a positive int, got {n!r}")
+    type_ = _types.parse(type)
+    steps = (n - 1) if endpoint else n
+    step = (stop - start) / steps if steps else 0.0
+    return add(multiply(iota((n,), type=type_, names=[name], backend=backend), step), start)
+
+
+def tri(n: int, m: int | None = None, k: int = 0, backend=None):
+    """An n×m u8 matrix with ones at and below diagonal `k`.
+
+    >>> nbt.tri(3, k=-1)
+    numbat.Tensor<
+      u8[3][3]
+      [
+        [0, 0, 0],
+        [1, 0, 0],
+        [1, 1, 0]
+      ]
+    >
+    """
+    from .creation import iota
+    from .elementwise import greater_equal, subtract
+
+    m = n if m is None else m
+    rows, cols = iota((n, m), axis=0, backend=backend), iota((n, m), axis=1, backend=backend)
+    return greater_equal(subtract(rows, cols), -k)
+
+
+def _triangle(tensor, k: int, lower: bool):
+    from .elementwise import select
+
+    tensor = _dispatch.to_tensor(tensor)
+    if tensor.rank < 2:
+        raise ArgumentError(f"{'tril' if lower else 'triu'} needs a matrix, got shape {tensor.shape}")
+    *_, n, m = tensor.shape
+    mask = tri(n, m, k if lower else k - 1, backend=tensor.backend)
+    return select(mask, tensor, 0) if lower else select(mask, 0, tensor)
+
+
+def tril(tensor, k: int = 0):
+    """The tensor with everything above diagonal `k` of its last two axes set to zero.
+
+    >>> nbt.tril(nbt.tensor([[1, 2], [3, 4]]))
+    numbat.Tensor<
+      s32[2][2]
+      [
+        [1, 0],
+        [3, 4]
+      ]
+    >
+    """
+    return _triangle(tensor, k, True)
+
+
+def triu(tensor, k: int = 0):
+    """The tensor with everything below diagonal `k` of its last two axes set to zero.
+
+    >>> nbt.triu(nbt.tensor([[1, 2], [3, 4]]))
+    numbat.Tensor<
+      s32[2][2]
+      [
+        [1, 2],
+        [0, 4]
+      ]
+    >
+    """
+    return _triangle(tensor, k, False)
+
+
+def take_diagonal(tensor, offset: int = 0):
+    """The diagonal of a matrix (shifted right by `offset`, left if negative).
+
+    >>> nbt.take_diagonal(nbt.iota((3, 3)), offset=1)
+    numbat.Tensor<
+      s32[2]
+      [1, 5]
+    >
+    """
+    from .creation import tensor as make
+    from .indexing import gather
+
+    tensor = _dispatch.to_tensor(tensor)
+    if tensor.rank != 2:
+        raise ArgumentError(f"take_diagonal needs a matrix, got shape {tensor.shape}")
+    rows, cols = tensor.shape
+    start_row, start_col = max(-offset, 0), max(offset, 0)
+    count = max(min(rows - start_row, cols - start_col), 0)
+    indices = [[start_row + i, start_col + i] for i in range(count)]
+    if not indices:
+        raise ArgumentError(f"take_diagonal: offset {offset} is outside a {rows}×{cols} matrix")
+    return gather(tensor, make(indices, backend=tensor.backend))
+
+
+def make_diagonal(tensor, offset: int = 0):
+    """A square matrix with `tensor` (a vector) on diagonal `offset` and zeros elsewhere.
+
+    >>> nbt.make_diagonal(nbt.tensor([1, 2]))
+    numbat.Tensor<
+      s32[2][2]
+      [
+        [1, 0],
+        [0, 2]
+      ]
+    >
+    """
+    from .creation import broadcast
+
+    tensor = _dispatch.to_tensor(tensor)
+    if tensor.rank != 1:
+        raise ArgumentError(f"make_diagonal needs a vector, got shape {tensor.shape}")
+    size = tensor.shape[0] + abs(offset)
+    zeros = broadcast(_dispatch.scalar(0, tensor.type, tensor.backend), (size, size))
+    return put_diagonal(zeros, tensor, offset)
+
+
+def put_diagonal(tensor, diagonal, offset: int = 0):
+    """`tensor` (a matrix) with `diagonal` written on its diagonal `offset`.
+
+    >>> nbt.put_diagonal(nbt.iota((2, 3)), nbt.tensor([9, 9]), offset=1)
+    numbat.Tensor<
+      s32[2][3]
+      [
+        [0, 9, 2],
+        [3, 4, 9]
+      ]
+    >
+    """
+    from .creation import tensor as make
+    from .indexing import indexed_put
+
+    tensor, diagonal = _dispatch.to_tensor(tensor), _dispatch.to_tensor(diagonal)
+    if tensor.rank != 2:
+        raise ArgumentError(f"put_diagonal needs a matrix, got shape {tensor.shape}")
+    rows, cols = tensor.shape
+    start_row, start_col = max(-offset, 0), max(offset, 0)
+    count = max(min(rows - start_row, cols - start_col), 0)
+    if diagonal.shape != (count,):
+        raise ArgumentError(
+            f"put_diagonal: diagonal {offset} of a {rows}×{cols} matrix has {count} elements, got {diagonal.shape}"
+        )
+    indices = make([[start_row + i, start_col + i] for i in range(count)], backend=tensor.backend)
+    return indexed_put(tensor, indices, diagonal)
+
+
+def fill(tensor, value):
+    """A tensor of `tensor`'s shape, type and names with every element `value`.
+
+    >>> nbt.fill(nbt.tensor([[1, 2]], names=["x", "y"]), 7)
+    numbat.Tensor<
+      s32[x: 1][y: 2]
+      [
+        [7, 7]
+      ]
+    >
+    """
+    from .creation import broadcast
+
+    tensor = _dispatch.to_tensor(tensor)
+    return broadcast(_dispatch.scalar(value, tensor.type, tensor.backend), tensor.shape, names=tensor.names)
+
+
+def bitcast(tensor, type):
+    """The same bits read as another type of the same width.
+
+    >>> nbt.bitcast(nbt.tensor([1.0], type="f32"), "u32")
+    numbat.Tensor<
+      u32[1]
+      [1065353216]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    target = _types.parse(type)
+    if target.bits != tensor.type.bits or target.is_complex != tensor.type.is_complex:
+        raise ArgumentError(f"bitcast needs a type of the same width: {tensor.type} cannot become {target}")
+    return _dispatch.run("bitcast", Template(tensor.shape, target, tensor.names), (tensor,))
+
+
+def diff(tensor, n: int = 1, axis=-1):
+    """The `n`-th forward difference along `axis`: `t[1:] - t[:-1]`, repeated.
+
+    >>> nbt.diff(nbt.tensor([1, 4, 9, 16]))
+    numbat.Tensor<
+      s32[3]
+      [3, 5, 7]
+    >
+    """
+    from .elementwise import subtract
+    from .indexing import slice_along_axis
+
+    tensor = _dispatch.to_tensor(tensor)
+    index = _names.axis_index(tensor.names, axis)
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < max(tensor.shape[index], 1):
+        raise ArgumentError(
+            f"diff: n must be between 0 and the axis size - 1, got {n!r} for axis of size {tensor.shape[index]}"
+        )
+    for _ in range(n):
+        size = tensor.shape[index]
+        tensor = subtract(
+            slice_along_axis(tensor, 1, size - 1, axis=index), slice_along_axis(tensor, 0, size - 1, axis=index)
+        )
+    return tensor
+
+
+def covariance(tensor, ddof: int = 0):
+    """The covariance matrix of the columns of `tensor` ([..., samples, features] gives
+    [..., features, features]).
+
+    >>> nbt.covariance(nbt.tensor([[1.0, 2.0], [3.0, 6.0]]))
+    numbat.Tensor<
+      f32[2][2]
+      [
+        [1.0, 2.0],
+        [2.0, 4.0]
+      ]
+    >
+    """
+    from .elementwise import divide, subtract
+    from .linalg import dot
+    from .reduction import mean
+
+    tensor = _dispatch.to_tensor(tensor)
+    if tensor.rank < 2:
+        raise ArgumentError(f"covariance needs [..., samples, features], got shape {tensor.shape}")
+    centered = subtract(tensor, mean(tensor, axes=[tensor.rank - 2], keep_axes=True))
+    batch = list(range(tensor.rank - 2))
+    product = dot(centered, centered, contract_axes=([tensor.rank - 2], [tensor.rank - 2]), batch_axes=(batch, batch))
+    return divide(product, tensor.shape[-2] - ddof)
+
+
+def to_list(tensor) -> list:
+    """The values as nested Python lists (a number for a rank-0 tensor).
+
+    >>> nbt.to_list(nbt.tensor([[1, 2], [3, 4]]))
+    [[1, 2], [3, 4]]
+    """
+    return _dispatch.to_tensor(tensor).to_numpy().tolist()
+
+
+def to_flat_list(tensor) -> list:
+    """The values as one flat Python list, in row-major order.
+
+    >>> nbt.to_flat_list(nbt.tensor([[1, 2], [3, 4]]))
+    [1, 2, 3, 4]
+    """
+    return _dispatch.to_tensor(tensor).to_numpy().reshape(-1).tolist()
+
+
+def to_binary(tensor) -> bytes:
+    """The raw bytes of the values, row-major, in the machine's byte order.
+
+    >>> nbt.to_binary(nbt.tensor([1, 2], type="u8"))
+    b'\\x01\\x02'
+    """
+    return _dispatch.to_tensor(tensor).to_numpy().tobytes()
+
+
+def from_binary(binary: bytes, type, backend=None):
+    """A flat tensor of `type` read from raw bytes (the inverse of `to_binary`).
+
+    >>> nbt.from_binary(b"\\x01\\x02", "u8")
+    numbat.Tensor<
+      u8[2]
+      [1, 2]
+    >
+    """
+    type_ = _types.parse(type)
+    if not isinstance(binary, (bytes, bytearray, memoryview)):
+        raise ArgumentError(f"from_binary needs bytes, got {binary.__class__.__name__}")
+    if len(binary) % type_.dtype.itemsize:
+        raise ArgumentError(f"from_binary: {len(binary)} bytes are not a whole number of {type_} values")
+    array = np.frombuffer(bytes(binary), dtype=type_.dtype)
+    backend = backend or _default.current()
+    return backend.from_numpy(Template(array.shape, type_, (None,)), array)
