@@ -92,27 +92,18 @@ class Array(ArrayBase, Interface):
         self, out, tensor, kernel, strides, padding, input_dilation, kernel_dilation, feature_groups, batch_groups
     ):
         lhs, rhs = self._as(tensor, out), self._as(kernel, out)
-        if self.xp is np:  # NumPy has no convolution of this generality: JAX's, on the host
-            with jax.enable_x64(True):
-                result = jax.lax.conv_general_dilated(
-                    jax.device_put(lhs, jax.devices("cpu")[0]),
-                    rhs,
-                    strides,
-                    padding,
-                    input_dilation,
-                    kernel_dilation,
-                    feature_group_count=feature_groups,
-                    batch_group_count=batch_groups,
-                )
-                return self._wrap(out, np.asarray(result))
-        result = jax.lax.conv_general_dilated(
-            lhs,
-            rhs,
-            strides,
-            padding,
-            input_dilation,
-            kernel_dilation,
-            feature_group_count=feature_groups,
-            batch_group_count=batch_groups,
-        )
-        return self._wrap(out, result)
+        host = self.xp is np  # NumPy has no convolution of this generality: JAX's, on the host CPU
+        if host:
+            lhs = jax.device_put(lhs, jax.devices("cpu")[0])
+        with jax.enable_x64(host):  # keeps f64 host data 64-bit; XLA data is already typed
+            result = jax.lax.conv_general_dilated(
+                lhs,
+                rhs,
+                strides,
+                padding,
+                input_dilation,
+                kernel_dilation,
+                feature_group_count=feature_groups,
+                batch_group_count=batch_groups,
+            )
+        return self._wrap(out, np.asarray(result) if host else result)
