@@ -135,8 +135,6 @@ def _nx_merge(left, right):
 
 
 PARSED_TYPES = [_types.parse(name) for name in ALL_TYPES]
-    )
-]
 
 
 @pytest.mark.parametrize("left", PARSED_TYPES, ids=str)
