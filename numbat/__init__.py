@@ -18,6 +18,7 @@ from ._defn import compile as compile
 from ._defn import cond as cond
 from ._defn import custom_grad as custom_grad
 from ._defn import debug_expr as debug_expr
+from ._defn import debug_expr_apply as debug_expr_apply
 from ._defn import default_defn_options as default_defn_options
 from ._defn import defn as defn
 from ._defn import fori_loop as fori_loop

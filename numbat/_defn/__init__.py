@@ -7,6 +7,7 @@ from ._cache import is_cached as is_cached
 from ._compiler import Defn as Defn
 from ._compiler import compile as compile
 from ._compiler import debug_expr as debug_expr
+from ._compiler import debug_expr_apply as debug_expr_apply
 from ._compiler import defn as defn
 from ._compiler import jit as jit
 from ._compiler import jit_apply as jit_apply

@@ -439,3 +439,20 @@ def debug_expr(fun, **opts):
         return recorder.expr(result["outputs"])
 
     return traced
+
+
+def debug_expr_apply(fun, args, **opts):
+    """The expression graph of `fun` traced on `args` (a list), without running it.
+
+    >>> nbt.debug_expr_apply(lambda a, b: a + b, [nbt.tensor([1]), 2])
+    numbat.Expr<
+      s32[1]
+    <BLANKLINE>
+      parameter a:0                             s32[1]
+      parameter b:1                             s32
+      c = add [ a, b ]                          s32[1]
+    >
+    """
+    if not isinstance(args, (list, tuple)):
+        raise ArgumentError(f"debug_expr_apply: args must be a list of arguments, got {args!r}")
+    return debug_expr(fun, **opts)(*args)
