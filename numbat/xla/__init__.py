@@ -21,9 +21,6 @@ def __getattr__(name):
         "stream": "_stream",
         "is_stream_cached": "_stream",
         "shard_jit": "_sharding",
-        "serialize": "_serialize",
-        "deserialize": "_serialize",
-        "distributed": "_distributed",
     }
     if name == "is_cached":
         from .._defn._cache import is_cached
@@ -34,4 +31,4 @@ def __getattr__(name):
     import importlib
 
     module = importlib.import_module(f"{__name__}.{lazy[name]}")
-    return module if name == "distributed" else getattr(module, name)
+    return getattr(module, name)

@@ -95,8 +95,8 @@ def configure(clients: dict | None = None, default_client: str | None = None, pr
 
 def set_memory(preallocate: bool | None = None, fraction: float | None = None) -> None:
     """Sets GPU memory preallocation and the fraction of GPU memory XLA may use
-    (`XLA_PYTHON_CLIENT_PREALLOCATE`, `XLA_PYTHON_CLIENT_MEM_FRACTION` and its newer
-    spelling `XLA_CLIENT_MEM_FRACTION`), before the client starts."""
+    (`XLA_PYTHON_CLIENT_PREALLOCATE`, and `XLA_CLIENT_MEM_FRACTION`, removing its older
+    spelling `XLA_PYTHON_CLIENT_MEM_FRACTION`, since jaxlib refuses both at once), before the client starts."""
     _refuse_after_start("the memory setting")
     if preallocate is not None:
         os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "true" if preallocate else "false"
@@ -104,9 +104,9 @@ def set_memory(preallocate: bool | None = None, fraction: float | None = None) -
     if fraction is not None:
         if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
             raise ArgumentError(f"memory fraction must be in (0, 1], got {fraction!r}")
-        for name in ("XLA_PYTHON_CLIENT_MEM_FRACTION", "XLA_CLIENT_MEM_FRACTION"):
-            os.environ[name] = f"{fraction:g}"
-            _origin[name] = "numbat"
+        os.environ["XLA_CLIENT_MEM_FRACTION"] = f"{fraction:g}"
+        _origin["XLA_CLIENT_MEM_FRACTION"] = "numbat"
+        os.environ.pop("XLA_PYTHON_CLIENT_MEM_FRACTION", None)  # jaxlib refuses to start with both spellings
 
 
 def settings() -> dict[str, tuple[str, str]]:

@@ -38,15 +38,26 @@ class CacheWarning(UserWarning):
     """A disk-cache entry could not be used and was recompiled."""
 
 
+def _devices(lowered: jax.stages.Lowered) -> list | None:
+    """The devices the executable was compiled for (device 2 of several, say); without them,
+    XLA would load it for the default device assignment."""
+    for sharding in lowered._lowering.compile_args.get("in_shardings", ()):
+        assignment = getattr(sharding, "_device_assignment", None)
+        if assignment:
+            return list(assignment)
+    return None
+
+
 def key(lowered: jax.stages.Lowered) -> str:
     """The entry key for `lowered`: a SHA-256 of its module text and the toolchain."""
-    device = jax.devices()[0]
+    device = (_devices(lowered) or jax.devices())[0]
     parts = [
         lowered.as_text(),
         jax.__version__,
         importlib.metadata.version("jaxlib"),
         device.platform,
         device.device_kind,
+        str(device.id),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
@@ -111,7 +122,9 @@ def compile(lowered: jax.stages.Lowered, directory: str) -> tuple[object, bool, 
     if found is not None:
         payload, saved = found
         try:
-            compiled = serialize_executable.deserialize_and_load(payload, lowered.in_tree, lowered.out_tree)
+            compiled = serialize_executable.deserialize_and_load(
+                payload, lowered.in_tree, lowered.out_tree, execution_devices=_devices(lowered)
+            )
             return compiled, True, saved
         except (RuntimeError, ValueError, TypeError) as error:  # XLA refused the bytes: a bad entry
             warnings.warn(f"numbat: ignoring disk cache entry {path}: {error}; recompiling", CacheWarning, stacklevel=3)
