@@ -32,8 +32,10 @@ def global_default_defn_options(**opts) -> dict:
     """Sets process-wide default defn options and returns the previous ones (with no
     options, just returns them).
 
-    >>> nbt.global_default_defn_options()
-    {}
+    >>> previous = nbt.global_default_defn_options(precision="high")
+    >>> nbt.jit(lambda t: t).precision
+    'high'
+    >>> _ = nbt.global_default_defn_options(precision=previous.get("precision", "default"))
     """
     global _global
     previous = dict(_global)
