@@ -61,5 +61,5 @@ def test_recompiling_for_the_same_shapes_warns():
     fun = nbt.jit(lambda t, k: t * k)
     for k in range(4):
         fun(nbt.tensor([1]), k=k)
-    with pytest.warns(nbt._defn._compiler.RecompilationWarning, match="compiled 5 times for the input shapes"):
+    with pytest.warns(nbt.RecompilationWarning, match="compiled 5 times for the input shapes"):
         fun(nbt.tensor([1]), k=4)

@@ -1,0 +1,145 @@
+"""The ways to make and call a numerical definition: `defn`, `jit`, `jit_apply`,
+`compile` (ahead of time, for templates), and `debug_expr`/`debug_expr_apply`,
+which trace without running and return the expression graph."""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+
+from .. import _expr
+from .._errors import ArgumentError
+from .._tensor import Tensor
+from ..backends._abstract import Template
+from . import _signature
+from ._compiler import Defn
+
+
+def defn(fun=None, *, compiler: str | None = None, **opts):
+    """Turns `fun` into a numerical definition compiled with XLA per input signature.
+
+    Use as `@nbt.defn` or `@nbt.defn(compiler="evaluator", client="host")`.
+
+    >>> @nbt.defn
+    ... def softmax(t):
+    ...     return nbt.exp(t) / nbt.sum(nbt.exp(t))
+    >>> softmax(nbt.tensor([1.0, 2.0, 3.0]))
+    numbat.Tensor<
+      f32[3]
+      [0.09003057, 0.24472848, 0.66524094]
+    >
+    """
+    if fun is None:
+        return functools.partial(defn, compiler=compiler, **opts)
+    if not callable(fun):
+        raise ArgumentError(f"defn needs a function, got {fun!r}")
+    return Defn(fun, compiler, **opts)
+
+
+def jit(fun, **opts) -> Defn:
+    """`fun` as a defn, without decorating it (`nbt.jit(fun, client="host")`).
+
+    >>> nbt.jit(lambda a, b: a * b)(nbt.tensor([1, 2]), 3)
+    numbat.Tensor<
+      s32[2]
+      [3, 6]
+    >
+    """
+    return defn(fun, **opts)
+
+
+def jit_apply(fun, args, **opts):
+    """Compiles and calls `fun` on `args` (a list) in one step.
+
+    >>> nbt.jit_apply(nbt.negate, [nbt.tensor([1, -2])])
+    numbat.Tensor<
+      s32[2]
+      [-1, 2]
+    >
+    """
+    return defn(fun, **opts)(*args)
+
+
+def compile(fun, args, **opts):
+    """Compiles `fun` ahead of time for `args` (templates, tensors, or
+    containers of them); the result only accepts that signature.
+
+    >>> double = nbt.compile(lambda t: t * 2, [nbt.template((3,), "s32")])
+    >>> double(nbt.tensor([1, 2, 3]))
+    numbat.Tensor<
+      s32[3]
+      [2, 4, 6]
+    >
+    >>> double(nbt.tensor([1.0, 2.0]))
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: <lambda> was compiled for (s32[3]) and cannot take (f32[2]): input 0 changed from s32[3] to f32[2]
+    """
+    target = Defn(fun, **opts)
+    is_leaf = lambda value: isinstance(value, (Template, Tensor))
+    leaves, treedef = jax.tree_util.tree_flatten(tuple(args), is_leaf=is_leaf)
+    templates = []
+    for position, leaf in enumerate(leaves):
+        if not is_leaf(leaf):
+            raise ArgumentError(
+                f"compile takes templates or tensors (nbt.template(shape, type)); leaf {position} is {leaf!r}"
+            )
+        templates.append(Template(tuple(leaf.shape), leaf.type, leaf.names))
+    expected = _signature.Signature(treedef, tuple(templates), (), ())
+    entry = target._compile(expected)
+
+    def compiled(*call_args):
+        got, tensors = _signature.flatten(call_args, {}, target._convert)
+        if got != expected:
+            raise ArgumentError(
+                f"{target.name} was compiled for {expected.describe()} and cannot take {got.describe()}: "
+                f"{got.difference(expected)}"
+            )
+        return target.run(entry, tensors)
+
+    return compiled
+
+
+def debug_expr(fun, **opts):
+    """A function that traces `fun` on its arguments and returns the expression
+    graph (an `Expr`) instead of running it.
+
+    >>> nbt.debug_expr(lambda t: nbt.sum(t * 2, axes=["x"]))(nbt.tensor([[1, 2]], names=["x", "y"]))
+    numbat.Expr<
+      s32[y: 2]
+    <BLANKLINE>
+      parameter a:0                               s32[x: 1][y: 2]
+      b = multiply [ a, 2 ]                       s32[x: 1][y: 2]
+      c = sum [ b, axes: [0], keep_axes: False ]  s32[y: 2]
+    >
+    """
+    target = fun if isinstance(fun, Defn) else Defn(fun, **opts)
+
+    def traced(*args, **options):
+        signature, _ = _signature.flatten(args, options, target._convert)
+        recorder = _expr.Recorder()
+        flat, result = target.trace(signature, recorder)
+        avals = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in signature.templates]
+        with jax.enable_x64(True):
+            jax.eval_shape(flat, *avals)
+        return recorder.expr(result["outputs"])
+
+    return traced
+
+
+def debug_expr_apply(fun, args, **opts):
+    """The expression graph of `fun` traced on `args` (a list), without running it.
+
+    >>> nbt.debug_expr_apply(lambda a, b: a + b, [nbt.tensor([1]), 2])
+    numbat.Expr<
+      s32[1]
+    <BLANKLINE>
+      parameter a:0                             s32[1]
+      parameter b:1                             s32
+      c = add [ a, b ]                          s32[1]
+    >
+    """
+    if not isinstance(args, (list, tuple)):
+        raise ArgumentError(f"debug_expr_apply: args must be a list of arguments, got {args!r}")
+    return debug_expr(fun, **opts)(*args)
