@@ -110,6 +110,9 @@ def _fd(fun, x: np.ndarray, h=1e-6) -> np.ndarray:
 GRAD_CASES = {
     "cond": lambda x: nbt.cond(nbt.sum(x) > 0, lambda v: nbt.sum(nbt.sin(v) * v), lambda v: nbt.sum(v**3), x),
     "fori_loop": lambda x: nbt.sum(nbt.fori_loop(0, 4, lambda i, acc: nbt.tanh(acc * x + i), x)),
+    "while_loop": lambda x: nbt.sum(
+        nbt.while_loop(lambda s: s[0] < 3, lambda s: (s[0] + 1, nbt.sin(s[1]) * x), (nbt.tensor(0), x))[1]
+    ),
     "stop_grad": lambda x: nbt.sum(x * nbt.stop_grad(nbt.exp(x))),
     "custom_grad": lambda x: nbt.sum(nbt.custom_grad(nbt.exp(x), [x], lambda g: [g * nbt.exp(x)])),
 }
