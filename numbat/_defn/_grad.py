@@ -99,7 +99,7 @@ class _Differentiated:
         result = {}
 
         def scalar_fun(*inner):
-            sub = _expr.Recorder()
+            sub = _expr.Recorder(parent=outer)
             leaves = jax.tree_util.tree_leaves([inner[p] for p in positions], is_leaf=is_tensor)
             for index, leaf in enumerate(leaves):
                 sub.parameter(leaf, index)

@@ -101,9 +101,11 @@ def compile(fun, args, **opts):
     return compiled
 
 
-def debug_expr(fun, **opts):
+def debug_expr(fun, *, limit: int | None = None, **opts):
     """A function that traces `fun` on its arguments and returns the expression
-    graph (an `Expr`) instead of running it.
+    graph (an `Expr`) instead of running it. Control flow and grad nodes carry
+    their sub-graphs, printed indented under them; with `limit`, the text form
+    shows only the last `limit` rows (the Expr keeps every node).
 
     >>> nbt.debug_expr(lambda t: nbt.sum(t * 2, axes=["x"]))(nbt.tensor([[1, 2]], names=["x", "y"]))
     numbat.Expr<
@@ -123,12 +125,14 @@ def debug_expr(fun, **opts):
         avals = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in signature.templates]
         with jax.enable_x64(True):
             jax.eval_shape(flat, *avals)
-        return recorder.expr(result["outputs"])
+        expr = recorder.expr(result["outputs"])
+        expr.limit = limit
+        return expr
 
     return traced
 
 
-def debug_expr_apply(fun, args, **opts):
+def debug_expr_apply(fun, args, *, limit: int | None = None, **opts):
     """The expression graph of `fun` traced on `args` (a list), without running it.
 
     >>> nbt.debug_expr_apply(lambda a, b: a + b, [nbt.tensor([1]), 2])
@@ -142,4 +146,4 @@ def debug_expr_apply(fun, args, **opts):
     """
     if not isinstance(args, (list, tuple)):
         raise ArgumentError(f"debug_expr_apply: args must be a list of arguments, got {args!r}")
-    return debug_expr(fun, **opts)(*args)
+    return debug_expr(fun, limit=limit, **opts)(*args)
