@@ -6,16 +6,16 @@ lowering), `compile_time` (XLA) and `total_time` in µs, and the reason for the
 miss; a call that finds its executable in the cache counts a hit and emits
 `("numbat", "cache_hit")` only when a handler listens.
 
-The cached call path (DESIGN decision 11). Each compiled signature keeps a
-`jax.jit` of the flat function of the parameters' data, traced and compiled
-ahead of time under the defn's lock and then called through jit's C++ dispatch
-on raw arrays. A call whose arguments are all tensors on the defn's backend
-(the common call) finds its entry in `_hot` by a tuple of `(shape, type,
-names, id(backend))` per argument, without flattening a pytree or entering a
-context manager; only 64-bit signatures run
-under `jax.enable_x64`, which jit needs to keep them 64-bit. Everything else
-(containers, static values, numbers, other backends, keyword options) takes the
-general path, which flattens the arguments into a `Signature`.
+The cached call path (DESIGN decision 11). Each compiled signature is traced,
+lowered and compiled ahead of time under the defn's lock, and then called on
+raw arrays: through `jax.jit`'s C++ dispatch when the code is 32-bit throughout
+(the common case), else through its compiled executable, which needs no
+`jax.enable_x64` at call time. A call whose arguments are all tensors on the
+defn's backend (the common call) finds its entry in `_hot` by a tuple of
+`(shape, type, names, id(backend))` per argument, without flattening a pytree
+or entering a context manager. Everything else (containers, static values,
+numbers, other backends, keyword options) takes the general path, which
+flattens the arguments into a `Signature`.
 
 A defn called while another one traces (or inside `grad`, a branch or a loop
 body) is inlined into the caller, as in Nx, so composition, recursion with a
@@ -37,6 +37,8 @@ import typing
 import warnings
 
 import jax
+import jax.extend
+import numpy as np
 
 from .. import _expr, telemetry
 from .._errors import ArgumentError
@@ -95,12 +97,33 @@ def _name(fun) -> str:
     return getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or repr(fun)
 
 
-def _under_x64(call):
-    def wide(*datas):
-        with jax.enable_x64(True):
-            return call(*datas)
+_WIDE_DTYPES = frozenset(np.dtype(name) for name in ("int64", "uint64", "float64", "complex128"))
 
-    return wide
+
+def _uses_64_bits(closed: jax.extend.core.ClosedJaxpr) -> bool:
+    """Whether a traced computation holds 64-bit values or asks for them (an index dtype),
+    looking into the sub-computations of control flow."""
+
+    def wide(value) -> bool:
+        if isinstance(value, jax.extend.core.ClosedJaxpr):
+            return walk(value.jaxpr)
+        if isinstance(value, jax.extend.core.Jaxpr):
+            return walk(value)
+        if isinstance(value, (tuple, list)):
+            return any(wide(item) for item in value)
+        if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
+            return np.dtype(value) in _WIDE_DTYPES
+        return False
+
+    def walk(jaxpr) -> bool:
+        variables = [*jaxpr.constvars, *jaxpr.invars]
+        for eqn in jaxpr.eqns:
+            variables += eqn.outvars
+            if any(wide(value) for value in eqn.params.values()):
+                return True
+        return any(getattr(getattr(v, "aval", None), "dtype", None) in _WIDE_DTYPES for v in variables)
+
+    return walk(closed.jaxpr)
 
 
 @typing.final
@@ -109,8 +132,12 @@ class Defn:
     arguments' signature (shapes, types, names, static values)."""
 
     def __init__(self, fun, compiler: str | None = None, **opts):
+        if isinstance(fun, Defn):  # a defn given new options: its function, with them over its own
+            opts = {"compiler": fun.compiler, **fun.options, **opts}
+            fun = fun.fun
         opts = _options.effective(opts)
-        compiler = opts.pop("compiler", "xla") if compiler is None else compiler
+        default_compiler = opts.pop("compiler", "xla")
+        compiler = default_compiler if compiler is None else compiler
         if compiler not in COMPILERS:
             raise ArgumentError(f"unknown defn compiler {compiler!r}; compilers are {', '.join(COMPILERS)}")
         unknown = set(opts) - set(OPTIONS)
@@ -300,28 +327,36 @@ class Defn:
         jitted = jax.jit(flat)
         from_disk, saved_us = False, 0
         start = time.perf_counter_ns()
+        precision = _config.precision_name(self.precision) if self.precision != "default" else None
+        # Trace as the calls run: under x64 only for 64-bit inputs (without it jit would narrow
+        # them), so that jit's own cache finds the executable. Code that is 32-bit throughout
+        # lowers and compiles as it is and is called through jit. Code with 64-bit values inside
+        # (s64 indices, f64 casts), a precision of its own or a disk cache entry lowers under
+        # x64 (and that precision) and is called as its compiled executable, which needs no
+        # context at call time.
+        with jax.enable_x64(True) if wide else contextlib.nullcontext():
+            with jax.default_matmul_precision(precision) if precision else contextlib.nullcontext():
+                staged = jitted.trace(*datas)
+        plain_jit = not wide and precision is None and self.cache is True and not _uses_64_bits(staged.jaxpr)
         with contextlib.ExitStack() as stack:
-            # Trace under the settings the calls run with (x64 entered only for 64-bit inputs), so that
-            # jit's own cache finds the executable; a precision other than the default is a
-            # setting of its own, so those signatures keep their compiled executable instead.
-            if wide:
+            if not plain_jit:
                 stack.enter_context(jax.enable_x64(True))
-            if self.precision != "default":
-                stack.enter_context(jax.default_matmul_precision(_config.precision_name(self.precision)))
-            lowered = jitted.trace(*datas).lower()
+            if precision:
+                stack.enter_context(jax.default_matmul_precision(precision))
+            lowered = staged.lower()
             lowered_at = time.perf_counter_ns()
             if isinstance(self.cache, (str, os.PathLike)):
                 from ..xla import _disk_cache
 
                 call, from_disk, saved_us = _disk_cache.compile(lowered, self.cache)
-            elif self.precision != "default":
-                call = lowered.compile()
-            else:
+            elif plain_jit:
                 lowered.compile()  # fills jit's caches: the first call runs without tracing again
                 call = jitted
+            else:
+                call = lowered.compile()
         done = time.perf_counter_ns()
         entry = _Entry(
-            _under_x64(call) if wide else call,
+            call,
             traced["treedef"],
             traced["templates"],
             traced["single"],

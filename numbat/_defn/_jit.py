@@ -4,7 +4,9 @@ which trace without running and return the expression graph."""
 
 from __future__ import annotations
 
+import collections
 import functools
+import threading
 
 import jax
 
@@ -12,14 +14,23 @@ from .. import _expr
 from .._errors import ArgumentError
 from .._tensor import Tensor
 from ..backends._abstract import Template
-from . import _signature
+from . import _options, _signature
 from ._compiler import Defn
 
 
 def defn(fun=None, *, compiler: str | None = None, **opts):
     """Turns `fun` into a numerical definition compiled with XLA per input signature.
 
-    Use as `@nbt.defn` or `@nbt.defn(compiler="evaluator", client="host")`.
+    Use as `@nbt.defn` or `@nbt.defn(compiler="evaluator", client="host")`. Options:
+    `compiler` (`"xla"` or `"evaluator"`), `client`, `device_id`, `precision`
+    (`"default"`, `"high"`, `"highest"`: the matmul precision while tracing and
+    compiling), `cache` (True, False to compile every call, or a directory for the
+    disk cache), `debug` (logs compilations and hits on the `numbat.defn` logger),
+    `hooks` (`{name: function}` for named `nbt.hook`s) and `lazy_transfers`
+    (EXLA's `"opt_in"`, `"always"`, `"never"`: accepted for compatibility; on JAX
+    arguments move to the device when the call starts, whichever is given).
+    Tensors, numbers (which become tensors) and containers of them are traced;
+    any other argument is static: part of the cache key, passed as it is.
 
     >>> @nbt.defn
     ... def softmax(t):
@@ -37,8 +48,17 @@ def defn(fun=None, *, compiler: str | None = None, **opts):
     return Defn(fun, compiler, **opts)
 
 
+# The defns `jit` made, so that `nbt.jit(f)(x)` or `jit_apply` in a loop compiles once, as in Nx
+# (whose cache is keyed by the function). Bounded: it keeps its functions alive.
+_JITTED_LIMIT = 256
+_jitted: collections.OrderedDict = collections.OrderedDict()
+_jitted_lock = threading.Lock()
+
+
 def jit(fun, **opts) -> Defn:
-    """`fun` as a defn, without decorating it (`nbt.jit(fun, client="host")`).
+    """`fun` as a defn, without decorating it (`nbt.jit(fun, client="host")`). The same
+    function with the same options gives the same defn, and so the same cache; a defn
+    given to `jit` runs with the new options over its own.
 
     >>> nbt.jit(lambda a, b: a * b)(nbt.tensor([1, 2]), 3)
     numbat.Tensor<
@@ -46,7 +66,24 @@ def jit(fun, **opts) -> Defn:
       [3, 6]
     >
     """
-    return defn(fun, **opts)
+    if not callable(fun):
+        raise ArgumentError(f"jit needs a function, got {fun!r}")
+    try:
+        key = (fun, _options.key(_options.effective(opts)))
+        hash(key)
+    except TypeError:  # an unhashable function or option: no sharing
+        return defn(fun, **opts)
+    with _jitted_lock:
+        found = _jitted.get(key)
+        if found is not None:
+            _jitted.move_to_end(key)
+            return found
+    made = defn(fun, **opts)
+    with _jitted_lock:
+        found = _jitted.setdefault(key, made)
+        while len(_jitted) > _JITTED_LIMIT:
+            _jitted.popitem(last=False)
+    return found
 
 
 def jit_apply(fun, args, **opts):
@@ -58,7 +95,9 @@ def jit_apply(fun, args, **opts):
       [-1, 2]
     >
     """
-    return defn(fun, **opts)(*args)
+    if not isinstance(args, (list, tuple)):
+        raise ArgumentError(f"jit_apply: args must be a list of arguments, got {args!r}")
+    return jit(fun, **opts)(*args)
 
 
 def compile(fun, args, **opts):

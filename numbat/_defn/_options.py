@@ -47,3 +47,13 @@ def global_default_defn_options(options: dict | None = None, /, **opts) -> dict:
             raise ArgumentError(f"global_default_defn_options takes a dict or keyword options, got {options!r}")
         _global = {**(options or {}), **opts}
     return current
+
+
+def key(options: dict) -> tuple:
+    """`options` as a hashable value (the `hooks` dict as sorted pairs)."""
+    return tuple(
+        sorted(
+            (name, tuple(sorted(value.items())) if isinstance(value, dict) else value)
+            for name, value in options.items()
+        )
+    )
