@@ -334,9 +334,11 @@ class Defn:
         # (s64 indices, f64 casts), a precision of its own or a disk cache entry lowers under
         # x64 (and that precision) and is called as its compiled executable, which needs no
         # context at call time.
-        with jax.enable_x64(True) if wide else contextlib.nullcontext():
-            with jax.default_matmul_precision(precision) if precision else contextlib.nullcontext():
-                staged = jitted.trace(*datas)
+        with (
+            jax.enable_x64(True) if wide else contextlib.nullcontext(),
+            jax.default_matmul_precision(precision) if precision else contextlib.nullcontext(),
+        ):
+            staged = jitted.trace(*datas)
         plain_jit = not wide and precision is None and self.cache is True and not _uses_64_bits(staged.jaxpr)
         with contextlib.ExitStack() as stack:
             if not plain_jit:
