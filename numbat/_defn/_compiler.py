@@ -203,17 +203,24 @@ class Defn:
     def __call__(self, *args, **options):
         hot = self._hot
         if hot is not None and not options and _current_recorder() is None:
-            single = len(args) == 1  # spelled out below: a comprehension costs a frame per call
+            # Spelled out in this frame: a comprehension would cost a frame of its own per call.
             try:  # the common call: tensors on this defn's backend, for a signature compiled before
-                if single:
+                if len(args) == 1:
                     arg = args[0]
-                    entry = hot[((arg.data.shape, arg.type, arg.names, id(arg.backend)),)]
+                    data = arg.data
+                    entry = hot[((data.shape, arg.type, arg.names, id(arg.backend)),)]
+                    datas = (data,)
                 else:
-                    entry = hot[tuple([(arg.data.shape, arg.type, arg.names, id(arg.backend)) for arg in args])]
+                    key, datas = [], []
+                    for arg in args:
+                        data = arg.data
+                        key.append((data.shape, arg.type, arg.names, id(arg.backend)))
+                        datas.append(data)
+                    entry = hot[tuple(key)]
             except (KeyError, AttributeError, TypeError):
                 pass  # a new signature, or arguments that are not all tensors: the general path
             else:
-                out = entry.call(args[0].data) if single else entry.call(*[arg.data for arg in args])
+                out = entry.call(*datas)
                 self.hits += 1
                 if telemetry.listened:
                     telemetry.cache_hit(self.name, entry.key)
