@@ -107,13 +107,26 @@ def cache_hit(function: str, key: str | typing.Callable[[], str]) -> None:
 
 def hit_counter(function: str) -> dict[str, int]:
     """The live counter behind `counts()` for `function`: a hot path that has checked
-    `listened` is False bumps `counter["cache_hit"]` itself instead of calling `cache_hit`."""
+    `listened` is False bumps `counter["cache_hit"]` itself instead of calling `cache_hit`.
+
+    >>> before = counts().get("hit_counter_example", {"cache_hits": 0})["cache_hits"]
+    >>> hit_counter("hit_counter_example")["cache_hit"] += 1
+    >>> counts()["hit_counter_example"]["cache_hits"] - before
+    1
+    """
     with _lock:
         return _counts[function]
 
 
 def listening(event: Event) -> bool:
-    """Whether a handler is attached to `event` (cheap: emit only when someone listens)."""
+    """Whether a handler is attached to `event` (cheap: emit only when someone listens).
+
+    >>> attach("listening-doc", ("numbat", "evaluation"), lambda event, m, meta: None)
+    >>> listening(("numbat", "evaluation")), listening(("numbat", "nothing"))
+    (True, False)
+    >>> detach("listening-doc")
+    True
+    """
     return listened and any(event in events for events, _ in list(_handlers.values()))
 
 
