@@ -214,3 +214,20 @@ def test_concurrent_first_calls_compile_each_signature_once():
     assert scale.cache_info()["compiled"] == 2
     for i, result in enumerate(results):
         np.testing.assert_array_equal(result, [3.0] * (1 + i % 2))
+
+
+def test_every_construct_records_its_inputs_in_the_expression():
+    @nbt.defn
+    def inner(v):
+        return nbt.custom_grad(nbt.exp(v), [v], lambda g: [g * nbt.exp(v)])
+
+    def everything(x):
+        y = nbt.cond(nbt.sum(x) > 0, lambda v: inner(v) * x, lambda v: v, x)
+        y = nbt.while_loop(lambda s: nbt.sum(s) < 100.0, lambda s: s * 2 + nbt.stop_grad(x), nbt.abs(y) + 1)
+        y = y + nbt.grad(lambda v: nbt.sum(inner(v) * y))(x)
+        return nbt.vectorize(lambda row: nbt.hook(row * 2, lambda value: None))(y)
+
+    text = str(nbt.debug_expr(everything)(nbt.tensor([0.5, 1.5])))
+    assert "?" not in text
+    for op in ("cond", "custom_grad", "while", "stop_grad", "grad", "vectorize", "hook"):
+        assert f" = {op} [" in text, op

@@ -252,7 +252,11 @@ def custom_grad(expr, inputs, fun):
             return g, grads, jax.tree_util.tree_map(jax.numpy.zeros_like, cs)
 
         with_gradient.defvjp(forward, backward)
-        return with_gradient(_stopped(expr), inputs, list(consts))
+        result = with_gradient(_stopped(expr), inputs, list(consts))
+    recorder = _expr.current()
+    if recorder is not None:
+        recorder.record("custom_grad", (expr, *inputs), {}, result)
+    return result
 
 
 def _stopped(tensor: Tensor) -> Tensor:
