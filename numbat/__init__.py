@@ -14,6 +14,7 @@ from . import telemetry as telemetry
 from . import xla as xla
 from ._defn import Defn as Defn
 from ._defn import Expr as Expr
+from ._defn import RecompilationWarning as RecompilationWarning
 from ._defn import compile as compile
 from ._defn import cond as cond
 from ._defn import custom_grad as custom_grad

@@ -40,7 +40,7 @@ class Node:
     args: tuple[int, ...]
     params: tuple[tuple[str, object], ...]
     template: Template
-    value: object = None  # a parameter's position; a constant's number or values
+    value: object = None  # a parameter's position; a constant's number or values; an outer node's id
     subgraphs: tuple = ()  # (label, Expr) pairs: a cond's branches, a loop's body, a grad's function
 
 
@@ -64,18 +64,31 @@ def _letters(index: int) -> str:
 @typing.final
 class Expr:
     """The recorded graph of a defn's outputs. `str(expr)` is Nx's letter
-    format; in a notebook it also draws as SVG."""
+    format; in a notebook it also draws as SVG.
 
-    def __init__(self, nodes: tuple[Node, ...], outputs: tuple[int, ...]):
+    `nodes` are in the order they were recorded (each node's `args` are ids of
+    earlier nodes) and `outputs` are the ids of the results. A node of a
+    control-flow or grad op carries `subgraphs`, `(label, Expr)` pairs: a cond's
+    branches (`"true"`/`"false"`, or `"clause i"` and `"otherwise"`), a loop's
+    `"condition"` and `"body"`, a grad's differentiated function (`"of"`); the
+    printed form heads each with its label and results (`true -> e:`). A sub-graph's `parameter`
+    nodes are the operands or loop state it receives; a value it uses from the
+    enclosing graph is an `outer` node whose `value` is the id of that node in the
+    enclosing Expr. Letters run on through the sub-graphs, so every line of the
+    printed form names one value; `letters` maps this graph's own node ids to them.
+    """
+
+    def __init__(self, nodes: tuple[Node, ...], outputs: tuple[int, ...], limit: int | None = None):
         self.nodes = nodes
         self.outputs = outputs
+        self.limit = limit  # rows the text form shows (the last ones); None shows all
         self._by_id = {node.id: node for node in nodes}
-        named = [n for n in nodes if not self.is_inline(n)]
-        self.letters = {node.id: _letters(i) for i, node in enumerate(named)}
+        self._rows, self.letters, _, _ = self._layout(0, None)
 
     def is_inline(self, node: Node) -> bool:
-        """Scalar constants print inline, as their value, not as a line of their own."""
-        return node.op == "constant" and not node.template.shape
+        """Scalar constants print inline, as their value, and values from the enclosing
+        graph as their letter there: neither has a line of its own."""
+        return (node.op == "constant" and not node.template.shape) or node.op == "outer"
 
     def ref(self, node_id: int) -> str:
         """How node `node_id` is referred to: its letter, or an inline constant's value."""
@@ -83,32 +96,61 @@ class Expr:
         return str(node.value) if self.is_inline(node) else self.letters[node_id]
 
     def rows(self) -> list[tuple[str, str]]:
-        """One `(expression, type header)` pair per named node, in order."""
-        rows = []
+        """One `(expression, type header)` pair per named node, in order, with each
+        sub-graph's rows indented under the node that owns it."""
+        return list(self._rows)
+
+    def _layout(self, start: int, outer_ref) -> tuple:
+        """The rows and letters of this graph, lettered from `start`; `outer_ref` names
+        the enclosing graph's nodes. Returns the next free letter index and this
+        graph's naming function too."""
+        letters: dict[int, str] = {}
+        rows: list[tuple[str, str]] = []
+
+        def ref(node_id: int) -> str:
+            node = self._by_id[node_id]
+            if node.op == "outer":
+                return outer_ref(node.value) if outer_ref is not None else "?"
+            return str(node.value) if self.is_inline(node) else letters[node_id]
+
+        index = start
         for node in self.nodes:
             if self.is_inline(node):
                 continue
+            letter = letters[node.id] = _letters(index)
+            index += 1
             header = str(node.template)
-            letter = self.letters[node.id]
             if node.op == "parameter":
                 rows.append((f"parameter {letter}:{node.value}", header))
             elif node.op == "constant":
                 rows.append((f"{letter} = tensor [ {node.value} ]", header))
             else:
-                items = [self.ref(arg) for arg in node.args]
+                items = [ref(arg) for arg in node.args]
                 items += [f"{key}: {_param_text(value)}" for key, value in node.params]
                 rows.append((f"{letter} = {node.op} [ {', '.join(items)} ]", header))
                 for label, sub in node.subgraphs:
-                    rows.append((f"    {label}:", ""))
-                    rows.extend((f"      {left}", sub_header) for left, sub_header in sub.rows())
-        return rows
+                    sub_rows, _, index, sub_ref = sub._layout(index, ref)
+                    rows.append((f"    {label} -> {', '.join(sub_ref(o) for o in sub.outputs)}:", ""))
+                    rows.extend((f"      {left}", sub_header) for left, sub_header in sub_rows)
+        return rows, letters, index, ref
 
     def __str__(self) -> str:
         return self.format()
 
     def format(self, limit: int | None = None) -> str:
-        """The letter format; with `limit`, only the last `limit` rows, after a line
-        that counts the ones left out."""
+        """The letter format; with `limit` (default: the Expr's own `limit`), only the
+        last `limit` rows, after a line that counts the ones left out.
+
+        >>> expr = nbt.debug_expr(lambda t: nbt.exp(nbt.sin(t)) + 1)(nbt.tensor([1.0]))
+        >>> print(expr.format(limit=1))
+        numbat.Expr<
+          f32[1]
+        <BLANKLINE>
+          ... 3 earlier rows left out ...
+          d = add [ c, 1.0 ]                        f32[1]
+        >
+        """
+        limit = self.limit if limit is None else limit
         rows = self.rows()
         if limit is not None and len(rows) > limit:
             rows = [(f"... {len(rows) - limit} earlier rows left out ...", "")] + rows[len(rows) - limit :]
@@ -131,10 +173,13 @@ class Expr:
 
 
 class Recorder:
-    """Collects the nodes of one trace, keyed by the identity of each tensor's data."""
+    """Collects the nodes of one trace, keyed by the identity of each tensor's data.
+    A sub-graph's recorder (a branch, a loop body, a differentiated function) has the
+    enclosing one as `parent`: a value recorded there becomes an `outer` node."""
 
-    def __init__(self):
+    def __init__(self, parent: Recorder | None = None):
         self.nodes: list[Node] = []
+        self.parent = parent
         self._ids: dict[int, int] = {}
         self._alive: list = []  # keeps traced data alive so `id()`s stay unique
 
@@ -146,6 +191,15 @@ class Recorder:
         self._alive.append(tensor.data)
         return node.id
 
+    def known(self, tensor: Tensor) -> int | None:
+        """The node of `tensor` here or in an enclosing graph (as an `outer` node), or None."""
+        found = self._ids.get(id(tensor.data))
+        if found is None and self.parent is not None:
+            outer = self.parent.known(tensor)
+            if outer is not None:
+                found = self._add(tensor, "outer", value=outer)
+        return found
+
     def parameter(self, tensor: Tensor, position: int) -> None:
         self._add(tensor, "parameter", value=position)
 
@@ -156,7 +210,7 @@ class Recorder:
 
     def node(self, tensor: Tensor) -> int:
         """The node of `tensor`, recording it as a constant if it was never seen."""
-        found = self._ids.get(id(tensor.data))
+        found = self.known(tensor)
         if found is not None:
             return found
         import jax

@@ -33,8 +33,9 @@ _lock = threading.Lock()
 _handlers: dict[str, tuple[tuple[Event, ...], Handler]] = {}
 _log: collections.deque = collections.deque(maxlen=LOG_SIZE)
 _sequence = 0
-_counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
-_listened = False  # whether any handler is attached (read without the lock on the hot path)
+# Per function: {"compilation": n, "cache_hit": n}, plain dicts so that a hot path's increment is cheap.
+_counts: dict[str, dict[str, int]] = collections.defaultdict(lambda: {"compilation": 0, "cache_hit": 0})
+listened = False  # whether any handler is attached (hot paths read it without a call or the lock)
 
 
 class Record(typing.NamedTuple):
@@ -55,18 +56,18 @@ def attach(handler_id: str, events: Event | list[Event], handler: Handler) -> No
     events = tuple(tuple(event) for event in events)
     if not callable(handler):
         raise TypeError(f"telemetry handler for {handler_id!r} must be callable, got {handler!r}")
-    global _listened
+    global listened
     with _lock:
         _handlers[handler_id] = (events, handler)
-        _listened = True
+        listened = True
 
 
 def detach(handler_id: str) -> bool:
     """Removes a handler; returns whether it was attached."""
-    global _listened
+    global listened
     with _lock:
         removed = _handlers.pop(handler_id, None) is not None
-        _listened = bool(_handlers)
+        listened = bool(_handlers)
         return removed
 
 
@@ -93,15 +94,40 @@ def execute(event: Event, measurements: dict, metadata: dict) -> None:
             _logger.exception("telemetry handler %r raised on %r and was detached", handler_id, event)
 
 
-def cache_hit(function: str, key: typing.Callable[[], str]) -> None:
+def cache_hit(function: str, key: str | typing.Callable[[], str]) -> None:
     """Counts a cache hit of `function`; emits `("numbat", "cache_hit")` (with the cache
-    `key()`, computed only then) when a handler listens, so a hit costs almost nothing otherwise."""
-    if _listened:
+    `key`, or `key()` computed only then) when a handler listens, so a hit costs almost nothing otherwise."""
+    if listened:
         for events, _ in list(_handlers.values()):
             if CACHE_HIT in events:
-                execute(CACHE_HIT, {"count": 1}, {"function": function, "key": key()})
+                execute(CACHE_HIT, {"count": 1}, {"function": function, "key": key if isinstance(key, str) else key()})
                 return
     _counts[function]["cache_hit"] += 1
+
+
+def hit_counter(function: str) -> dict[str, int]:
+    """The live counter behind `counts()` for `function`: a hot path that has checked
+    `listened` is False bumps `counter["cache_hit"]` itself instead of calling `cache_hit`.
+
+    >>> before = counts().get("hit_counter_example", {"cache_hits": 0})["cache_hits"]
+    >>> hit_counter("hit_counter_example")["cache_hit"] += 1
+    >>> counts()["hit_counter_example"]["cache_hits"] - before
+    1
+    """
+    with _lock:
+        return _counts[function]
+
+
+def listening(event: Event) -> bool:
+    """Whether a handler is attached to `event` (cheap: emit only when someone listens).
+
+    >>> attach("listening-doc", ("numbat", "evaluation"), lambda event, m, meta: None)
+    >>> listening(("numbat", "evaluation")), listening(("numbat", "nothing"))
+    (True, False)
+    >>> detach("listening-doc")
+    True
+    """
+    return listened and any(event in events for events, _ in list(_handlers.values()))
 
 
 def log(since: int = 0, event: Event | None = None) -> list[Record]:

@@ -77,9 +77,9 @@ def test_while_loop_unroll_gives_the_same_state(unroll):
 
 
 def test_while_loop_state_must_keep_its_type():
-    with pytest.raises(nbt.ArgumentError, match=r"changed state leaf 0 from s32 to f32"):
+    with pytest.raises(nbt.ArgumentError, match=r"changed state from s32 to f32"):
         nbt.jit(lambda x: nbt.while_loop(lambda s: s < 10, lambda s: s * 1.5, x))(nbt.tensor(1))
-    with pytest.raises(nbt.ArgumentError, match=r"changed state leaf 0 from s32 to f32"):
+    with pytest.raises(nbt.ArgumentError, match=r"changed state from s32 to f32"):
         nbt.while_loop(lambda s: s < 10, lambda s: s * 1.5, nbt.tensor(1))
 
 
@@ -89,11 +89,40 @@ def test_fori_loop_matches_a_python_loop(fun):
 
 
 def test_loops_are_sub_graphs_of_the_expression():
-    text = str(nbt.debug_expr(_halvings)(nbt.tensor(100.0)))
-    assert "while [ a, 0 ]" in text and "body:" in text and "divide [ a, 2.0 ]" in text
-    assert "elem [ b, index: 1 ]" in text
-    text = str(nbt.debug_expr(lambda x: nbt.cond(x < 0, lambda v: -v, lambda v: v, x))(nbt.tensor(1)))
-    assert "cond [" in text and "true:" in text and "false:" in text and "negate" in text
+    lines = [line.rstrip() for line in str(nbt.debug_expr(_halvings)(nbt.tensor(100.0))).splitlines()]
+    assert [line.strip().split("  ")[0] for line in lines[3:]] == [
+        "parameter a:0",
+        "b = while [ a, 0 ]",
+        "condition -> e:",
+        "parameter c:0",
+        "parameter d:1",
+        "e = greater_equal [ c, 1.0 ]",
+        "body -> h, i:",
+        "parameter f:0",
+        "parameter g:1",
+        "h = divide [ f, 2.0 ]",
+        "i = add [ g, 1 ]",
+        "j = elem [ b, index: 1 ]",
+        ">",
+    ]
+
+
+def test_branches_name_values_of_the_enclosing_graph_by_their_letters():
+    text = str(nbt.debug_expr(lambda x: nbt.cond(x < 0, lambda v: -v * x, lambda v: v, x))(nbt.tensor(1.0)))
+    assert "c = cond [ b, a ]" in text and "true -> f:" in text and "f = multiply [ e, a ]" in text
+    assert "false -> g:" in text and "?" not in text
+    expr = nbt.debug_expr(lambda x: nbt.cond(x < 0, lambda v: -v * x, lambda v: v, x))(nbt.tensor(1.0))
+    (cond,) = [node for node in expr.nodes if node.op == "cond"]
+    assert [label for label, _ in cond.subgraphs] == ["true", "false"]
+    (outer,) = [node for node in cond.subgraphs[0][1].nodes if node.op == "outer"]
+    assert expr.letters[outer.value] == "a"
+
+
+def test_debug_expr_limit_prunes_the_text_not_the_graph():
+    chain = nbt.debug_expr(lambda x: nbt.exp(nbt.exp(nbt.exp(x))), limit=2)(nbt.tensor(1.0))
+    text = str(chain)
+    assert "... 2 earlier rows left out ..." in text and "d = exp [ c ]" in text and "parameter" not in text
+    assert len(chain.nodes) == 4 and len(chain.rows()) == 4
 
 
 def _fd(fun, x: np.ndarray, h=1e-6) -> np.ndarray:
@@ -110,6 +139,9 @@ def _fd(fun, x: np.ndarray, h=1e-6) -> np.ndarray:
 GRAD_CASES = {
     "cond": lambda x: nbt.cond(nbt.sum(x) > 0, lambda v: nbt.sum(nbt.sin(v) * v), lambda v: nbt.sum(v**3), x),
     "fori_loop": lambda x: nbt.sum(nbt.fori_loop(0, 4, lambda i, acc: nbt.tanh(acc * x + i), x)),
+    "while_loop": lambda x: nbt.sum(
+        nbt.while_loop(lambda s: s[0] < 3, lambda s: (s[0] + 1, nbt.sin(s[1]) * x), (nbt.tensor(0), x))[1]
+    ),
     "stop_grad": lambda x: nbt.sum(x * nbt.stop_grad(nbt.exp(x))),
     "custom_grad": lambda x: nbt.sum(nbt.custom_grad(nbt.exp(x), [x], lambda g: [g * nbt.exp(x)])),
 }
@@ -182,3 +214,20 @@ def test_concurrent_first_calls_compile_each_signature_once():
     assert scale.cache_info()["compiled"] == 2
     for i, result in enumerate(results):
         np.testing.assert_array_equal(result, [3.0] * (1 + i % 2))
+
+
+def test_every_construct_records_its_inputs_in_the_expression():
+    @nbt.defn
+    def inner(v):
+        return nbt.custom_grad(nbt.exp(v), [v], lambda g: [g * nbt.exp(v)])
+
+    def everything(x):
+        y = nbt.cond(nbt.sum(x) > 0, lambda v: inner(v) * x, lambda v: v, x)
+        y = nbt.while_loop(lambda s: nbt.sum(s) < 100.0, lambda s: s * 2 + nbt.stop_grad(x), nbt.abs(y) + 1)
+        y = y + nbt.grad(lambda v: nbt.sum(inner(v) * y))(x)
+        return nbt.vectorize(lambda row: nbt.hook(row * 2, lambda value: None))(y)
+
+    text = str(nbt.debug_expr(everything)(nbt.tensor([0.5, 1.5])))
+    assert "?" not in text
+    for op in ("cond", "custom_grad", "while", "stop_grad", "grad", "vectorize", "hook"):
+        assert f" = {op} [" in text, op

@@ -199,7 +199,7 @@ def test_default_defn_options_are_scoped():
     try:
         assert nbt.jit(lambda t: t).debug is True
     finally:
-        nbt._defn._options._global = previous
+        nbt.global_default_defn_options(previous)
 
 
 def test_cache_false_compiles_every_call():

@@ -61,5 +61,12 @@ def test_recompiling_for_the_same_shapes_warns():
     fun = nbt.jit(lambda t, k: t * k)
     for k in range(4):
         fun(nbt.tensor([1]), k=k)
-    with pytest.warns(nbt._defn._compiler.RecompilationWarning, match="compiled 5 times for the input shapes"):
+    with pytest.warns(nbt.RecompilationWarning, match="compiled 5 times for the input shapes"):
         fun(nbt.tensor([1]), k=4)
+
+
+def test_vectorize_inside_a_defn_is_one_node_with_the_per_example_graph():
+    fun = lambda m: nbt.vectorize(lambda row: row / nbt.sum(row))(m) * 2
+    text = str(nbt.debug_expr(fun)(nbt.tensor([[1.0, 2.0], [3.0, 4.0]], names=["batch", "x"])))
+    assert "b = vectorize [ a, axes: [0], name: 'batch' ]" in text and "of -> e:" in text
+    assert "parameter c:0                               f32[x: 2]" in text and "f = multiply [ b, 2.0 ]" in text

@@ -5,12 +5,7 @@ from .._expr import inspect_expr as inspect_expr
 from .._expr import print_expr as print_expr
 from ._cache import is_cached as is_cached
 from ._compiler import Defn as Defn
-from ._compiler import compile as compile
-from ._compiler import debug_expr as debug_expr
-from ._compiler import debug_expr_apply as debug_expr_apply
-from ._compiler import defn as defn
-from ._compiler import jit as jit
-from ._compiler import jit_apply as jit_apply
+from ._compiler import RecompilationWarning as RecompilationWarning
 from ._control import cond as cond
 from ._control import fori_loop as fori_loop
 from ._control import while_loop as while_loop
@@ -22,6 +17,12 @@ from ._grad import grad as grad
 from ._grad import jacobian as jacobian
 from ._grad import stop_grad as stop_grad
 from ._grad import value_and_grad as value_and_grad
+from ._jit import compile as compile
+from ._jit import debug_expr as debug_expr
+from ._jit import debug_expr_apply as debug_expr_apply
+from ._jit import defn as defn
+from ._jit import jit as jit
+from ._jit import jit_apply as jit_apply
 from ._options import default_defn_options as default_defn_options
 from ._options import global_default_defn_options as global_default_defn_options
 from ._vectorize import vectorize as vectorize

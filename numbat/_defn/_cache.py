@@ -21,4 +21,4 @@ def is_cached(fun, args, **options) -> bool:
     if not isinstance(args, (list, tuple)):
         raise ArgumentError(f"is_cached: args must be a list of arguments, got {args!r}")
     signature, _ = flatten(tuple(args), options, fun._convert)
-    return signature in fun._cache or signature in fun._jitted_signatures
+    return signature in fun._cache

@@ -1,13 +1,32 @@
-"""`defn`, `jit`, `jit_apply`, `compile`, `debug_expr`: numerical definitions
-that trace once per input signature and compile through JAX to XLA.
+"""`Defn`: a numerical definition traced once per input signature and compiled
+through JAX to XLA (or run op by op by the Evaluator).
 
-Every compilation emits `("numbat", "compilation")` with `eval_time` (trace
-and lowering), `compile_time` (XLA) and `total_time` in µs; a call that finds
-its executable in the cache emits `("numbat", "cache_hit")` instead.
+Every compilation emits `("numbat", "compilation")` with `eval_time` (trace and
+lowering), `compile_time` (XLA) and `total_time` in µs, and the reason for the
+miss; a call that finds its executable in the cache counts a hit and emits
+`("numbat", "cache_hit")` only when a handler listens.
+
+The cached call path (DESIGN decision 11). Each compiled signature is traced,
+lowered and compiled ahead of time under the defn's lock, and then called on
+raw arrays: through `jax.jit`'s C++ dispatch when the code is 32-bit throughout
+(the common case), else through its compiled executable, which needs no
+`jax.enable_x64` at call time. A call whose arguments are all tensors on the
+defn's backend (the common call) finds its entry in `_hot` by a tuple of
+`(shape, type, names, id(backend))` per argument, without flattening a pytree
+or entering a context manager. Everything else (containers, static values,
+numbers, other backends, keyword options) takes the general path, which
+flattens the arguments into a `Signature`.
+
+A defn called while another one traces (or inside `grad`, a branch or a loop
+body) is inlined into the caller, as in Nx, so composition, recursion with a
+static stopping argument and `grad` of a defn never compile or lock on their
+own. Compiling takes the defn's re-entrant lock, so concurrent first calls from
+several threads compile a signature once; hits take no lock.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
@@ -18,6 +37,8 @@ import typing
 import warnings
 
 import jax
+import jax.extend
+import numpy as np
 
 from .. import _expr, telemetry
 from .._errors import ArgumentError
@@ -29,28 +50,37 @@ from ..backends import _default, backend_transfer
 from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 from ..xla import _config
-from . import _effects, _options, _signature
+from . import _effects, _evaluator, _options, _signature
 
 _logger = logging.getLogger("numbat.defn")
 RECOMPILATION_WARNING = 5  # compiles for the same shapes before warning, as EXLA's check_recompilation
-
-
-class RecompilationWarning(UserWarning):
-    """A defn keeps recompiling for the same input shapes."""
-
-
 COMPILERS = ("xla", "evaluator")
+OPTIONS = ("client", "device_id", "precision", "cache", "debug", "hooks", "lazy_transfers")
+LAZY_TRANSFERS = ("opt_in", "always", "never")
 # What calling a defn with the wrong arguments typically raises inside it (a different container
 # structure, a missing key, JAX's concretization errors): reported as numbat.ArgumentError.
 _MISUSE = (TypeError, ValueError, KeyError, IndexError, AttributeError)
-OPTIONS = ("client", "device_id", "precision", "cache", "debug", "hooks")
+_current_recorder = _expr._current.get  # the hot path reads the context variable without a call in between
+
+
+class RecompilationWarning(UserWarning):
+    """A defn keeps recompiling for the same input shapes (EXLA's `check_recompilation`):
+    its types, names or static arguments change from call to call."""
+
+    __module__ = "numbat"
 
 
 class _Entry(typing.NamedTuple):
-    executable: object
+    """A compiled signature: `call(*datas)` runs it (one array out for a single tensor
+    output, else a tuple), and the outputs are rebuilt from the templates."""
+
+    call: typing.Callable
     out_treedef: object
     out_templates: tuple
+    single: bool  # one tensor out, not in a container
+    effectful: bool  # the code runs hooks or print_value callbacks
     key: str
+    plain: tuple | None  # (type, names) of a single output when there are no callbacks to wait for
 
 
 def _to_tensor(backend):
@@ -67,14 +97,47 @@ def _name(fun) -> str:
     return getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or repr(fun)
 
 
+_WIDE_DTYPES = frozenset(np.dtype(name) for name in ("int64", "uint64", "float64", "complex128"))
+
+
+def _uses_64_bits(closed: jax.extend.core.ClosedJaxpr) -> bool:
+    """Whether a traced computation holds 64-bit values or asks for them (an index dtype),
+    looking into the sub-computations of control flow."""
+
+    def wide(value) -> bool:
+        if isinstance(value, jax.extend.core.ClosedJaxpr):
+            return walk(value.jaxpr)
+        if isinstance(value, jax.extend.core.Jaxpr):
+            return walk(value)
+        if isinstance(value, (tuple, list)):
+            return any(wide(item) for item in value)
+        if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
+            return np.dtype(value) in _WIDE_DTYPES
+        return False
+
+    def walk(jaxpr) -> bool:
+        variables = [*jaxpr.constvars, *jaxpr.invars]
+        for eqn in jaxpr.eqns:
+            variables += eqn.outvars
+            if any(wide(value) for value in eqn.params.values()):
+                return True
+        return any(getattr(getattr(v, "aval", None), "dtype", None) in _WIDE_DTYPES for v in variables)
+
+    return walk(closed.jaxpr)
+
+
 @typing.final
 class Defn:
     """A numerical definition: calling it runs `fun` compiled for the
     arguments' signature (shapes, types, names, static values)."""
 
     def __init__(self, fun, compiler: str | None = None, **opts):
+        if isinstance(fun, Defn):  # a defn given new options: its function, with them over its own
+            opts = {"compiler": fun.compiler, **fun.options, **opts}
+            fun = fun.fun
         opts = _options.effective(opts)
-        compiler = opts.pop("compiler", "xla") if compiler is None else compiler
+        default_compiler = opts.pop("compiler", "xla")
+        compiler = default_compiler if compiler is None else compiler
         if compiler not in COMPILERS:
             raise ArgumentError(f"unknown defn compiler {compiler!r}; compilers are {', '.join(COMPILERS)}")
         unknown = set(opts) - set(OPTIONS)
@@ -82,7 +145,10 @@ class Defn:
             raise ArgumentError(f"unknown defn option(s) {sorted(unknown)}; options are {', '.join(OPTIONS)}")
         self.fun = fun
         self.compiler = compiler
+        self.options = dict(opts)
         self.backend = XLABackend(opts.get("client"), opts.get("device_id", 0))
+        if self.backend == _default.current():
+            self.backend = _default.current()  # the same object as the tensors' backend: an identity check on calls
         self.precision = opts.get("precision", "default")
         _config.precision_name(self.precision)  # checks the value
         self.cache = opts.get("cache", True)
@@ -94,77 +160,133 @@ class Defn:
             isinstance(k, str) and callable(v) for k, v in self.hooks.items()
         ):
             raise ArgumentError(f"defn option hooks must map hook names to functions, got {self.hooks!r}")
-        self._effectful = False  # set when tracing put run-time callbacks (hooks, print_value) into the code
-        # jit's C++ dispatch serves calls that need nothing else: the in-memory cache, default precision.
-        self._dispatch_fast = self.cache is True and self.precision == "default" and not self.debug
+        # EXLA's lazy_transfers decides when host arguments reach the device; jax.jit transfers
+        # them when the call starts, so every value is accepted and behaves as "opt_in".
+        if opts.get("lazy_transfers", "opt_in") not in LAZY_TRANSFERS:
+            raise ArgumentError(
+                f"defn option lazy_transfers must be one of {', '.join(LAZY_TRANSFERS)}, got {opts['lazy_transfers']!r}"
+            )
         self.name = _name(fun)
         self._convert = _to_tensor(self.backend)
         self._cache: dict[_signature.Signature, _Entry] = {}
+        # Entries of flat all-tensor signatures by their templates; None turns the fast path off.
+        self._hot: dict | None = {} if compiler == "xla" and self.cache is not False and not self.debug else None
         self._last: _signature.Signature | None = None
         self._lock = threading.RLock()
-        self._jitted = jax.jit(self._traced_call)
-        self._jitted_signatures: set[_signature.Signature] = set()
-        self._traced = None
         self._compiles_per_shapes: dict[tuple, int] = {}
         self.hits = 0
         functools.update_wrapper(self, fun, updated=())  # name and docstring, not the wrapped object's state
+
+    @property
+    def name(self) -> str:
+        """The name telemetry and messages use (the function's qualified name; settable)."""
+        return self._name
+
+    @name.setter
+    def name(self, name: str) -> None:
+        self._name = name
+        self._hits = telemetry.hit_counter(name)  # the live counter a cache hit bumps
 
     def __repr__(self) -> str:
         return f"<numbat.defn {self.name} ({self.compiler}, {self.cache_info()['compiled']} compiled)>"
 
     def cache_info(self) -> dict[str, int]:
-        """How many signatures are compiled and how many calls hit the cache."""
-        return {"compiled": len(self._jitted_signatures | set(self._cache)), "hits": self.hits}
+        """How many signatures are compiled and how many calls hit the cache.
+
+        >>> double = nbt.defn(lambda t: t * 2)
+        >>> _ = double(nbt.tensor([1])), double(nbt.tensor([2])), double(nbt.tensor([1, 2]))
+        >>> double.cache_info()
+        {'compiled': 2, 'hits': 1}
+        """
+        return {"compiled": len(self._cache), "hits": self.hits}
 
     def __call__(self, *args, **options):
+        hot = self._hot
+        if hot is not None and not options and _current_recorder() is None:
+            # Spelled out in this frame: a comprehension would cost a frame of its own per call.
+            try:  # the common call: tensors on this defn's backend, for a signature compiled before
+                if len(args) == 1:
+                    arg = args[0]
+                    data = arg.data
+                    entry = hot[((data.shape, arg.type, arg.names, id(arg.backend)),)]
+                    datas = (data,)
+                else:
+                    key, datas = [], []
+                    for arg in args:
+                        data = arg.data
+                        key.append((data.shape, arg.type, arg.names, id(arg.backend)))
+                        datas.append(data)
+                    entry = hot[tuple(key)]
+            except (KeyError, AttributeError, TypeError):
+                pass  # a new signature, or arguments that are not all tensors: the general path
+            else:
+                out = entry.call(*datas)
+                self.hits += 1
+                if telemetry.listened:
+                    telemetry.cache_hit(self.name, entry.key)
+                else:
+                    self._hits["cache_hit"] += 1
+                plain = entry.plain
+                if plain is not None:
+                    return Tensor(out, plain[0], plain[1], self.backend)
+                return self._outputs(entry, out)
+        return self._call(args, options)
+
+    def _call(self, args: tuple, options: dict):
+        """The general path: inlining, the Evaluator, containers, statics and misses."""
         if _expr.current() is not None:
             # Called while another defn (or grad, or a control-flow branch) traces: inline the
             # body into the caller's graph, as Nx does, instead of compiling it on its own.
             return self.fun(*args, **options)
         if self.compiler == "evaluator":
-            with _default.default_backend(self.backend):
-                return self.fun(*args, **options)
-        fast = None if options or not self._dispatch_fast else self._fast_args(args)
-        if fast is not None:
-            result = self._call_jitted(fast)
-            if self._effectful:
-                _effects.raise_pending()
-            return result
+            return _evaluator.evaluate(self, args, options)
         signature, tensors = _signature.flatten(args, options, self._convert)
+        datas = [t.data for t in tensors]
         entry = self._cache.get(signature)
         if entry is None:
-            with self._lock:
-                entry = self._cache.get(signature) or self._compile(signature)
-                if self.cache is False:
-                    del self._cache[signature]
+            with self._lock:  # re-entrant: a hook or a nested call on this thread cannot deadlock
+                entry = self._cache.get(signature)
+                if entry is None:
+                    entry = self._compile(signature, datas)
+                    if self.cache is not False:
+                        self._cache[signature] = entry
+                        if self._hot is not None and _signature.is_flat(signature, len(args)):
+                            backend = id(self.backend)
+                            self._hot[tuple((*t, backend) for t in signature.templates)] = entry
         else:
             self.hits += 1
-            telemetry.cache_hit(self.name, lambda: entry.key)
+            telemetry.cache_hit(self.name, entry.key)
             if self.debug:
                 _logger.info("defn %s: cache hit for %s", self.name, signature.describe())
-        result = self.run(entry, tensors)
-        if self._effectful:
+        return self._outputs(entry, entry.call(*datas))
+
+    def _outputs(self, entry: _Entry, out):
+        """The call's result: tensors on this defn's backend, in the function's output structure."""
+        if entry.effectful:
             _effects.raise_pending()
-        return result
+        datas = (out,) if entry.single else out
+        results = [Tensor(data, t.type, t.names, self.backend) for data, t in zip(datas, entry.out_templates)]
+        return jax.tree_util.tree_unflatten(entry.out_treedef, results)
 
     def run(self, entry: _Entry, tensors: list[Tensor]):
         """Runs a compiled entry on the parameters' tensors."""
-        with jax.enable_x64(True):
-            outputs = entry.executable(*[t.data for t in tensors])
-        results = [Tensor(data, t.type, t.names, self.backend) for data, t in zip(outputs, entry.out_templates)]
-        return jax.tree_util.tree_unflatten(entry.out_treedef, results)
+        return self._outputs(entry, entry.call(*[t.data for t in tensors]))
 
     def trace(self, signature: _signature.Signature, recorder: _expr.Recorder | None = None):
-        """A flat function of the parameters' data for JAX, and a dict that
-        receives the output structure and templates once it has traced."""
+        """A flat function of the parameters' data for JAX, and a dict that receives the
+        output structure (`treedef`), tensors (`outputs`) and templates once it has traced.
+        The function returns one array for a single tensor output, else a tuple."""
         traced = {}
 
         def flat(*datas):
             params = [Tensor(d, t.type, t.names, self.backend) for d, t in zip(datas, signature.templates)]
+            callbacks = _effects.traced_callbacks
             treedef, outputs = self._run_body(signature, params, recorder or _expr.Recorder())
             traced["treedef"], traced["outputs"] = treedef, outputs
             traced["templates"] = tuple(Template(t.shape, t.type, t.names) for t in outputs)
-            return tuple(t.data for t in outputs)
+            traced["single"] = treedef == _SINGLE
+            traced["effectful"] = _effects.traced_callbacks != callbacks
+            return outputs[0].data if traced["single"] else tuple(t.data for t in outputs)
 
         flat.__name__ = getattr(self.fun, "__name__", "defn")  # HLO op names read jit(<name>)/<op>/...
         return flat, traced
@@ -175,103 +297,87 @@ class Defn:
         for position, tensor in enumerate(params):
             recorder.parameter(tensor, position)
         args = _signature.unflatten(signature, params)
-        callbacks = _effects.traced_callbacks
+        inputs = signature.describe()
         with _expr.recording(recorder), _default.default_backend(self.backend), scoped(_effects._hooks, self.hooks):
             try:
                 result = self.fun(*args, **dict(signature.options))
-            except _MISUSE as error:
-                if isinstance(error, ArgumentError):
-                    error.add_note(f"(while numbat traced defn {self.name} for inputs {signature.describe()})")
+            except ArgumentError as error:
+                if "(in defn " in str(error):  # a nested defn's error already says where
                     raise
+                raise ArgumentError(f"{error} (in defn {self.name}, traced for inputs {inputs})") from error
+            except _MISUSE as error:
+                message = str(error).split("\n-----")[0]  # without JAX's note on its filtered traceback
                 raise ArgumentError(
-                    f"defn {self.name} failed while tracing inputs {signature.describe()}: "
-                    f"{type(error).__name__}: {error}"
+                    f"defn {self.name} failed while tracing inputs {inputs}: {type(error).__name__}: {message}"
                 ) from error
             except Exception as error:
-                error.add_note(f"(while numbat traced defn {self.name} for inputs {signature.describe()})")
+                error.add_note(f"(while numbat traced defn {self.name} for inputs {inputs})")
                 raise
             result = jax.tree_util.tree_map(_tensor_output(self.backend), result, is_leaf=is_tensor)
-            self._effectful = self._effectful or _effects.traced_callbacks != callbacks
             return _signature.flatten_outputs(result)
 
-    def _fast_args(self, args: tuple) -> list | None:
-        """`args` as tensors on this defn's backend when every one is a tensor there or a
-        number (the common call), else None: the general path handles the rest."""
-        fast = []
-        for arg in args:
-            if type(arg) is Tensor:
-                if arg.backend is not self.backend and arg.backend != self.backend:
-                    return None
-                fast.append(arg)
-            elif is_number(arg):
-                fast.append(self._convert(arg))
-            else:
-                return None
-        return fast
-
-    def _call_jitted(self, tensors: list[Tensor]):
-        """Calls `jax.jit`'s C++ dispatch on the tensors directly (a Tensor is a pytree whose
-        type and names are static aux data, so jit's own cache key is numbat's signature).
-        Only a miss runs Python: the traced body notes its signature and trace time, and
-        the compilation event is emitted after the call, which also compiled."""
-        wide = False
-        for tensor in tensors:
-            wide = wide or tensor.type.bits >= 64
-        with self._lock:  # one compile per signature, even for concurrent first calls
-            self._traced = None
-            start = time.perf_counter_ns()
-            if wide:  # 64-bit inputs must reach jit under x64, or JAX narrows them
-                with jax.enable_x64(True):
-                    result = self._jitted(*tensors)
-            else:
-                result = self._jitted(*tensors)
-            traced = self._traced
-        if traced is None:
-            self.hits += 1
-            telemetry.cache_hit(self.name, lambda: _key(self.name, _signature.flatten(tuple(tensors), {}, _same)[0]))
-            return result
-        signature, trace_ns = traced
-        total_us = (time.perf_counter_ns() - start) // 1000
-        self._report(signature, trace_ns // 1000, total_us - trace_ns // 1000, jitted=True)
-        return result
-
     def _traced_call(self, *tensors):
-        start = time.perf_counter_ns()
+        """The body as a function of tensors, returning its output structure (for JAX
+        transformations of the whole defn, such as `shard_jit`)."""
         signature, _ = _signature.flatten(tensors, {}, _same)
         treedef, outputs = self._run_body(signature, list(tensors), _expr.Recorder())
-        self._traced = (signature, time.perf_counter_ns() - start)
         return jax.tree_util.tree_unflatten(treedef, outputs)
 
-    def _compile(self, signature: _signature.Signature) -> _Entry:
-        device = self.backend.device
-        sharding = jax.sharding.SingleDeviceSharding(device)
-        avals = [jax.ShapeDtypeStruct(t.shape, t.type.dtype, sharding=sharding) for t in signature.templates]
+    def _compile(self, signature: _signature.Signature, datas: list | None = None) -> _Entry:
+        """Traces, lowers and compiles `signature` (for `datas`, the call's arrays, or for
+        placeholders on this defn's device), reports it, and returns its entry."""
+        if datas is None:
+            sharding = jax.sharding.SingleDeviceSharding(self.backend.device)
+            datas = [jax.ShapeDtypeStruct(t.shape, t.type.dtype, sharding=sharding) for t in signature.templates]
+        wide = any(t.type.bits >= 64 for t in signature.templates)
         flat, traced = self.trace(signature)
-        start = time.perf_counter_ns()
+        jitted = jax.jit(flat)
         from_disk, saved_us = False, 0
-        with jax.enable_x64(True), jax.default_matmul_precision(_config.precision_name(self.precision)):
-            lowered = jax.jit(flat).trace(*avals).lower()
+        start = time.perf_counter_ns()
+        precision = _config.precision_name(self.precision) if self.precision != "default" else None
+        # Trace as the calls run: under x64 only for 64-bit inputs (without it jit would narrow
+        # them), so that jit's own cache finds the executable. Code that is 32-bit throughout
+        # lowers and compiles as it is and is called through jit. Code with 64-bit values inside
+        # (s64 indices, f64 casts), a precision of its own or a disk cache entry lowers under
+        # x64 (and that precision) and is called as its compiled executable, which needs no
+        # context at call time.
+        with (
+            jax.enable_x64(True) if wide else contextlib.nullcontext(),
+            jax.default_matmul_precision(precision) if precision else contextlib.nullcontext(),
+        ):
+            staged = jitted.trace(*datas)
+        plain_jit = not wide and precision is None and self.cache is True and not _uses_64_bits(staged.jaxpr)
+        with contextlib.ExitStack() as stack:
+            if not plain_jit:
+                stack.enter_context(jax.enable_x64(True))
+            if precision:
+                stack.enter_context(jax.default_matmul_precision(precision))
+            lowered = staged.lower()
             lowered_at = time.perf_counter_ns()
             if isinstance(self.cache, (str, os.PathLike)):
                 from ..xla import _disk_cache
 
-                executable, from_disk, saved_us = _disk_cache.compile(lowered, self.cache)
+                call, from_disk, saved_us = _disk_cache.compile(lowered, self.cache)
+            elif plain_jit:
+                lowered.compile()  # fills jit's caches: the first call runs without tracing again
+                call = jitted
             else:
-                executable = lowered.compile()
+                call = lowered.compile()
         done = time.perf_counter_ns()
-        entry = _Entry(executable, traced["treedef"], traced["templates"], _key(self.name, signature))
-        self._cache[signature] = entry
+        entry = _Entry(
+            call,
+            traced["treedef"],
+            traced["templates"],
+            traced["single"],
+            traced["effectful"],
+            _key(self.name, signature),
+            None if traced["effectful"] or not traced["single"] else traced["templates"][0][1:],
+        )
         self._report(signature, (lowered_at - start) // 1000, (done - lowered_at) // 1000, from_disk, saved_us)
         return entry
 
     def _report(
-        self,
-        signature: _signature.Signature,
-        eval_us: int,
-        compile_us: int,
-        from_disk: bool = False,
-        saved_us: int = 0,
-        jitted: bool = False,
+        self, signature: _signature.Signature, eval_us: int, compile_us: int, from_disk: bool, saved_us: int
     ) -> None:
         """Records a compilation of `signature` and emits its telemetry event."""
         if self.debug:
@@ -284,10 +390,12 @@ class Defn:
                 ", loaded from the disk cache" if from_disk else "",
             )
         reason = "first call" if self._last is None else signature.difference(self._last)
+        if self.cache is False and self._last == signature:
+            reason = "cache=False"
         self._last = signature
         shapes = tuple(t.shape for t in signature.templates)
         self._compiles_per_shapes[shapes] = self._compiles_per_shapes.get(shapes, 0) + 1
-        if self._compiles_per_shapes[shapes] == RECOMPILATION_WARNING:
+        if self._compiles_per_shapes[shapes] == RECOMPILATION_WARNING and self.cache is not False:
             warnings.warn(
                 f"defn {self.name} compiled {RECOMPILATION_WARNING} times for the input shapes {list(shapes)} "
                 f"(last: {reason}); types, names or static arguments keep changing. Pass values as tensors "
@@ -295,9 +403,6 @@ class Defn:
                 RecompilationWarning,
                 stacklevel=5,
             )
-        if jitted:
-            self._jitted_signatures.add(signature)
-        device = self.backend.device
         telemetry.execute(
             telemetry.COMPILATION,
             {"eval_time": eval_us, "compile_time": compile_us, "total_time": eval_us + compile_us},
@@ -306,12 +411,15 @@ class Defn:
                 "function": self.name,
                 "signature": signature.describe(),
                 "client": self.backend.client or "default",
-                "device": str(device),
+                "device": str(self.backend.device),
                 "cached_on_disk": from_disk,
                 "disk_saved_time": saved_us,
                 "reason": reason,
             },
         )
+
+
+_SINGLE = jax.tree_util.tree_structure(Tensor(0, None, (), None), is_leaf=is_tensor)
 
 
 def _same(tensor: Tensor) -> Tensor:
@@ -327,132 +435,3 @@ def _tensor_output(backend):
         return _dispatch.to_tensor(value, backend) if is_number(value) else value
 
     return convert
-
-
-def defn(fun=None, *, compiler: str | None = None, **opts):
-    """Turns `fun` into a numerical definition compiled with XLA per input signature.
-
-    Use as `@nbt.defn` or `@nbt.defn(compiler="evaluator", client="host")`.
-
-    >>> @nbt.defn
-    ... def softmax(t):
-    ...     return nbt.exp(t) / nbt.sum(nbt.exp(t))
-    >>> softmax(nbt.tensor([1.0, 2.0, 3.0]))
-    numbat.Tensor<
-      f32[3]
-      [0.09003057, 0.24472848, 0.66524094]
-    >
-    """
-    if fun is None:
-        return functools.partial(defn, compiler=compiler, **opts)
-    if not callable(fun):
-        raise ArgumentError(f"defn needs a function, got {fun!r}")
-    return Defn(fun, compiler, **opts)
-
-
-def jit(fun, **opts) -> Defn:
-    """`fun` as a defn, without decorating it (`nbt.jit(fun, client="host")`).
-
-    >>> nbt.jit(lambda a, b: a * b)(nbt.tensor([1, 2]), 3)
-    numbat.Tensor<
-      s32[2]
-      [3, 6]
-    >
-    """
-    return defn(fun, **opts)
-
-
-def jit_apply(fun, args, **opts):
-    """Compiles and calls `fun` on `args` (a list) in one step.
-
-    >>> nbt.jit_apply(nbt.negate, [nbt.tensor([1, -2])])
-    numbat.Tensor<
-      s32[2]
-      [-1, 2]
-    >
-    """
-    return defn(fun, **opts)(*args)
-
-
-def compile(fun, args, **opts):
-    """Compiles `fun` ahead of time for `args` (templates, tensors, or
-    containers of them); the result only accepts that signature.
-
-    >>> double = nbt.compile(lambda t: t * 2, [nbt.template((3,), "s32")])
-    >>> double(nbt.tensor([1, 2, 3]))
-    numbat.Tensor<
-      s32[3]
-      [2, 4, 6]
-    >
-    >>> double(nbt.tensor([1.0, 2.0]))
-    Traceback (most recent call last):
-    ...
-    numbat.ArgumentError: <lambda> was compiled for (s32[3]) and cannot take (f32[2]): input 0 changed from s32[3] to f32[2]
-    """
-    target = Defn(fun, **opts)
-    is_leaf = lambda value: isinstance(value, (Template, Tensor))
-    leaves, treedef = jax.tree_util.tree_flatten(tuple(args), is_leaf=is_leaf)
-    templates = []
-    for position, leaf in enumerate(leaves):
-        if not is_leaf(leaf):
-            raise ArgumentError(
-                f"compile takes templates or tensors (nbt.template(shape, type)); leaf {position} is {leaf!r}"
-            )
-        templates.append(Template(tuple(leaf.shape), leaf.type, leaf.names))
-    expected = _signature.Signature(treedef, tuple(templates), (), ())
-    entry = target._compile(expected)
-
-    def compiled(*call_args):
-        got, tensors = _signature.flatten(call_args, {}, target._convert)
-        if got != expected:
-            raise ArgumentError(
-                f"{target.name} was compiled for {expected.describe()} and cannot take {got.describe()}: "
-                f"{got.difference(expected)}"
-            )
-        return target.run(entry, tensors)
-
-    return compiled
-
-
-def debug_expr(fun, **opts):
-    """A function that traces `fun` on its arguments and returns the expression
-    graph (an `Expr`) instead of running it.
-
-    >>> nbt.debug_expr(lambda t: nbt.sum(t * 2, axes=["x"]))(nbt.tensor([[1, 2]], names=["x", "y"]))
-    numbat.Expr<
-      s32[y: 2]
-    <BLANKLINE>
-      parameter a:0                               s32[x: 1][y: 2]
-      b = multiply [ a, 2 ]                       s32[x: 1][y: 2]
-      c = sum [ b, axes: [0], keep_axes: False ]  s32[y: 2]
-    >
-    """
-    target = fun if isinstance(fun, Defn) else Defn(fun, **opts)
-
-    def traced(*args, **options):
-        signature, _ = _signature.flatten(args, options, target._convert)
-        recorder = _expr.Recorder()
-        flat, result = target.trace(signature, recorder)
-        avals = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in signature.templates]
-        with jax.enable_x64(True):
-            jax.eval_shape(flat, *avals)
-        return recorder.expr(result["outputs"])
-
-    return traced
-
-
-def debug_expr_apply(fun, args, **opts):
-    """The expression graph of `fun` traced on `args` (a list), without running it.
-
-    >>> nbt.debug_expr_apply(lambda a, b: a + b, [nbt.tensor([1]), 2])
-    numbat.Expr<
-      s32[1]
-    <BLANKLINE>
-      parameter a:0                             s32[1]
-      parameter b:1                             s32
-      c = add [ a, b ]                          s32[1]
-    >
-    """
-    if not isinstance(args, (list, tuple)):
-        raise ArgumentError(f"debug_expr_apply: args must be a list of arguments, got {args!r}")
-    return debug_expr(fun, **opts)(*args)

@@ -169,7 +169,7 @@ def _traced_cond(preds, funs, operands, templates, backend, recorder):
 
     def branch(fun, label):
         def run(operands):
-            sub = _expr.Recorder()
+            sub = _expr.Recorder(parent=recorder)
             for position, leaf in enumerate(_leaves(operands)[0]):
                 sub.parameter(leaf, position)
             with _expr.recording(sub), _default.default_backend(backend):
@@ -199,9 +199,15 @@ def _check_state(before: tuple, after: tuple, where: str) -> None:
     for position, (old, new) in enumerate(zip(templates, new_templates)):
         if old != new:
             raise ArgumentError(
-                f"{where}: the body changed state leaf {position} from {old} to {new}; the loop state must keep "
-                "its shapes, types and names (cast with nbt.as_type, or start from the final type)"
+                f"{where}: the body changed {_leaf_name(treedef, position)} from {old} to {new}; the loop state "
+                "must keep its shapes, types and names (cast with nbt.as_type, or start from the final type)"
             )
+
+
+def _leaf_name(treedef, position: int) -> str:
+    """How leaf `position` of a state with structure `treedef` is written: `state`, `state[1]`, `state['x']`."""
+    paths = jax.tree_util.tree_flatten_with_path(jax.tree_util.tree_unflatten(treedef, range(treedef.num_leaves)))[0]
+    return "state" + jax.tree_util.keystr(paths[position][0])
 
 
 def while_loop(condition, body, state, unroll: int = 1):
@@ -235,11 +241,16 @@ def while_loop(condition, body, state, unroll: int = 1):
     graphs = []
 
     def test(state):
-        with _default.default_backend(backend), _expr.recording(_expr.Recorder()):
-            return _predicate(condition(state), backend, "while_loop condition").data != 0
+        sub = _expr.Recorder(parent=recorder)
+        for position, leaf in enumerate(_leaves(state)[0]):
+            sub.parameter(leaf, position)
+        with _default.default_backend(backend), _expr.recording(sub):
+            pred = _predicate(condition(state), backend, "while_loop condition")
+        graphs.append(("condition", sub.expr([pred])))
+        return pred.data != 0
 
     def step(state):
-        sub = _expr.Recorder()
+        sub = _expr.Recorder(parent=recorder)
         for position, leaf in enumerate(_leaves(state)[0]):
             sub.parameter(leaf, position)
         with _expr.recording(sub), _default.default_backend(backend):
@@ -249,11 +260,15 @@ def while_loop(condition, body, state, unroll: int = 1):
         graphs.append(("body", sub.expr(_leaves(state)[0])))
         return state
 
+    def graphs_of(label: str) -> list:
+        return [graph for graph in graphs if graph[0] == label]
+
     with jax.enable_x64(True):
         final = jax.lax.while_loop(test, step, state)
     if recorder is not None:
         params = {"unroll": unroll} if unroll > 1 else {}
-        recorder.record_many("while", tuple(_leaves(state)[0]), params, _leaves(final)[0], subgraphs=tuple(graphs[-1:]))
+        subgraphs = (graphs_of("condition")[-1], graphs_of("body")[-1])
+        recorder.record_many("while", tuple(_leaves(state)[0]), params, _leaves(final)[0], subgraphs=subgraphs)
     return final
 
 
@@ -282,7 +297,7 @@ def fori_loop(start: int, stop: int, body, state):
     graphs = []
 
     def step(i, state):
-        sub = _expr.Recorder()
+        sub = _expr.Recorder(parent=recorder)
         index = Tensor(i, _types.S32, (), backend)
         for position, leaf in enumerate([index, *_leaves(state)[0]]):
             sub.parameter(leaf, position)
@@ -292,9 +307,11 @@ def fori_loop(start: int, stop: int, body, state):
         graphs.append(("body", sub.expr(_leaves(state)[0])))
         return state
 
-    bounds = [b if isinstance(b, int) else _tensor(b, backend).data for b in (start, stop)]
+    bounds = [b if isinstance(b, int) else _tensor(b, backend) for b in (start, stop)]
     with jax.enable_x64(True):
-        final = jax.lax.fori_loop(bounds[0], bounds[1], step, state)
+        final = jax.lax.fori_loop(*[b if isinstance(b, int) else b.data for b in bounds], step, state)
     if recorder is not None:
-        recorder.record_many("fori_loop", tuple(_leaves(state)[0]), {}, _leaves(final)[0], subgraphs=tuple(graphs[-1:]))
+        params = {"start": start, "stop": stop} if static else {}
+        inputs = tuple(_leaves(state)[0]) if static else (*bounds, *_leaves(state)[0])
+        recorder.record_many("fori_loop", inputs, params, _leaves(final)[0], subgraphs=tuple(graphs[-1:]))
     return final

@@ -3,6 +3,10 @@
 
 Inside a defn, a gradient is recorded as one `grad` node whose sub-graph is the
 differentiated function; a defn called inside the function is inlined there.
+
+Gradients are reverse mode, except through a `while_loop` (or a `fori_loop` with
+traced bounds), which JAX can only differentiate forward: there the gradient is
+computed in forward mode, at a cost that grows with the size of the input.
 """
 
 from __future__ import annotations
@@ -92,10 +96,10 @@ class _Differentiated:
         args = list(args)
         for position in positions:
             args[position] = _differentiable(args[position], backend)
-        sub = _expr.Recorder()
         result = {}
 
         def scalar_fun(*inner):
+            sub = _expr.Recorder(parent=outer)
             leaves = jax.tree_util.tree_leaves([inner[p] for p in positions], is_leaf=is_tensor)
             for index, leaf in enumerate(leaves):
                 sub.parameter(leaf, index)
@@ -110,9 +114,16 @@ class _Differentiated:
             result["expr"] = sub.expr([out])
             return out.data, out
 
+        positional = positions[0] if isinstance(self.argnums, int) else positions
         with jax.enable_x64(True), _default.default_backend(backend):
-            positional = positions[0] if isinstance(self.argnums, int) else positions
-            (_, value), gradient = jax.value_and_grad(scalar_fun, positional, has_aux=True)(*args)
+            try:
+                (_, value), gradient = jax.value_and_grad(scalar_fun, positional, has_aux=True)(*args)
+            except ValueError as error:
+                if not _needs_forward_mode(error):
+                    raise
+                # JAX's while_loop has no reverse mode: differentiate it forward, one input
+                # direction at a time (the gradient of a scalar is its Jacobian).
+                gradient, value = jax.jacfwd(scalar_fun, positional, has_aux=True)(*args)
         if outer is not None:
             wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
             for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):
@@ -155,11 +166,21 @@ def jacobian(fun, argnums: int = 0):
             return out.data
 
         with jax.enable_x64(True):
-            data = jax.jacrev(data_fun)(args[position].data)
+            try:
+                data = jax.jacrev(data_fun)(args[position].data)
+            except ValueError as error:
+                if not _needs_forward_mode(error):
+                    raise
+                data = jax.jacfwd(data_fun)(args[position].data)
         out = template["out"]
         return Tensor(data, out.type, out.names + args[position].names, backend)
 
     return jacobian_of
+
+
+def _needs_forward_mode(error: ValueError) -> bool:
+    """Whether JAX refused reverse mode because of a while_loop (or a fori_loop with traced bounds)."""
+    return "Reverse-mode differentiation does not work for lax.while_loop" in str(error)
 
 
 def stop_grad(tensor):
@@ -231,7 +252,11 @@ def custom_grad(expr, inputs, fun):
             return g, grads, jax.tree_util.tree_map(jax.numpy.zeros_like, cs)
 
         with_gradient.defvjp(forward, backward)
-        return with_gradient(_stopped(expr), inputs, list(consts))
+        result = with_gradient(_stopped(expr), inputs, list(consts))
+    recorder = _expr.current()
+    if recorder is not None:
+        recorder.record("custom_grad", (expr, *inputs), {}, result)
+    return result
 
 
 def _stopped(tensor: Tensor) -> Tensor:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextvars
 
+from .._errors import ArgumentError
 from .._scoped import scoped
 
 _global: dict = {}
@@ -28,17 +29,31 @@ def default_defn_options(**opts):
     return scoped(_scoped, {**(_scoped.get() or {}), **opts})
 
 
-def global_default_defn_options(**opts) -> dict:
-    """Sets process-wide default defn options and returns the previous ones (with no
-    options, just returns them).
+def global_default_defn_options(options: dict | None = None, /, **opts) -> dict:
+    """Replaces the process-wide default defn options with `opts` (or the dict
+    `options`) and returns the previous ones, as Nx's `global_default_options`;
+    with no argument, just returns them.
 
     >>> previous = nbt.global_default_defn_options(precision="high")
     >>> nbt.jit(lambda t: t).precision
     'high'
-    >>> _ = nbt.global_default_defn_options(precision=previous.get("precision", "default"))
+    >>> nbt.global_default_defn_options(previous)
+    {'precision': 'high'}
     """
     global _global
-    previous = dict(_global)
-    if opts:
-        _global = {**_global, **opts}
-    return previous
+    current = dict(_global)
+    if options is not None or opts:
+        if options is not None and not isinstance(options, dict):
+            raise ArgumentError(f"global_default_defn_options takes a dict or keyword options, got {options!r}")
+        _global = {**(options or {}), **opts}
+    return current
+
+
+def key(options: dict) -> tuple:
+    """`options` as a hashable value (the `hooks` dict as sorted pairs)."""
+    return tuple(
+        sorted(
+            (name, tuple(sorted(value.items())) if isinstance(value, dict) else value)
+            for name, value in options.items()
+        )
+    )

@@ -5,7 +5,8 @@ them); numbat expresses the same thing as a function transform on JAX's `vmap`:
 `nbt.vectorize(fun)(batch)` calls `fun` on each slice of `batch` along `axis` (as if
 in a loop, but as one compiled computation) and stacks the results along a new leading
 axis named `name`. Inside `fun` the tensors have no batch axis. It works eagerly and
-inside a defn.
+inside a defn, where it is recorded as one `vectorize` node whose sub-graph is `fun`
+on one example.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from .. import _names
+from .. import _expr, _names
 from .._errors import ArgumentError
 from .._ops import _dispatch
 from .._tensor import Tensor, is_tensor
@@ -49,13 +50,19 @@ def vectorize(fun, axis=0, name=None):
         templates = [(t.type, t.names[:p] + t.names[p + 1 :]) for t, p in zip(tensors, positions)]
         found = {}
 
+        recorder = _expr.current()
+
         def one(*datas):
             inner = [Tensor(d, type_, names, compute) for d, (type_, names) in zip(datas, templates)]
-            with _default.default_backend(compute):
+            sub = _expr.Recorder(parent=recorder)
+            for position, tensor in enumerate(inner):
+                sub.parameter(tensor, position)
+            with _default.default_backend(compute), _expr.recording(sub):
                 out = fun(*inner)
-            leaves, treedef = jax.tree_util.tree_flatten(out, is_leaf=is_tensor)
-            leaves = [_dispatch.to_tensor(leaf, compute) for leaf in leaves]
+                leaves, treedef = jax.tree_util.tree_flatten(out, is_leaf=is_tensor)
+                leaves = [_dispatch.to_tensor(leaf, compute) for leaf in leaves]
             found["treedef"], found["templates"] = treedef, [(t.type, t.names) for t in leaves]
+            found["expr"] = sub.expr(leaves)
             return [t.data for t in leaves]
 
         datas = [t.data if not isinstance(t.data, np.ndarray) else jax.numpy.asarray(t.data) for t in tensors]
@@ -67,6 +74,9 @@ def vectorize(fun, axis=0, name=None):
                 results.append(Tensor(np.asarray(data), type_, (batch_name, *names), backend))
             else:
                 results.append(Tensor(data, type_, (batch_name, *names), compute))
+        if recorder is not None:
+            params = {"axes": tuple(positions), "name": batch_name}
+            recorder.record_many("vectorize", tuple(tensors), params, results, subgraphs=(("of", found["expr"]),))
         return jax.tree_util.tree_unflatten(found["treedef"], results)
 
     return mapped

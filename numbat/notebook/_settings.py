@@ -79,7 +79,7 @@ def precision(arguments: list[str]) -> list[Section] | str:
             _config.precision_name(arguments[0])
         except ArgumentError as error:
             return _one_line(error)
-        _options.global_default_defn_options(precision=arguments[0])
+        _options.global_default_defn_options({**_options.global_default_defn_options(), "precision": arguments[0]})
     current = _options.effective({}).get("precision", "default")
     note = f"defns created from now on compile with precision {current!r} ({_config.PRECISIONS[current]} matmuls)"
     return [Section("precision", (), [], note)]

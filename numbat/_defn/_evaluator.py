@@ -1,0 +1,58 @@
+"""The Evaluator compiler (Nx's `Nx.Defn.Evaluator`): a defn run op by op, eagerly,
+on the default backend (NumPy included), or on the XLA device that the `client` and
+`device_id` options name. Nothing is traced or compiled: control flow runs its
+branches and loops in Python, hooks and `print_value` run right away. Each call
+emits `("numbat", "evaluation")` with its `total_time` (µs) when a handler listens.
+"""
+
+from __future__ import annotations
+
+import time
+
+import jax
+
+from .. import telemetry
+from .._errors import ArgumentError
+from .._ops import _dispatch
+from .._scoped import scoped
+from .._tensor import Tensor, is_tensor
+from .._types import is_number
+from ..backends import _default
+from . import _effects, _signature
+
+EVALUATION: telemetry.Event = ("numbat", "evaluation")
+
+
+def backend_of(defn):
+    """Where `defn` evaluates: the device its options name, or the default backend."""
+    if "client" in defn.options or "device_id" in defn.options:
+        return defn.backend
+    return _default.current()
+
+
+def evaluate(defn, args: tuple, options: dict):
+    """Runs `defn` on `args`: numbers and arrays become tensors, the rest passes through."""
+    start = time.perf_counter_ns()
+    backend = backend_of(defn)
+    args = jax.tree_util.tree_map(lambda leaf: _as_tensor(leaf, backend), args, is_leaf=is_tensor)
+    with _default.default_backend(backend), scoped(_effects._hooks, defn.hooks):
+        result = defn.fun(*args, **options)
+    result = jax.tree_util.tree_map(lambda leaf: _as_tensor(leaf, backend), result, is_leaf=is_tensor)
+    _signature.flatten_outputs(result)  # only tensors come out
+    if telemetry.listening(EVALUATION):
+        signature, _ = _signature.flatten(args, options, lambda tensor: tensor)
+        telemetry.execute(
+            EVALUATION,
+            {"total_time": (time.perf_counter_ns() - start) // 1000},
+            {"function": defn.name, "signature": signature.describe(), "backend": backend.describe()},
+        )
+    return result
+
+
+def _as_tensor(leaf, backend):
+    if isinstance(leaf, Tensor) or not (is_number(leaf) or hasattr(leaf, "__array__")):
+        return leaf
+    try:
+        return _dispatch.to_tensor(leaf, backend)
+    except ArgumentError:
+        return leaf  # not numeric data: a static value

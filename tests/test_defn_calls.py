@@ -1,0 +1,212 @@
+"""Calling defns: containers and numbers in and out, static arguments, options, the
+Evaluator against XLA across the op library, the cache and its telemetry, threads."""
+
+import collections
+import logging
+import threading
+
+import numpy as np
+import pytest
+
+import numbat as nbt
+
+Pair = collections.namedtuple("Pair", "left right")
+
+
+@pytest.fixture
+def events():
+    seen = []
+    nbt.telemetry.attach(
+        "test-defn-calls",
+        [("numbat", "compilation"), ("numbat", "cache_hit"), ("numbat", "evaluation")],
+        lambda event, measurements, metadata: seen.append((event[-1], measurements, metadata)),
+    )
+    yield seen
+    nbt.telemetry.detach("test-defn-calls")
+
+
+@pytest.mark.parametrize("compiler", ["xla", "evaluator"])
+def test_containers_in_and_out_keep_their_structure(compiler):
+    fun = nbt.defn(lambda d: {"sum": d["a"] + d["b"][0], "rest": [d["b"][1] * 2]}, compiler=compiler)
+    out = fun({"a": nbt.tensor([1.0, 2.0]), "b": (nbt.tensor([3.0, 4.0]), 5)})
+    assert sorted(out) == ["rest", "sum"] and isinstance(out["rest"], list)
+    np.testing.assert_array_equal(out["sum"].to_numpy(), [4.0, 6.0])
+    assert str(out["rest"][0].type) == "s32" and nbt.to_number(out["rest"][0]) == 10
+    swapped = nbt.defn(lambda p: Pair(p.right, p.left), compiler=compiler)(Pair(nbt.tensor(1), nbt.tensor(2.5)))
+    assert isinstance(swapped, Pair) and str(swapped.left.type) == "f32" and nbt.to_number(swapped.right) == 1
+
+
+def test_numbers_become_tensors_and_other_values_are_static(events):
+    scale = nbt.defn(lambda a, b: a * b)
+    out = scale(2, 3.5)
+    assert str(out.type) == "f32" and nbt.to_number(out) == 7.0
+    step = nbt.defn(lambda a, mode: a + 1 if mode == "up" else a - 1)
+    assert nbt.to_number(step(nbt.tensor(1), "up")) == 2 and nbt.to_number(step(nbt.tensor(1), "down")) == 0
+    assert nbt.to_number(step(nbt.tensor(5), "up")) == 6
+    compilations = [meta for kind, _, meta in events if kind == "compilation" and "'" in meta["signature"]]
+    assert [meta["signature"] for meta in compilations] == ["(s32, 'up')", "(s32, 'down')"]
+    assert compilations[1]["reason"] == "static values changed from ((1, 'up'),) to ((1, 'down'),)"
+    with pytest.raises(nbt.ArgumentError, match="neither a tensor, a number, nor hashable"):
+        step(nbt.tensor(1), {"up"})
+
+
+def test_every_compile_and_hit_is_reported_and_hits_are_counted_without_a_handler(events):
+    fun = nbt.jit(lambda t: t - 1)
+    for value in ([1.0], [2.0], [1.0, 2.0], [3.0]):
+        fun(nbt.tensor(value))
+    assert [kind for kind, _, _ in events] == ["compilation", "cache_hit", "compilation", "cache_hit"]
+    assert events[2][2]["reason"] == "input 0 changed from f32[1] to f32[2]"
+    nbt.telemetry.detach("test-defn-calls")
+    before = nbt.telemetry.counts()[fun.name]["cache_hits"]
+    fun(nbt.tensor([4.0]))
+    assert fun.cache_info() == {"compiled": 2, "hits": 3}
+    assert nbt.telemetry.counts()[fun.name]["cache_hits"] == before + 1
+
+
+def test_jit_of_the_same_function_and_options_shares_one_cache():
+    def inc(t):
+        return t + 1
+
+    assert nbt.jit(inc) is nbt.jit(inc) and nbt.jit(inc) is not nbt.jit(inc, compiler="evaluator")
+    for value in range(3):
+        nbt.jit_apply(inc, [nbt.tensor(value)])
+    assert nbt.jit(inc).cache_info() == {"compiled": 1, "hits": 2}
+
+
+def test_is_cached_follows_shapes_static_options_and_is_exposed_by_numbat_xla():
+    fun = nbt.defn(lambda a, n=1: a * n)
+    assert not nbt.is_cached(fun, [nbt.tensor([1])], n=2)
+    fun(nbt.tensor([1]), n=2)
+    assert nbt.is_cached(fun, [nbt.tensor([5])], n=2) and nbt.xla.is_cached(fun, [nbt.tensor([5])], n=2)
+    assert not nbt.is_cached(fun, [nbt.tensor([5])], n=3) and not nbt.is_cached(fun, [nbt.tensor([5, 6])], n=2)
+    with pytest.raises(nbt.ArgumentError, match="is_cached needs a defn"):
+        nbt.is_cached(lambda a: a, [nbt.tensor(1)])
+
+
+def test_options_are_checked_and_lazy_transfers_accepts_exla_values():
+    for value in ("opt_in", "always", "never"):
+        assert nbt.to_number(nbt.defn(lambda a: a * 2, lazy_transfers=value)(nbt.tensor(2))) == 4
+    with pytest.raises(nbt.ArgumentError, match="lazy_transfers must be one of opt_in, always, never"):
+        nbt.defn(lambda a: a, lazy_transfers="sometimes")
+    with pytest.raises(nbt.ArgumentError, match="unknown defn option"):
+        nbt.defn(lambda a: a, fast=True)
+    with pytest.raises(nbt.ArgumentError, match="unknown defn compiler 'gcc'"):
+        nbt.defn(lambda a: a, compiler="gcc")
+    with pytest.raises(nbt.ArgumentError, match="cache must be True, False or a directory"):
+        nbt.defn(lambda a: a, cache=3)
+
+
+def test_a_defn_given_new_options_runs_its_function_with_them():
+    base = nbt.defn(lambda a: nbt.hook(a * 2, "seen"))
+    seen = []
+    hooked = nbt.jit(base, compiler="evaluator", hooks={"seen": lambda v: seen.append(nbt.to_number(v))})
+    assert hooked.compiler == "evaluator" and hooked.fun is base.fun
+    assert nbt.to_number(hooked(nbt.tensor(3))) == 6 and seen == [6]
+
+
+def test_debug_logs_compilations_and_hits(caplog):
+    fun = nbt.defn(lambda a: a + 1, debug=True)
+    with caplog.at_level(logging.INFO, logger="numbat.defn"):
+        fun(nbt.tensor(1))
+        fun(nbt.tensor(2))
+    messages = [record.getMessage() for record in caplog.records]
+    assert "compiled (s32) (trace" in messages[0] and messages[1].endswith("cache hit for (s32)")
+
+
+def test_cache_directory_goes_through_the_disk_cache(tmp_path, events):
+    fun = nbt.defn(lambda a: a * 3, cache=str(tmp_path))
+    np.testing.assert_array_equal(fun(nbt.tensor([1.0])).to_numpy(), [3.0])
+    again = nbt.defn(lambda a: a * 3, cache=str(tmp_path))
+    np.testing.assert_array_equal(again(nbt.tensor([2.0])).to_numpy(), [6.0])
+    compilations = [meta for kind, _, meta in events if kind == "compilation"]
+    assert [meta["cached_on_disk"] for meta in compilations] == [False, True]
+
+
+def test_evaluator_runs_on_the_default_backend_and_reports_its_runs(events):
+    fun = nbt.defn(lambda a: nbt.cond(nbt.sum(a) > 0, lambda: a * 2, lambda: -a), compiler="evaluator")
+    with nbt.default_backend(nbt.NumPyBackend()):
+        out = fun(nbt.tensor([1.0, 2.0]))
+        number = fun(-3)
+    assert isinstance(out.backend, nbt.NumPyBackend) and isinstance(number.backend, nbt.NumPyBackend)
+    np.testing.assert_array_equal(out.to_numpy(), [2.0, 4.0])
+    assert nbt.to_number(number) == 3
+    assert [kind for kind, _, _ in events] == ["evaluation", "evaluation"]
+    assert events[0][2]["signature"] == "(f32[2])" and events[0][1]["total_time"] >= 0
+
+
+# One-line uses of the op library: the Evaluator on NumPy and XLA-compiled code must agree.
+OPS = {
+    "softmax": lambda x, y: nbt.exp(x) / nbt.sum(nbt.exp(x), axes=[1], keep_axes=True),
+    "dot": lambda x, y: nbt.dot(x, nbt.transpose(y)),
+    "reductions": lambda x, y: (nbt.sum(x, axes=[0]), nbt.reduce_max(y), nbt.mean(x), nbt.argmax(x, axis=1)),
+    "elementwise": lambda x, y: nbt.tanh(x) * nbt.sqrt(nbt.abs(y)) - nbt.log1p(nbt.abs(x)),
+    "compare_select": lambda x, y: nbt.select(x > y, x, y * 2),
+    "shape": lambda x, y: nbt.reshape(nbt.concatenate([x, y], axis=0), (3, 4)),
+    "slice": lambda x, y: nbt.slice(x, [0, 1], [2, 2]) * nbt.put_slice(y, [1, 0], nbt.tensor([[9.0, 9.0]]))[:, 1:],
+    "cumulative": lambda x, y: nbt.cumulative_sum(x, axis=1),
+    "sort": lambda x, y: nbt.sort(y, axis=1),
+    "types": lambda x, y: nbt.as_type(x * 10, "s32") // 3,
+    "while": lambda x, y: nbt.while_loop(lambda s: nbt.sum(s) < 100.0, lambda s: s * 2, nbt.abs(x) + 1),
+    "fori": lambda x, y: nbt.fori_loop(0, 3, lambda i, s: s + i * y, x),
+    "cond": lambda x, y: nbt.cond([(nbt.sum(x) > 100, lambda: x), (nbt.sum(x) > 0, lambda: y)], lambda: x - y),
+    "grad": lambda x, y: nbt.grad(lambda a: nbt.sum(nbt.sin(a) * y))(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_evaluator_and_xla_agree_across_the_op_library(name):
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((2, 3)).astype(np.float32)
+    y = rng.standard_normal((2, 3)).astype(np.float32)
+    if name == "dot":
+        y = y[:, :3]
+    compiled = nbt.jit(OPS[name])(nbt.tensor(x), nbt.tensor(y))
+    with nbt.default_backend(nbt.NumPyBackend()):
+        evaluated = nbt.jit(OPS[name], compiler="evaluator")(nbt.tensor(x), nbt.tensor(y))
+    for got, expected in zip(_leaves(evaluated), _leaves(compiled)):
+        assert got.type == expected.type and got.names == expected.names
+        np.testing.assert_allclose(got.to_numpy(), expected.to_numpy(), rtol=2e-6, atol=1e-6)
+
+
+def _leaves(value):
+    if isinstance(value, nbt.Tensor):
+        return [value]
+    return [leaf for item in value for leaf in _leaves(item)]
+
+
+def test_concurrent_calls_of_many_signatures_compile_each_once_and_agree(events):
+    fun = nbt.defn(lambda a, b: a * b + 1)
+    inputs = [(nbt.tensor([float(i)] * (1 + i % 3)), nbt.tensor(2.0)) for i in range(24)]
+    results = [None] * len(inputs)
+
+    def call(i):
+        results[i] = fun(*inputs[i]).to_numpy()
+
+    threads = [threading.Thread(target=call, args=(i,)) for i in range(len(inputs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert fun.cache_info()["compiled"] == 3
+    assert sum(kind == "compilation" for kind, _, _ in events) == 3
+    for i, result in enumerate(results):
+        np.testing.assert_array_equal(result, [2.0 * i + 1] * (1 + i % 3))
+
+
+def test_a_hook_that_calls_its_own_defn_does_not_deadlock():
+    calls = []
+
+    def again(value):
+        if not calls:  # once: the inner call runs this hook too
+            calls.append(None)
+            calls[0] = outer(nbt.tensor([0.5])).to_numpy().tolist()
+
+    @nbt.defn
+    def outer(a):
+        return nbt.hook(a + 1, again)
+
+    done = []
+    thread = threading.Thread(target=lambda: done.append(outer(nbt.tensor([1.0, 2.0])).to_numpy()), daemon=True)
+    thread.start()
+    thread.join(timeout=120)
+    assert not thread.is_alive() and done[0].tolist() == [2.0, 3.0] and calls == [[1.5]]
