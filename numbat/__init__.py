@@ -161,6 +161,8 @@ from ._ops.reduction import argmin as argmin
 from ._ops.reduction import logsumexp as logsumexp
 from ._ops.reduction import mean as mean
 from ._ops.reduction import median as median
+from ._ops.reduction import mode as mode
+from ._ops.reduction import reduce as reduce
 from ._ops.reduction import product as product
 from ._ops.reduction import reduce_max as reduce_max
 from ._ops.reduction import reduce_min as reduce_min
@@ -192,6 +194,9 @@ from ._ops.sort import sort as sort
 from ._ops.sort import top_k as top_k
 from ._ops.window import window_max as window_max
 from ._ops.window import window_mean as window_mean
+from ._ops.window import window_reduce as window_reduce
+from ._ops.window import window_scatter_max as window_scatter_max
+from ._ops.window import window_scatter_min as window_scatter_min
 from ._ops.window import window_min as window_min
 from ._ops.window import window_product as window_product
 from ._ops.window import window_sum as window_sum

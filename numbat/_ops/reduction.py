@@ -323,3 +323,101 @@ def median(tensor, axis=None, keep_axis=False):
     if keep_axis and axis is not None:
         return middle
     return squeeze(middle, axes=[index]) if axis is not None else reshape(middle, ())
+
+
+def mode(tensor, axis=None, keep_axis=False):
+    """The most frequent value along `axis` (None: of all elements); the smallest of
+    equally frequent values, as in Nx.
+
+    >>> nbt.mode(nbt.tensor([[1, 2, 2, 3, 5], [1, 1, 76, 8, 1]]), axis=1)
+    numbat.Tensor<
+      s32[2]
+      [2, 1]
+    >
+    >>> nbt.mode(nbt.tensor([[1, 2, 2, 3, 5], [1, 1, 76, 8, 1]]))
+    numbat.Tensor<
+      s32
+      1
+    >
+    >>> nbt.mode(nbt.tensor([[1, 2], [2, 1]], names=["x", "y"]), axis="x", keep_axis=True)
+    numbat.Tensor<
+      s32[x: 1][y: 2]
+      [
+        [1, 1]
+      ]
+    >
+    """
+    from . import elementwise as ew
+    from .creation import as_type, broadcast, iota
+    from .cumulative import cumulative_sum
+    from .indexing import indexed_add, slice_along_axis, take_along_axis
+    from .shape import concatenate, reshape, stack, transpose
+    from .sort import sort
+
+    tensor = _dispatch.to_tensor(tensor)
+    if tensor.type.is_complex:
+        raise ArgumentError(f"mode is not defined for complex tensors, got {tensor.type}")
+    if tensor.size == 0:
+        raise ArgumentError(f"mode of an empty tensor (shape {tensor.shape})")
+    if axis is None:
+        shape, names = ((1,) * tensor.rank, (None,) * tensor.rank) if keep_axis else ((), ())
+        rows = reshape(tensor, (1, tensor.size))
+    else:
+        index = _names.axis_index(tensor.names, axis)
+        shape = _shape.reduce(tensor.shape, (index,), keep_axis)
+        names = tuple(n for i, n in enumerate(tensor.names) if keep_axis or i != index)
+        order = [i for i in range(tensor.rank) if i != index] + [index]
+        rows = reshape(transpose(tensor, order), (-1, tensor.shape[index]))
+    # Nx's algorithm: sort each row, number its runs of equal values, count each run with a
+    # scatter-add, and take the first element of the longest run (the smallest on ties).
+    count, length = rows.shape
+    ordered = sort(rows, axis=1)
+    changes = ew.not_equal(
+        slice_along_axis(ordered, 1, length - 1, axis=1), slice_along_axis(ordered, 0, length - 1, axis=1)
+    )
+    runs = cumulative_sum(concatenate([broadcast(0, (count, 1)), as_type(changes, "s32")], axis=1), axis=1)
+    row_index = iota((count, length), axis=0)
+    indices = reshape(stack([row_index, runs], axis=2), (count * length, 2))
+    sizes = indexed_add(broadcast(0, (count, length)), indices, broadcast(1, (count * length,)))
+    longest = argmax(sizes, axis=1, keep_axis=True)
+    first = argmax(ew.equal(runs, longest), axis=1, keep_axis=True)
+    result = take_along_axis(ordered, first, axis=1)
+    return reshape(result, shape, names=list(names))
+
+
+def reduce(tensor, acc, fun, axes=None, keep_axes=False, type=None):
+    """Reduces `axes` with `fun(a, b)`, a function of two numbat tensors, starting from
+    the scalar `acc` (Nx's `reduce(tensor, acc, opts, fun)`). `fun` must be associative
+    and commutative, as the order of its calls is not specified; on the NumPy backend it
+    is called on whole slices, so it must be element-wise (as numbat ops are).
+
+    >>> t = nbt.tensor([[[1, 2, 3], [4, 5, 6]], [[7, 8, 9], [10, 11, 12]]], names=["x", "y", "z"])
+    >>> nbt.reduce(t, 0, nbt.add, axes=["x", 2])
+    numbat.Tensor<
+      s32[y: 2]
+      [30, 48]
+    >
+    >>> nbt.reduce(nbt.tensor([[1.0, 2.0], [3.0, 4.0]]), 1, lambda a, b: a * b)
+    numbat.Tensor<
+      f32
+      24.0
+    >
+    """
+    if not callable(fun):
+        raise ArgumentError(f"reduce: fun must be a function of two tensors, got {fun!r}")
+    tensor = _dispatch.to_tensor(tensor)
+    if _types.is_number(acc):
+        type_ = _types.merge_number(tensor.type, acc)
+    else:
+        acc = _dispatch.to_tensor(acc, tensor.backend)
+        if acc.shape != ():
+            raise ArgumentError(f"reduce: the accumulator must be a scalar, got shape {acc.shape}")
+        type_ = _types.merge(tensor.type, acc.type)
+    if type is not None:
+        type_ = _types.parse(type)
+    if _types.is_number(acc):
+        acc = _dispatch.scalar(acc, type_, tensor.backend)
+    indices = _names.axes_indices(tensor.names, axes)
+    names = tuple(n for i, n in enumerate(tensor.names) if keep_axes or i not in indices)
+    out = Template(_shape.reduce(tensor.shape, indices, keep_axes), type_, names)
+    return _dispatch.run("reduce", out, (tensor, acc), fun=fun, axes=indices, keep_axes=bool(keep_axes))

@@ -23,6 +23,14 @@ def _per_axis(value, rank: int, what: str, op: str) -> tuple:
 
 def _window(kind: str, tensor, window, strides, padding, window_dilations, op: str, type_=None):
     tensor = _dispatch.to_tensor(tensor)
+    out, window, strides, pads, dilations = _geometry(tensor, window, strides, padding, window_dilations, op, type_)
+    return _dispatch.run(
+        "window", out, (tensor,), kind=kind, window=window, strides=strides, padding=pads, dilations=dilations
+    )
+
+
+def _geometry(tensor, window, strides, padding, window_dilations, op: str, type_=None):
+    """The output template and the per-axis window, strides, (low, high) pads and dilations."""
     rank = tensor.rank
     window = _per_axis(window, rank, "the window shape", op)
     strides = _per_axis(strides, rank, "strides", op)
@@ -50,9 +58,7 @@ def _window(kind: str, tensor, window, strides, padding, window_dilations, op: s
             raise ArgumentError(f"{op}: window {window} does not fit in shape {tensor.shape} with padding {pads}")
         shape.append((padded - span) // stride + 1)
     out = Template(tuple(shape), type_ or tensor.type, tensor.names)
-    return _dispatch.run(
-        "window", out, (tensor,), kind=kind, window=window, strides=strides, padding=pads, dilations=dilations
-    )
+    return out, window, strides, pads, dilations
 
 
 def window_sum(tensor, window, strides=1, padding="valid", window_dilations=1):
@@ -125,3 +131,107 @@ def window_mean(tensor, window, strides=1, padding="valid", window_dilations=1):
     for size in _per_axis(window, tensor.rank, "the window shape", "window_mean"):
         count *= size
     return divide(total, count)
+
+
+def window_reduce(tensor, acc, window, fun, strides=1, padding="valid", window_dilations=1):
+    """Reduces each window with `fun(a, b)`, a function of two numbat tensors, starting
+    from the scalar `acc` (Nx's `window_reduce(tensor, acc, shape, opts, fun)`). As with
+    `reduce`, `fun` must be associative, commutative and element-wise.
+
+    >>> nbt.window_reduce(nbt.tensor([[1, 2, 3], [4, 5, 6]]), 0, (2, 2), lambda a, b: a + b)
+    numbat.Tensor<
+      s32[1][2]
+      [
+        [12, 16]
+      ]
+    >
+    >>> nbt.window_reduce(nbt.tensor([4, 1, 3, 2]), -100, (2,), nbt.max, strides=2)
+    numbat.Tensor<
+      s32[2]
+      [4, 3]
+    >
+    """
+    if not callable(fun):
+        raise ArgumentError(f"window_reduce: fun must be a function of two tensors, got {fun!r}")
+    tensor = _dispatch.to_tensor(tensor)
+    if _types.is_number(acc):
+        type_ = _types.merge_number(tensor.type, acc)
+        acc = _dispatch.scalar(acc, type_, tensor.backend)
+    else:
+        acc = _dispatch.to_tensor(acc, tensor.backend)
+        if acc.shape != ():
+            raise ArgumentError(f"window_reduce: the accumulator must be a scalar, got shape {acc.shape}")
+        type_ = _types.merge(tensor.type, acc.type)
+    out, window, strides, pads, dilations = _geometry(
+        tensor, window, strides, padding, window_dilations, "window_reduce", type_
+    )
+    return _dispatch.run(
+        "window_reduce",
+        out,
+        (tensor, acc),
+        fun=fun,
+        window=window,
+        strides=strides,
+        padding=pads,
+        dilations=dilations,
+    )
+
+
+def _window_scatter(kind: str, tensor, source, init_value, window, strides, padding, op: str):
+    tensor = _dispatch.to_tensor(tensor)
+    source = _dispatch.to_tensor(source, tensor.backend)
+    windows, window, strides, pads, _ = _geometry(tensor, window, strides, padding, 1, op)
+    if source.shape != windows.shape:
+        raise ArgumentError(
+            f"{op}: source must have one value per window, shape {windows.shape}, got shape {source.shape}"
+        )
+    if _types.is_number(init_value):
+        type_ = _types.merge_number(source.type, init_value)
+        init = _dispatch.scalar(init_value, type_, tensor.backend)
+    else:
+        init = _dispatch.to_tensor(init_value, tensor.backend)
+        if init.shape != ():
+            raise ArgumentError(f"{op}: init_value must be a scalar, got shape {init.shape}")
+        type_ = _types.merge(source.type, init.type)
+    out = Template(tensor.shape, type_, tensor.names)
+    return _dispatch.run(
+        "window_scatter", out, (tensor, source, init), kind=kind, window=window, strides=strides, padding=pads
+    )
+
+
+def window_scatter_max(tensor, source, init_value, window, strides=1, padding="valid"):
+    """Adds each value of `source` (one per window) at the position of its window's
+    largest element (the last of equals, as in Nx) onto a tensor of `tensor`'s shape
+    filled with `init_value`: the gradient of `window_max`.
+
+    >>> t = nbt.tensor([[7, 2, 5, 3, 10, 2], [3, 8, 9, 3, 4, 2], [1, 5, 7, 5, 6, 1], [0, 6, 2, 7, 2, 8]])
+    >>> nbt.window_scatter_max(t, nbt.tensor([[2, 6], [3, 1]]), 0, (2, 3), strides=(2, 3))
+    numbat.Tensor<
+      s32[4][6]
+      [
+        [0, 0, 0, 0, 6, 0],
+        [0, 0, 2, 0, 0, 0],
+        [0, 0, 3, 0, 0, 0],
+        [0, 0, 0, 0, 0, 1]
+      ]
+    >
+    """
+    return _window_scatter("max", tensor, source, init_value, window, strides, padding, "window_scatter_max")
+
+
+def window_scatter_min(tensor, source, init_value, window, strides=1, padding="valid"):
+    """As `window_scatter_max`, at each window's smallest element.
+
+    >>> t = nbt.tensor([[7, 2, 5, 3, 10, 2], [3, 8, 9, 3, 4, 2], [1, 5, 7, 5, 6, 1], [0, 6, 2, 7, 2, 8]])
+    >>> nbt.window_scatter_min(t, nbt.tensor([[2, 6], [3, 1]]), 0, (2, 3), strides=(2, 3))
+    numbat.Tensor<
+      s32[4][6]
+      [
+        [0, 2, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 6],
+        [0, 0, 0, 0, 0, 1],
+        [3, 0, 0, 0, 0, 0]
+      ]
+    >
+    """
+    return _window_scatter("min", tensor, source, init_value, window, strides, padding, "window_scatter_min")

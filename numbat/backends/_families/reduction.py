@@ -5,6 +5,10 @@ from __future__ import annotations
 import abc
 import typing
 
+import jax
+import numpy as np
+
+from ..._errors import ArgumentError
 from ._base import ArrayBase
 
 if typing.TYPE_CHECKING:
@@ -38,6 +42,10 @@ class Interface(abc.ABC):
 
     @abc.abstractmethod
     def any(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
+
+    @abc.abstractmethod
+    def reduce(self, out: Template, tensor: Tensor, acc: Tensor, fun, axes: tuple, keep_axes: bool) -> Tensor:
+        """Reduces `axes` with `fun(a, b)` (numbat tensors in, a tensor out), starting from the scalar `acc`."""
 
 
 class Array(ArrayBase, Interface):
@@ -78,3 +86,32 @@ class Array(ArrayBase, Interface):
     def any(self, out, tensor, axes, keep_axes):
         data = self.xp.asarray(tensor.data) != 0
         return self._wrap(out, self.xp.any(data, axis=axes, keepdims=keep_axes).astype(out.type.dtype))
+
+    def reduce(self, out, tensor, acc, fun, axes, keep_axes):
+        combine = user_combiner(self, fun, out)
+        data, init = self._as(tensor, out), self._as(acc, out)
+        if self.xp is np:  # one call per reduced element, over whole slices
+            kept = [axis for axis in range(data.ndim) if axis not in axes]
+            slices = np.reshape(np.transpose(data, kept + list(axes)), [data.shape[a] for a in kept] + [-1])
+            reduced = np.broadcast_to(init, slices.shape[:-1])
+            for i in range(slices.shape[-1]):
+                reduced = np.broadcast_to(combine(reduced, slices[..., i]), slices.shape[:-1])
+        else:
+            reduced = jax.lax.reduce(data, init, combine, axes)
+        return self._wrap(out, self.xp.reshape(self.xp.asarray(reduced), out.shape))
+
+
+def user_combiner(backend, fun, out: Template):
+    """`fun(a, b)` over numbat tensors as a function of arrays of `out`'s type, for XLA's
+    reducers. Its ops are not recorded: they belong to the reduction, not the defn's graph."""
+    from ..._expr import recording
+    from ..._tensor import Tensor
+
+    def combine(left, right):
+        with recording(None):
+            result = fun(Tensor(left, out.type, (), backend), Tensor(right, out.type, (), backend))
+        if not isinstance(result, Tensor):
+            raise ArgumentError(f"the reducing function must return a tensor, got {type(result).__name__} {result!r}")
+        return backend.xp.asarray(result.data).astype(out.type.dtype)
+
+    return combine

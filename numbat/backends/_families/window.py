@@ -9,6 +9,7 @@ import jax
 import numpy as np
 
 from ._base import ArrayBase
+from .reduction import user_combiner
 
 if typing.TYPE_CHECKING:
     from ..._tensor import Tensor
@@ -27,6 +28,35 @@ class Interface(abc.ABC):
         self, out: Template, tensor: Tensor, kind: str, window: tuple, strides: tuple, padding: tuple, dilations: tuple
     ) -> Tensor:
         """Reduces each window (sum, product, max or min): `padding` is a (low, high) pair per axis."""
+
+    @abc.abstractmethod
+    def window_reduce(
+        self,
+        out: Template,
+        tensor: Tensor,
+        acc: Tensor,
+        fun,
+        window: tuple,
+        strides: tuple,
+        padding: tuple,
+        dilations: tuple,
+    ) -> Tensor:
+        """Reduces each window with `fun(a, b)` (numbat tensors in, a tensor out), from the scalar `acc`."""
+
+    @abc.abstractmethod
+    def window_scatter(
+        self,
+        out: Template,
+        tensor: Tensor,
+        source: Tensor,
+        init: Tensor,
+        kind: str,
+        window: tuple,
+        strides: tuple,
+        padding: tuple,
+    ) -> Tensor:
+        """Adds each `source` value at the largest (`kind` "max") or smallest ("min") element of its
+        window, the last of equals as in Nx, onto a tensor full of `init`. Padding never wins."""
 
 
 class Array(ArrayBase, Interface):
@@ -67,3 +97,62 @@ class Array(ArrayBase, Interface):
         init_value = jax.numpy.asarray(init, dtype=data.dtype)
         result = jax.lax.reduce_window(data, init_value, reducer, window, strides, padding, window_dilation=dilations)
         return self._wrap(out, result)
+
+    def window_reduce(self, out, tensor, acc, fun, window, strides, padding, dilations):
+        combine = user_combiner(self, fun, out)
+        data, init = self._as(tensor, out), self._as(acc, out)
+        if self.xp is np:  # one call per window element, over every window at once
+            windows = _gather_windows(np, data, init, window, strides, padding, dilations)
+            slices = windows.reshape(out.shape + (-1,))
+            reduced = np.broadcast_to(init, out.shape)
+            for i in range(slices.shape[-1]):
+                reduced = np.broadcast_to(combine(reduced, slices[..., i]), out.shape)
+        else:
+            reduced = jax.lax.reduce_window(data, init, combine, window, strides, padding, None, dilations)
+        return self._wrap(out, self.xp.asarray(reduced).astype(out.type.dtype))
+
+    def window_scatter(self, out, tensor, source, init, kind, window, strides, padding):
+        xp, data = self.xp, self.xp.asarray(tensor.data)
+        rank, no_dilation = data.ndim, (1,) * data.ndim
+        losing = _extreme(data.dtype, -1 if kind == "max" else 1)  # padding never wins a window
+        windows = _gather_windows(xp, data, losing, window, strides, padding, no_dilation)
+        padded_shape = tuple(size + low + high for size, (low, high) in zip(data.shape, padding))
+        positions = xp.arange(int(np.prod(padded_shape))).reshape(padded_shape)
+        position_windows = _gather_windows(xp, positions, 0, window, strides, (), no_dilation)
+        flat = windows.reshape(windows.shape[:rank] + (-1,))
+        select = xp.argmax if kind == "max" else xp.argmin
+        chosen = flat.shape[-1] - 1 - select(xp.flip(flat, axis=-1), axis=-1)[..., None]  # the last extreme
+        targets = xp.take_along_axis(position_windows.reshape(flat.shape), chosen, axis=-1).reshape(-1)
+        values = self._as(source, out).reshape(-1)
+        if xp is np:
+            total = np.zeros(positions.size, dtype=out.type.dtype)
+            np.add.at(total, targets, values)
+        else:
+            total = xp.zeros(positions.size, dtype=out.type.dtype).at[targets].add(values)
+        inside = tuple(slice(low, low + size) for size, (low, _high) in zip(data.shape, padding))
+        return self._wrap(out, total.reshape(padded_shape)[inside] + self._as(init, out))
+
+
+def _extreme(dtype, sign: int):
+    """The lowest (`sign` -1) or highest (1) value of `dtype`."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return info.min if sign < 0 else info.max
+    return sign * np.inf
+
+
+def _gather_windows(xp, data, init, window, strides, padding, dilations):
+    """Every window of `data` padded with `init` (`padding` () for none), shape `out + window`."""
+    rank = data.ndim
+    if padding:
+        data = xp.pad(data, padding, constant_values=xp.asarray(init, dtype=data.dtype))
+    indices = []
+    for axis in range(rank):
+        span = (window[axis] - 1) * dilations[axis] + 1
+        count = (data.shape[axis] - span) // strides[axis] + 1
+        index = xp.arange(count)[:, None] * strides[axis] + xp.arange(window[axis])[None, :] * dilations[axis]
+        shape = [1] * (2 * rank)
+        shape[axis], shape[rank + axis] = count, window[axis]
+        indices.append(index.reshape(shape))
+    return data[tuple(indices)]
