@@ -6,6 +6,7 @@ import builtins
 from collections.abc import Sequence
 
 import jax
+import ml_dtypes
 import numpy as np
 
 from .. import _expr, _names, _types
@@ -42,10 +43,12 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
     """
     backend = backend or _default.current()
     if isinstance(data, Tensor):
-        out = data if type is None else as_type(data, type)
-        if names is not None:
-            out = Tensor(out.data, out.type, _names.normalize(names, out.rank), out.backend)
-        return _transfer(out, backend)
+        return _transfer(_from_tensor(data, type, names), backend)
+    if isinstance(data, Template):
+        raise ArgumentError(
+            f"a template ({data}) has no data, so ops cannot run on it; pass it to nbt.compile or "
+            "nbt.xla.to_mlir_module, or build a tensor with nbt.broadcast(0, shape)"
+        )
     array, inferred = _host_array(data)
     type_ = inferred if type is None else _types.parse(type)
     if type_.is_integer and array.dtype.kind in "fc" and not isinstance(data, (np.ndarray, jax.Array)):
@@ -53,12 +56,32 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
             f"cannot build a {type_} tensor from floats in {_preview(data)}; pass integers or a float type"
         )
     out = Template(array.shape, type_, _names.normalize(names, array.ndim))
+    if type_.kind == "f8_e4m3fn" and array.dtype.kind == "f":  # no infinities: saturate, as Nx does
+        finite_max = float(ml_dtypes.finfo(type_.dtype).max)
+        array = np.where(np.isnan(array), array, np.clip(array, -finite_max, finite_max))
     array = array.astype(type_.dtype, copy=False)
     result = backend.from_numpy(out, array)
     recorder = _expr.current()
     if recorder is not None:  # inside a defn: a constant of the graph, with its values
         recorder.constant(result, array)
     return result
+
+
+def _from_tensor(tensor: Tensor, type, names) -> Tensor:
+    """Nx 0.13's `tensor(tensor)`: the type must match, given names must agree with the
+    tensor's (they replace them), and without names the result has none."""
+    if type is not None and _types.parse(type) != tensor.type:
+        raise ArgumentError(
+            f"tensor expects a tensor of type {_types.parse(type)} but was given one of type {tensor.type}; "
+            "use nbt.as_type to convert"
+        )
+    if names is None:
+        return Tensor(tensor.data, tensor.type, (None,) * tensor.rank, tensor.backend)
+    names = _names.normalize(names, tensor.rank)
+    for axis, (old, new) in enumerate(zip(tensor.names, names)):
+        if old is not None and new is not None and old != new:
+            raise ArgumentError(f"tensor: name {new!r} for axis {axis} conflicts with the tensor's name {old!r}")
+    return Tensor(tensor.data, tensor.type, names, tensor.backend)
 
 
 def _transfer(tensor: Tensor, backend) -> Tensor:

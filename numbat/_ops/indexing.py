@@ -310,3 +310,39 @@ def split(tensor, sizes, axis=0):
         parts.append(slice_along_axis(tensor, start, size, axis=index))
         start += size
     return parts
+
+
+def to_batched(tensor, batch_size, leftover="repeat"):
+    """An iterator over batches of `batch_size` along the first axis. When the size is
+    not a multiple of `batch_size`, the last batch is completed with elements from the
+    start (`leftover="repeat"`, as Nx) or dropped (`"discard"`).
+
+    >>> [nbt.to_flat_list(b) for b in nbt.to_batched(nbt.iota((5,)), 2)]
+    [[0, 1], [2, 3], [4, 0]]
+    >>> [nbt.to_flat_list(b) for b in nbt.to_batched(nbt.iota((5,)), 2, leftover="discard")]
+    [[0, 1], [2, 3]]
+    """
+    from .shape import concatenate
+
+    tensor = _dispatch.to_tensor(tensor)
+    if tensor.rank == 0:
+        raise ArgumentError("to_batched: cannot batch a scalar (rank 0) tensor")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ArgumentError(f"to_batched: batch_size must be a positive int, got {batch_size!r}")
+    if leftover not in ("repeat", "discard"):
+        raise ArgumentError(f'to_batched: leftover must be "repeat" or "discard", got {leftover!r}')
+    total = tensor.shape[0]
+    if total == 0:
+        raise ArgumentError("to_batched: the first axis is empty")
+
+    def batches():
+        for start in range(0, total, batch_size):
+            if start + batch_size <= total:
+                yield slice_along_axis(tensor, start, batch_size, axis=0)
+            elif leftover == "repeat":
+                tail = slice_along_axis(tensor, start, total - start, axis=0)
+                needed = batch_size - (total - start)
+                head = [slice_along_axis(tensor, 0, min(needed, total), axis=0)] * -(-needed // total)
+                yield slice_along_axis(concatenate([tail, *head], axis=0), 0, batch_size, axis=0)
+
+    return batches()

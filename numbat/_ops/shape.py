@@ -172,6 +172,81 @@ def pad(tensor, value, config):
     return _dispatch.run("pad", out, (tensor, fill), config=config)
 
 
+_PAD_MODES = {"cyclic": "wrap", "mirror": "symmetric", "reflect": "reflect", "replicate": "edge"}
+
+
+def pad_outer(tensor, value, config):
+    """Pads the outside of each axis: `config` has one `(low, high)` pair per axis.
+    `value` is a number or scalar tensor (constant padding; negative pads trim), or one
+    of Nx's padding types: "cyclic" (the values in order), "mirror" (reversed, outer
+    values included), "reflect" (reversed, outer values skipped) or "replicate" (the
+    outer values repeated).
+
+    >>> nbt.pad_outer(nbt.tensor([0, 1, 2]), "reflect", [(3, 1)])
+    numbat.Tensor<
+      s32[7]
+      [1, 2, 1, 0, 1, 2, 1]
+    >
+    >>> nbt.pad_outer(nbt.tensor([[0, 1, 2], [3, 4, 5]], names=["x", "y"]), "cyclic", [(2, 0), (2, 1)])
+    numbat.Tensor<
+      s32[x: 4][y: 6]
+      [
+        [1, 2, 0, 1, 2, 0],
+        [4, 5, 3, 4, 5, 3],
+        [1, 2, 0, 1, 2, 0],
+        [4, 5, 3, 4, 5, 3]
+      ]
+    >
+    >>> nbt.pad_outer(nbt.tensor([0, 1, 2]), 9, [(1, -1)])
+    numbat.Tensor<
+      s32[3]
+      [9, 0, 1]
+    >
+    """
+    import numpy as np
+
+    from .indexing import take
+
+    tensor = _dispatch.to_tensor(tensor)
+    try:
+        pairs = tuple((int(low), int(high)) for low, high in config)
+    except (TypeError, ValueError):
+        pairs = ()
+    if len(pairs) != tensor.rank:
+        raise ArgumentError(f"pad_outer: config must be {tensor.rank} (low, high) pairs, got {config!r}")
+    if not isinstance(value, str):
+        return pad(tensor, value, [(low, high, 0) for low, high in pairs])
+    if value not in _PAD_MODES:
+        raise ArgumentError(
+            f"pad_outer: the padding type must be a number or one of {sorted(_PAD_MODES)}, got {value!r}"
+        )
+    for axis, ((low, high), size) in enumerate(zip(pairs, tensor.shape)):
+        if low < 0 or high < 0:
+            raise ArgumentError(f"pad_outer: {value} padding must be >= 0, got {(low, high)} for axis {axis}")
+        if size == 0 and low + high:
+            raise ArgumentError(f"pad_outer: cannot {value}-pad axis {axis} of size 0")
+    result = tensor
+    for axis, ((low, high), size) in enumerate(zip(pairs, tensor.shape)):
+        if low or high:  # the source index of every output position, worked out on the host
+            positions = np.pad(np.arange(size), (low, high), mode=_PAD_MODES[value]).astype(np.int32)
+            indices = _dispatch.to_tensor(positions, tensor.backend)
+            result = rename(take(result, indices, axis=axis), tensor.names)
+    return result
+
+
+def reflect(tensor, padding_config):
+    """Pads each axis with reflections of its values (Nx's deprecated `reflect`, which is
+    `pad_outer(tensor, "reflect", padding_config)`).
+
+    >>> nbt.reflect(nbt.tensor([0, 1, 2]), padding_config=[(3, 1)])
+    numbat.Tensor<
+      s32[7]
+      [1, 2, 1, 0, 1, 2, 1]
+    >
+    """
+    return pad_outer(tensor, "reflect", padding_config)
+
+
 def tile(tensor, multiples):
     """Repeats the tensor `multiples[i]` times along each axis.
 
@@ -304,6 +379,57 @@ def byte_size(tensor) -> int:
     """
     tensor = _dispatch.to_tensor(tensor)
     return tensor.size * tensor.type.dtype.itemsize
+
+
+def flat_size(tensor) -> int:
+    """The number of elements (Nx's `flat_size`; the same as `size` without vectorized axes).
+
+    >>> nbt.flat_size(nbt.iota((2, 3)))
+    6
+    """
+    return _dispatch.to_tensor(tensor).size
+
+
+def bit_size(tensor) -> int:
+    """The number of bits the elements take.
+
+    >>> nbt.bit_size(nbt.iota((2, 3), type="u8"))
+    48
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    return tensor.size * tensor.type.bits
+
+
+def axes(tensor) -> list:
+    """The axis positions, `[0, 1, ..., rank - 1]`.
+
+    >>> nbt.axes(nbt.iota((2, 3, 4)))
+    [0, 1, 2]
+    """
+    return list(range(_dispatch.to_tensor(tensor).rank))
+
+
+def compatible(left, right) -> bool:
+    """Whether two tensors (or templates) have the same shape, type and names, so a
+    function compiled for one runs on the other (Nx's `compatible?`).
+
+    >>> nbt.compatible(nbt.iota((2,)), nbt.template((2,), "s32"))
+    True
+    >>> nbt.compatible(nbt.iota((2,)), nbt.iota((2,), type="f32"))
+    False
+    """
+    left, right = (t if isinstance(t, Template) else _dispatch.to_tensor(t) for t in (left, right))
+    return (left.shape, left.type, tuple(left.names)) == (right.shape, right.type, tuple(right.names))
+
+
+def to_template(tensor) -> Template:
+    """The tensor's shape, type and names with no data.
+
+    >>> nbt.to_template(nbt.iota((2,), names=["x"]))
+    Template(shape=(2,), type=Type('s', 32), names=('x',))
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    return Template(tensor.shape, tensor.type, tensor.names)
 
 
 def shape(tensor) -> tuple:

@@ -5,6 +5,7 @@ from ._abstract import Template as Template
 from ._default import (
     backend_copy as backend_copy,
 )
+from ._default import backend_deallocate as backend_deallocate
 from ._default import (
     backend_transfer as backend_transfer,
 )
@@ -14,5 +15,6 @@ from ._default import (
 from ._default import (
     global_default_backend as global_default_backend,
 )
+from ._default import with_default_backend as with_default_backend
 from .numpy_backend import NumPyBackend as NumPyBackend
 from .xla_backend import XLABackend as XLABackend

@@ -43,6 +43,18 @@ def global_default_backend(backend: AbstractBackend | None = None) -> AbstractBa
     return previous
 
 
+def with_default_backend(backend: AbstractBackend, fun):
+    """Calls `fun()` with `backend` as the default backend, and returns its result.
+
+    >>> nbt.with_default_backend(nbt.NumPyBackend(), lambda: nbt.tensor([1]).backend)
+    NumPyBackend()
+    """
+    if not callable(fun):
+        raise ArgumentError(f"with_default_backend: fun must be a function of no arguments, got {fun!r}")
+    with default_backend(backend):
+        return fun()
+
+
 def _check(backend) -> AbstractBackend:
     if not isinstance(backend, AbstractBackend):
         raise ArgumentError(f"expected a backend such as nbt.NumPyBackend() or nbt.XLABackend(), got {backend!r}")
@@ -66,3 +78,23 @@ def backend_copy(tensor: Tensor, backend: AbstractBackend | None = None) -> Tens
     """A copy of `tensor` on `backend`, leaving the original in place."""
     backend = _check(backend or current())
     return backend.from_numpy(Template(tensor.shape, tensor.type, tensor.names), tensor.to_numpy())
+
+
+def backend_deallocate(tensor: Tensor) -> str:
+    """Frees the device memory of `tensor` now, instead of when Python collects it.
+    Returns "ok", or "already_deallocated" (as Nx); the tensor must not be used after.
+    NumPy tensors hold host memory that Python frees, so they are left as they are.
+
+    >>> t = nbt.tensor([1, 2], backend=nbt.XLABackend())
+    >>> nbt.backend_deallocate(t), nbt.backend_deallocate(t)
+    ('ok', 'already_deallocated')
+    """
+    if not isinstance(tensor, Tensor):
+        raise ArgumentError(f"backend_deallocate expects a tensor, got {type(tensor).__name__}")
+    delete = getattr(tensor.data, "delete", None)
+    if delete is None:
+        return "ok"
+    if tensor.data.is_deleted():
+        return "already_deallocated"
+    delete()
+    return "ok"

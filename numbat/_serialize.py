@@ -1,0 +1,164 @@
+"""Tensors to bytes and back: `serialize`/`deserialize` (Nx's, for tensors and containers
+of tensors) and `load_numpy`/`load_numpy_archive` (NumPy's .npy and .npz files).
+
+The format is numbat's own and holds no pickled Python: a magic line, a JSON header
+(the container's structure and each tensor's type, shape and names) and the raw
+element bytes, optionally zlib-compressed. Loading a file from an untrusted source
+cannot run code; a damaged one raises `ArgumentError`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import zlib
+
+import numpy as np
+
+from . import _types
+from ._errors import ArgumentError
+from ._tensor import Tensor
+from .backends import _default
+from .backends._abstract import Template
+
+_MAGIC = b"NUMBAT-TENSORS-1\n"
+
+
+def serialize(data, compressed: int = 0) -> bytes:
+    """`data` (a tensor, a number, or tuples, lists and string-keyed dicts of them) as
+    bytes; `compressed` is a zlib level from 0 (none) to 9.
+
+    >>> blob = nbt.serialize({"w": nbt.tensor([[1.5, 2.0]], names=["x", "y"]), "b": (nbt.tensor(3),)})
+    >>> restored = nbt.deserialize(blob)
+    >>> restored["w"]
+    numbat.Tensor<
+      f32[x: 1][y: 2]
+      [
+        [1.5, 2.0]
+      ]
+    >
+    >>> restored["b"]
+    (numbat.Tensor<
+      s32
+      3
+    >,)
+    """
+    if isinstance(compressed, bool) or not isinstance(compressed, int) or not 0 <= compressed <= 9:
+        raise ArgumentError(f"serialize: compressed must be a zlib level 0..9, got {compressed!r}")
+    buffers: list[bytes] = []
+    structure = _encode(data, buffers, "data")
+    payload = b"".join(buffers)
+    if compressed:
+        payload = zlib.compress(payload, compressed)
+    header = json.dumps({"structure": structure, "compressed": bool(compressed)}).encode()
+    return _MAGIC + struct.pack("<Q", len(header)) + header + payload
+
+
+def deserialize(blob: bytes, backend=None):
+    """The tensors (in their containers) that `serialize` wrote, on `backend` (default:
+    the current default backend)."""
+    if not isinstance(blob, (bytes, bytearray, memoryview)):
+        raise ArgumentError(f"deserialize expects bytes, got {type(blob).__name__}")
+    blob = bytes(blob)
+    if not blob.startswith(_MAGIC) or len(blob) < len(_MAGIC) + 8:
+        raise ArgumentError("deserialize: these bytes were not written by nbt.serialize")
+    (length,) = struct.unpack_from("<Q", blob, len(_MAGIC))
+    start = len(_MAGIC) + 8
+    try:
+        header = json.loads(blob[start : start + length])
+        payload = blob[start + length :]
+        if header["compressed"]:
+            payload = zlib.decompress(payload)
+        return _decode(header["structure"], memoryview(payload), backend or _default.current())
+    except (ValueError, KeyError, TypeError, IndexError, zlib.error) as error:
+        raise ArgumentError(f"deserialize: the data is damaged or truncated ({error})") from None
+
+
+def _encode(value, buffers: list, where: str):
+    if isinstance(value, Tensor):
+        array = np.ascontiguousarray(value.to_numpy())
+        buffers.append(array.tobytes())
+        return {"tensor": [str(value.type), list(value.shape), list(value.names), len(buffers[-1])]}
+    if _types.is_number(value):
+        from ._ops.creation import tensor
+
+        return _encode(tensor(value), buffers, where)
+    if isinstance(value, (tuple, list)):
+        kind = "tuple" if isinstance(value, tuple) else "list"
+        return {kind: [_encode(item, buffers, f"{where}[{i}]") for i, item in enumerate(value)]}
+    if isinstance(value, dict):
+        for key in value:
+            if not isinstance(key, str):
+                raise ArgumentError(f"serialize: dict keys must be strings, {where} has key {key!r}")
+        return {"dict": {key: _encode(item, buffers, f"{where}[{key!r}]") for key, item in value.items()}}
+    raise ArgumentError(
+        f"serialize takes tensors, numbers, and tuples, lists and dicts of them; {where} is {type(value).__name__}"
+    )
+
+
+def _decode(node: dict, payload: memoryview, backend, offset: list | None = None):
+    offset = offset if offset is not None else [0]
+    if "tensor" in node:
+        type_name, shape, names, size = node["tensor"]
+        type_ = _types.parse(type_name)
+        chunk = payload[offset[0] : offset[0] + size]
+        if len(chunk) != size:
+            raise ValueError("the payload is shorter than the header says")
+        offset[0] += size
+        array = np.frombuffer(chunk, dtype=type_.dtype).reshape(shape).copy()
+        return backend.from_numpy(Template(tuple(shape), type_, tuple(names)), array)
+    if "tuple" in node:
+        return tuple(_decode(item, payload, backend, offset) for item in node["tuple"])
+    if "list" in node:
+        return [_decode(item, payload, backend, offset) for item in node["list"]]
+    return {key: _decode(item, payload, backend, offset) for key, item in node["dict"].items()}
+
+
+def load_numpy(source, backend=None) -> Tensor:
+    """A tensor from a NumPy .npy file: its bytes, or a path. Pickled object arrays are refused.
+
+    >>> import io, numpy as np
+    >>> buffer = io.BytesIO(); np.save(buffer, np.array([[1, 2]], dtype=np.int16))
+    >>> nbt.load_numpy(buffer.getvalue())
+    numbat.Tensor<
+      s16[1][2]
+      [
+        [1, 2]
+      ]
+    >
+    """
+    array = _np_load(source, "load_numpy")
+    if not isinstance(array, np.ndarray):
+        raise ArgumentError("load_numpy: this is a .npz archive; use nbt.load_numpy_archive")
+    return _from_array(array, backend, "load_numpy")
+
+
+def load_numpy_archive(source, backend=None) -> dict:
+    """The tensors of a NumPy .npz archive (its bytes, or a path), by name."""
+    archive = _np_load(source, "load_numpy_archive")
+    if isinstance(archive, np.ndarray):
+        raise ArgumentError("load_numpy_archive: this is a single .npy array; use nbt.load_numpy")
+    with archive:
+        return {name: _from_array(archive[name], backend, f"load_numpy_archive ({name})") for name in archive.files}
+
+
+def _np_load(source, op: str):
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        source = io.BytesIO(bytes(source))
+    try:
+        return np.load(source, allow_pickle=False)
+    except (ValueError, OSError, EOFError) as error:
+        raise ArgumentError(f"{op}: cannot read {source!r} as NumPy data ({error})") from None
+
+
+def _from_array(array: np.ndarray, backend, op: str) -> Tensor:
+    from ._ops.creation import tensor
+
+    if array.dtype.kind == "b":
+        array = array.astype(np.uint8)
+    try:
+        _types.of_dtype(array.dtype)
+    except ArgumentError:
+        raise ArgumentError(f"{op}: NumPy dtype {array.dtype} has no Nx type") from None
+    return tensor(array, backend=backend)
