@@ -149,3 +149,34 @@ def test_backend_helpers():
     assert nbt.backend_deallocate(nbt.tensor([1], backend=nbt.NumPyBackend())) == "ok"
     with pytest.raises(nbt.ArgumentError, match="function of no arguments"):
         nbt.with_default_backend(nbt.NumPyBackend(), 3)
+
+
+def test_reshape_auto_and_tensor_shapes_and_split_fractions(backend):
+    t = nbt.iota((12,))
+    assert nbt.reshape(t, ("auto", 3)).shape == (4, 3)
+    assert nbt.reshape(t, nbt.iota((2, 6), names=["a", "b"])).names == ("a", "b")
+    assert nbt.reshape(t, nbt.template((3, 4), "f32"), names=["r", "c"]).names == ("r", "c")
+    assert [p.shape for p in nbt.split(nbt.iota((10, 2)), 0.25)] == [(2, 2), (8, 2)]
+    for bad in [("auto", "auto"), (2.0, 6), "auto"]:
+        with pytest.raises(nbt.ArgumentError, match="reshape"):
+            nbt.reshape(t, bad)
+    with pytest.raises(nbt.ArgumentError, match="between 0 and 1"):
+        nbt.split(t, 1.0)
+
+
+def test_conv_permutations_match_transposing_by_hand(backend):
+    rng = np.random.default_rng(3)
+    image = nbt.tensor(rng.normal(size=(2, 5, 5, 3)).astype(np.float32), names=["batch", "h", "w", "channels"])
+    kernel_hwio = nbt.tensor(rng.normal(size=(2, 2, 3, 4)).astype(np.float32))
+    canonical = nbt.conv(nbt.transpose(image, [0, 3, 1, 2]), nbt.transpose(kernel_hwio, [3, 2, 0, 1]))
+    permuted = nbt.conv(
+        image,
+        kernel_hwio,
+        input_permutation=["batch", "channels", "h", "w"],
+        kernel_permutation=[3, 2, 0, 1],
+        output_permutation=["batch", "channels", "h", "w"],
+    )
+    assert permuted.shape == (2, 4, 4, 4)
+    np.testing.assert_allclose(permuted.to_numpy(), np.transpose(canonical.to_numpy(), [0, 2, 3, 1]), rtol=1e-5)
+    with pytest.raises(nbt.ArgumentError, match="input_permutation must list each"):
+        nbt.conv(image, kernel_hwio, input_permutation=[0, 0, 1, 2])

@@ -291,14 +291,25 @@ def indexed_put(tensor, indices, updates, axes=None):
 
 
 def split(tensor, sizes, axis=0):
-    """Splits along `axis` into parts: `sizes` is a number of equal parts, or a list of sizes.
+    """Splits along `axis` into parts: `sizes` is a number of equal parts, a list of
+    sizes, or a float between 0 and 1: the fraction of the axis in the first of two
+    parts, rounded down (as Nx's `split`).
 
     >>> [nbt.to_number(nbt.sum(part)) for part in nbt.split(nbt.iota((6,)), [2, 4])]
     [1, 14]
+    >>> [part.shape for part in nbt.split(nbt.iota((10, 2)), 0.75)]
+    [(7, 2), (3, 2)]
     """
     tensor = _dispatch.to_tensor(tensor)
     index = _names.axis_index(tensor.names, axis)
     total = tensor.shape[index]
+    if isinstance(sizes, float):
+        if not 0 < sizes < 1:
+            raise ArgumentError(f"split: a fraction must be between 0 and 1 (exclusive), got {sizes}")
+        first = int(sizes * total)
+        sizes = [first, total - first]
+    elif isinstance(sizes, bool) or not isinstance(sizes, (int, list, tuple)):
+        raise ArgumentError(f"split: sizes is a number of parts, a list of sizes or a fraction, got {sizes!r}")
     if isinstance(sizes, int):
         if sizes < 1 or total % sizes:
             raise ArgumentError(f"split: {total} elements along axis {index} do not split into {sizes} equal parts")

@@ -113,10 +113,24 @@ def conv(
     kernel_dilation=1,
     feature_group_size=1,
     batch_group_size=1,
+    input_permutation=None,
+    kernel_permutation=None,
+    output_permutation=None,
 ):
     """Nx's convolution: `tensor` is [batch, channels, *spatial], `kernel` is
     [out_channels, in_channels / feature groups, *spatial]; `padding` is "valid",
-    "same" or a (low, high) pair per spatial axis.
+    "same" or a (low, high) pair per spatial axis. Other layouts are given by
+    permutations (axis positions or names), as in Nx: `input_permutation` lists the
+    input's [batch, channels, *spatial] axes, `kernel_permutation` the kernel's
+    [out, in, *spatial] axes, and `output_permutation` lays the output out as the input
+    (its [batch, channels, *spatial] axes named or placed as the input's: channels-last
+    in, channels-last out).
+
+    >>> image = nbt.iota((1, 3, 3, 2), type="f32", names=["batch", "height", "width", "channels"])
+    >>> kernel = nbt.broadcast(1.0, (4, 2, 2, 2))
+    >>> nbt.conv(image, kernel, input_permutation=["batch", "channels", "height", "width"],
+    ...          output_permutation=["batch", "channels", "height", "width"]).shape
+    (1, 2, 2, 4)
 
     >>> nbt.conv(nbt.tensor([[[1.0, 2.0, 3.0, 4.0]]]), nbt.tensor([[[1.0, -1.0]]]))
     numbat.Tensor<
@@ -128,9 +142,34 @@ def conv(
       ]
     >
     """
+    from .shape import transpose
+
     tensor, kernel = _dispatch.to_tensor(tensor), _dispatch.to_tensor(kernel)
     if tensor.rank < 3 or kernel.rank != tensor.rank:
         raise ArgumentError(f"conv: input {tensor.shape} and kernel {kernel.shape} need the same rank >= 3")
+    input_names = tensor.names
+    if input_permutation is not None:
+        tensor = transpose(tensor, _permutation(input_permutation, input_names, "input_permutation"))
+    if kernel_permutation is not None:
+        kernel = transpose(kernel, _permutation(kernel_permutation, kernel.names, "kernel_permutation"))
+    result = _conv(
+        tensor, kernel, strides, padding, input_dilation, kernel_dilation, feature_group_size, batch_group_size
+    )
+    if output_permutation is None:
+        return result
+    order = _permutation(output_permutation, input_names, "output_permutation")
+    return transpose(result, sorted(range(len(order)), key=order.__getitem__))  # its inverse, as Nx
+
+
+def _permutation(axes, names: tuple, what: str) -> list:
+    """`axes` (positions or names) as a permutation of `len(names)` positions."""
+    indices = [_names.axis_index(names, axis) for axis in axes]
+    if sorted(indices) != list(range(len(names))):
+        raise ArgumentError(f"conv: {what} must list each of the {len(names)} axes once, got {list(axes)!r}")
+    return indices
+
+
+def _conv(tensor, kernel, strides, padding, input_dilation, kernel_dilation, feature_group_size, batch_group_size):
     spatial = tensor.rank - 2
 
     def per_axis(value, what):

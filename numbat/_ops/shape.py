@@ -9,7 +9,9 @@ from . import _dispatch
 
 
 def reshape(tensor, shape, names=None):
-    """Gives `tensor` a new shape of the same size (one -1 is inferred); names reset unless given.
+    """Gives `tensor` a new shape of the same size; names reset unless given. `shape` is a
+    tuple where one size may be "auto" (Nx's `:auto`; -1 also works) and is inferred, or
+    a tensor (or template), whose shape is taken and, when `names` is None, its names.
 
     >>> nbt.reshape(nbt.iota((6,)), (2, 3), names=["x", "y"])
     numbat.Tensor<
@@ -19,11 +21,24 @@ def reshape(tensor, shape, names=None):
         [3, 4, 5]
       ]
     >
+    >>> nbt.reshape(nbt.iota((6,)), ("auto", 2)).shape
+    (3, 2)
+    >>> nbt.reshape(nbt.iota((4,)), nbt.template((2, 2), "f32", names=["r", "c"])).names
+    ('r', 'c')
     """
+    from .._tensor import Tensor
+
     tensor = _dispatch.to_tensor(tensor)
-    if isinstance(shape, int) or not hasattr(shape, "__len__"):
-        raise ArgumentError(f"reshape needs a shape tuple, got {shape!r}")
-    new_shape = _shape.reshape(tensor.shape, shape)
+    if isinstance(shape, (Tensor, Template)):
+        names = shape.names if names is None else names
+        shape = shape.shape
+    if isinstance(shape, (int, str)) or not hasattr(shape, "__len__"):
+        raise ArgumentError(f"reshape needs a shape tuple, a tensor or a template, got {shape!r}")
+    shape = tuple(shape)
+    for size in shape:
+        if size != "auto" and (isinstance(size, bool) or not isinstance(size, int) or size < -1):
+            raise ArgumentError(f"reshape: a shape holds sizes >= 0 and at most one 'auto', got {shape!r}")
+    new_shape = _shape.reshape(tensor.shape, tuple(-1 if size == "auto" else size for size in shape))
     out = Template(new_shape, tensor.type, _names.normalize(names, len(new_shape)))
     return _dispatch.run("reshape", out, (tensor,))
 
