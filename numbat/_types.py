@@ -75,7 +75,7 @@ class Type(typing.NamedTuple):
     @property
     def dtype(self) -> np.dtype:
         """The NumPy (or ml_dtypes) dtype that stores this type."""
-        return _DTYPES[(self.kind, self.bits)]
+        return _DTYPES[self]  # a Type is the (kind, bits) tuple the table is keyed by
 
     @property
     def is_integer(self) -> bool:

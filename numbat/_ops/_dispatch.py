@@ -6,6 +6,8 @@ recorded in the expression graph (DESIGN decision 2).
 
 from __future__ import annotations
 
+import functools
+
 import jax
 import numpy as np
 
@@ -65,12 +67,18 @@ def binary_operands(left, right) -> tuple[Tensor, Tensor, _types.Type]:
     return left, right, _types.merge(left.type, right.type)
 
 
+# Templates are immutable, and eager code makes the same few again and again: one cached
+# instance per (shape, type, names) costs half of building a new NamedTuple.
+template = functools.lru_cache(maxsize=4096)(Template)
+
+
 def broadcast_template(left: Tensor, right: Tensor, type_: _types.Type) -> Template:
     """The template of an element-wise op over `left` and `right`."""
-    if left.names == right.names and left.data.shape == right.data.shape:  # the common case, checked cheaply
-        return Template(left.shape, type_, left.names)
+    shape = left.data.shape
+    if left.names == right.names and shape == right.data.shape:  # the common case, checked cheaply
+        return template(tuple(shape), type_, left.names)
     if not right.names:  # a scalar operand
-        return Template(left.shape, type_, left.names)
+        return template(tuple(shape), type_, left.names)
     from .. import _shape
 
     shape = _shape.broadcast(left.shape, right.shape)
@@ -90,7 +98,12 @@ def broadcast_all(tensors: tuple, type_: _types.Type) -> Template:
 
 def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None = None, **params) -> Tensor:
     """Runs backend op `op` with template `out`; records it while a defn traces."""
-    backend = backend or backend_of(*inputs)
+    if backend is None:
+        backend = inputs[0].backend
+        for tensor in inputs:
+            if tensor.backend is not backend:
+                backend = backend_of(*inputs)
+                break
     recorder = _expr.current()
     if recorder is None:
         return backend.execute(op, out, inputs, params)

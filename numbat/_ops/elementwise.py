@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from .. import _types
-from ..backends._abstract import Template
 from . import _dispatch
 
 
@@ -17,7 +16,7 @@ def _binary(op: str, left, right, result_type=None):
 def _unary(op: str, tensor, result_type=None):
     tensor = _dispatch.to_tensor(tensor)
     type_ = result_type(tensor.type) if result_type else tensor.type
-    return _dispatch.run(op, Template(tensor.shape, type_, tensor.names), (tensor,))
+    return _dispatch.run(op, _dispatch.template(tensor.data.shape, type_, tensor.names), (tensor,))
 
 
 def _u8(_type):

@@ -8,6 +8,7 @@ import typing
 import numpy as np
 
 from .._tensor import Tensor
+from . import _fp_state
 from ._abstract import Template
 from ._array import ArrayBackend
 
@@ -24,14 +25,19 @@ class NumPyBackend(ArrayBackend):
     xp: typing.ClassVar = np
 
     def _wrap(self, out: Template, data) -> Tensor:
-        return Tensor(np.asarray(data, dtype=out.type.dtype), out.type, out.names, self)
+        if type(data) is not np.ndarray or data.dtype != out.type.dtype:  # NumPy scalars, other dtypes
+            data = np.asarray(data, dtype=out.type.dtype)  # (the op computed in another type, or gave a scalar)
+        return Tensor(data, out.type, out.names, self)
 
     def _place(self, out: Template, data) -> Tensor:
         return Tensor(np.array(data, dtype=out.type.dtype), out.type, out.names, self)
 
     def execute(self, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
-        with np.errstate(all="ignore"):  # Nx semantics: Inf and NaN, no warnings
+        token = _fp_state.silence()  # Nx semantics: Inf and NaN, no warnings
+        try:
             return getattr(self, op)(out, *inputs, **params)
+        finally:
+            _fp_state.restore(token)
 
     def from_numpy(self, out: Template, array: np.ndarray) -> Tensor:
         return self._place(out, array)

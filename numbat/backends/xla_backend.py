@@ -35,6 +35,9 @@ class XLABackend(ArrayBackend):
         return _client.device(self.client, self.device_id)
 
     def _wrap(self, out: Template, data) -> Tensor:
+        data = jnp.asarray(data)
+        if data.dtype != out.type.dtype:
+            data = data.astype(out.type.dtype)
         return Tensor(data, out.type, out.names, self)
 
     def _place(self, out: Template, data) -> Tensor:

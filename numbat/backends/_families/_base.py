@@ -27,6 +27,8 @@ class ArrayBase(abc.ABC):
         """Wraps freshly created `data`, moving it to this backend's device."""
 
     def _as(self, tensor: Tensor, out: Template):
+        if tensor.type == out.type:  # the common case: a tensor's data always has its type's dtype
+            return tensor.data
         return self.xp.asarray(tensor.data).astype(out.type.dtype, copy=False)
 
     def _binary(self, out, left, right, fun):

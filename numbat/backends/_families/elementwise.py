@@ -224,7 +224,7 @@ class Array(ArrayBase, Interface):
 
 def _unary_method(name, fun):
     def method(self, out, tensor):
-        return self._wrap(out, self.xp.asarray(fun(self.xp, self._as(tensor, out))).astype(out.type.dtype))
+        return self._wrap(out, fun(self.xp, self._as(tensor, out)))
 
     method.__name__ = name
     return method
@@ -240,9 +240,7 @@ def _own_type_method(name, fun):
 
 def _binary_method(name, fun):
     def method(self, out, left, right):
-        return self._wrap(
-            out, self.xp.asarray(fun(self.xp, self._as(left, out), self._as(right, out))).astype(out.type.dtype)
-        )
+        return self._wrap(out, fun(self.xp, self._as(left, out), self._as(right, out)))
 
     method.__name__ = name
     return method
