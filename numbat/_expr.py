@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
+import functools
 import typing
 
 from . import _format
@@ -83,7 +84,15 @@ class Expr:
         self.outputs = outputs
         self.limit = limit  # rows the text form shows (the last ones); None shows all
         self._by_id = {node.id: node for node in nodes}
-        self._rows, self.letters, _, _ = self._layout(0, None)
+
+    @functools.cached_property
+    def _laid_out(self) -> tuple:
+        return self._layout(0, None)  # on first print: most traced graphs are never shown
+
+    @property
+    def letters(self) -> dict[int, str]:
+        """This graph's node ids to their letters in the printed form."""
+        return self._laid_out[1]
 
     def is_inline(self, node: Node) -> bool:
         """Scalar constants print inline, as their value, and values from the enclosing
@@ -98,7 +107,7 @@ class Expr:
     def rows(self) -> list[tuple[str, str]]:
         """One `(expression, type header)` pair per named node, in order, with each
         sub-graph's rows indented under the node that owns it."""
-        return list(self._rows)
+        return list(self._laid_out[0])
 
     def _layout(self, start: int, outer_ref) -> tuple:
         """The rows and letters of this graph, lettered from `start`; `outer_ref` names
@@ -172,6 +181,34 @@ class Expr:
         return {"text/plain": str(self), "image/svg+xml": _svg.expr_svg(self)}
 
 
+class ConstantValue:
+    """A constant's values, formatted as Nx prints them when first shown: a trace
+    records many constants (every scalar operand) and prints few of them."""
+
+    __slots__ = ("_text", "_type", "_values")
+
+    def __init__(self, values, type_):
+        self._values, self._type, self._text = values, type_, None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            values = self._values
+            if values.shape:
+                self._text = _format.values(values, self._type, limit=5)
+            else:
+                self._text = _format.number(values[()], self._type)
+        return self._text
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def __eq__(self, other) -> bool:
+        return str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
 class Recorder:
     """Collects the nodes of one trace, keyed by the identity of each tensor's data.
     A sub-graph's recorder (a branch, a loop body, a differentiated function) has the
@@ -221,11 +258,7 @@ class Recorder:
 
     def constant(self, tensor: Tensor, values) -> int:
         """Records `tensor` as a constant built from host `values` (a NumPy array)."""
-        if tensor.shape:
-            value = _format.values(values, tensor.type, limit=5)
-        else:
-            value = _format.number(values[()], tensor.type)
-        return self._add(tensor, "constant", value=value)
+        return self._add(tensor, "constant", value=ConstantValue(values, tensor.type))
 
     def record(self, op: str, inputs: tuple, params: dict, result: Tensor, subgraphs=()) -> None:
         """Records op `op` over `inputs` giving `result`; `subgraphs` are `(label, Expr)` pairs."""

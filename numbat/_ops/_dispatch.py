@@ -6,6 +6,7 @@ recorded in the expression graph (DESIGN decision 2).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 import jax
@@ -14,6 +15,7 @@ import numpy as np
 from .. import _expr, _names, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
+from ..backends import _fp_state
 from ..backends._abstract import AbstractBackend, Template
 from ..backends.numpy_backend import NumPyBackend
 
@@ -107,7 +109,15 @@ def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None =
     recorder = _expr.current()
     if recorder is None:
         return backend.execute(op, out, inputs, params)
-    with jax.enable_x64(True), np.errstate(all="ignore"), jax.named_scope(op):
-        result = getattr(backend, op)(out, *inputs, **params)
+    # A defn traces under x64 throughout; entering it again per op would cost a config change.
+    token = _fp_state.silence()
+    try:
+        with _ALREADY if jax.config.jax_enable_x64 else jax.enable_x64(True), jax.named_scope(op):
+            result = getattr(backend, op)(out, *inputs, **params)
+    finally:
+        _fp_state.restore(token)
     recorder.record(op, inputs, params, result)
     return result
+
+
+_ALREADY = contextlib.nullcontext()
