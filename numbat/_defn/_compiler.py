@@ -12,8 +12,9 @@ raw arrays: through `jax.jit`'s C++ dispatch when the code is 32-bit throughout
 (the common case), else through its compiled executable, which needs no
 `jax.enable_x64` at call time. A call whose arguments are all tensors on the
 defn's backend (the common call) finds its entry in `_hot` by a tuple of
-`(shape, type, names, id(backend))` per argument, without flattening a pytree
-or entering a context manager. Everything else (containers, static values,
+`(shape, type, names, id(backend))` per argument (a one-tensor call first
+compares with the last one's signature), without flattening a pytree or entering
+a context manager. Everything else (containers, static values,
 numbers, other backends, keyword options) takes the general path, which
 flattens the arguments into a `Signature`.
 
@@ -172,6 +173,9 @@ class Defn:
         # Entries of flat all-tensor signatures by their templates; None turns the fast path off.
         self._hot: dict | None = {} if compiler == "xla" and self.cache is not False and not self.debug else None
         self._last: _signature.Signature | None = None
+        # The last one-tensor signature called and its entry: a loop calls with the same
+        # signature again and again, and four comparisons cost less than hashing a key.
+        self._last_single: tuple = (None, None, None, None, None)
         self._lock = threading.RLock()
         self._compiles_per_shapes: dict[tuple, int] = {}
         self.hits = 0
@@ -208,7 +212,15 @@ class Defn:
                 if len(args) == 1:
                     arg = args[0]
                     data = arg.data
-                    entry = hot[((data.shape, arg.type, arg.names, id(arg.backend)),)]
+                    last_type, last_names, last_shape, last_backend, entry = self._last_single
+                    if not (
+                        arg.type == last_type
+                        and arg.names == last_names
+                        and arg.backend is last_backend
+                        and data.shape == last_shape
+                    ):
+                        entry = hot[((data.shape, arg.type, arg.names, id(arg.backend)),)]
+                        self._last_single = (arg.type, arg.names, data.shape, arg.backend, entry)
                     datas = (data,)
                 else:
                     key, datas = [], []
