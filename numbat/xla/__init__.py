@@ -1,7 +1,8 @@
 """The EXLA analog: XLA clients, devices and memory, IR and fusion reports, the disk
-cache, streaming and sharding."""
+cache, streaming, sharding, several processes and serialized functions."""
 
 from . import _disk_cache as _disk_cache
+from . import distributed as distributed
 from ._client import clients as clients
 from ._client import devices as devices
 from ._client import started as started
@@ -21,6 +22,9 @@ def __getattr__(name):
         "stream": "_stream",
         "is_stream_cached": "_stream",
         "shard_jit": "_sharding",
+        "serialize": "_export",
+        "deserialize": "_export",
+        "SerializedFunction": "_export",
     }
     if name == "is_cached":
         from .._defn._cache import is_cached

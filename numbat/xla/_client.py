@@ -89,7 +89,7 @@ def device(client: str | None, device_id: int) -> jax.Device:
     name = client or default_client()
     if name not in available():
         raise ClientError(f"XLA client {name!r} is not available here; available clients: {', '.join(available())}")
-    devices = jax.devices(PLATFORMS[name])
+    devices = jax.local_devices(backend=PLATFORMS[name])  # this process's: with several, ids are local
     if not 0 <= device_id < len(devices):
         raise ArgumentError(f"device_id {device_id} is out of range: client {name!r} has {len(devices)} device(s)")
     return devices[device_id]

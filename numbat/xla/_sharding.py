@@ -104,8 +104,13 @@ def shard_jit(fun, mesh: Mesh, input_shardings: list, **opts):
                         f"expected {first.type}{list(first.shape)} like device 0"
                     )
             sharding = NamedSharding(jax_mesh, PartitionSpec(*partition))
+            here = jax.process_index()  # with several processes, each places its own devices' shards
             with jax.enable_x64(True):
-                placed = [jax.device_put(np.asarray(p.to_numpy()), d) for p, d in zip(pieces, devices)]
+                placed = [
+                    jax.device_put(np.asarray(p.to_numpy()), d)
+                    for p, d in zip(pieces, devices)
+                    if d.process_index == here
+                ]
                 data = jax.make_array_from_single_device_arrays(tuple(global_shape), sharding, placed)
             arguments.append(Tensor(data, first.type, first.names, XLABackend(mesh.client)))
         with jax.enable_x64(True):
