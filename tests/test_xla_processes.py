@@ -16,7 +16,11 @@ import numbat as nbt
 
 def _run(code: str, *args: str, timeout: int = 120) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code), *args], capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 
