@@ -7,7 +7,6 @@ imported inside the commands that need it, so `numbat kernel install` stays fast
 import argparse
 import importlib.metadata
 import json
-import os
 import platform
 import re
 import sys
@@ -93,14 +92,21 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     except NoSuchKernel:
         rows.append(("kernel", "not installed: run `numbat kernel install --sys-prefix`"))
 
-    xla_vars = sorted(key for key in os.environ if key.startswith("XLA_"))
-    rows += [(key, os.environ[key]) for key in xla_vars] or [("XLA_*", "none set")]
-
     try:
         import jax
 
-        rows.append(("backend", jax.default_backend()))
-        rows += [("device", f"{device} ({device.platform})") for device in jax.devices()]
+        from . import xla
+
+        for name, value in xla.settings().items():
+            rows.append((name, f"{value[0]}  ({value[1]})"))
+        rows.append(("x64", f"{jax.config.jax_enable_x64} (numbat enters x64 per op; your JAX code keeps this)"))
+        rows.append(("default", f"{jax.default_backend()}; clients: {', '.join(xla.clients())}"))
+        for device in xla.devices():
+            rows.append(("device", f"{device['client']}:{device['id']} {device['kind']} ({device['platform']})"))
+        for entry in xla.memory():
+            usage = f"in use {_mib(entry['in_use'])}, peak {_mib(entry['peak'])}, limit {_mib(entry['limit'])}"
+            rows.append(("memory", f"{entry['device']} {usage} ({entry['source']})"))
+        rows += [("warning", text) for text in _doctor_warnings(xla.settings(), xla.clients())]
         status = 0
     except (ImportError, RuntimeError) as error:
         rows.append(("jax", f"failed to start: {type(error).__name__}: {error}"))
@@ -110,6 +116,27 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     for key, value in rows:
         print(f"{key:<{width}}  {value}")
     return status
+
+
+def _mib(value) -> str:
+    return "n/a" if value is None else f"{value / 2**20:.1f} MiB"
+
+
+def _doctor_warnings(settings: dict, clients: dict) -> list[str]:
+    """Settings that commonly cause trouble, in words."""
+    warnings = []
+    gpu = any(name in clients for name in ("cuda", "rocm"))
+    if gpu and settings["XLA_PYTHON_CLIENT_PREALLOCATE"][0] in ("(unset)", "true", "1"):
+        warnings.append(
+            "GPU memory preallocation is on (XLA takes 75% of the GPU when it starts): several notebook "
+            "kernels on one GPU will run out; set preallocate=False (nbt.xla.configure or %numbat memory)"
+        )
+    if (
+        settings["XLA_PYTHON_CLIENT_MEM_FRACTION"][0] != "(unset)"
+        and settings["XLA_CLIENT_MEM_FRACTION"][0] != "(unset)"
+    ):
+        warnings.append("both XLA_PYTHON_CLIENT_MEM_FRACTION and XLA_CLIENT_MEM_FRACTION are set; jaxlib refuses both")
+    return warnings
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:

@@ -1,6 +1,7 @@
 """Tests for numbat/cli.py (and the demo and benchmark it runs)."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -89,17 +90,32 @@ def test_usage_errors_exit_2(argv, message, capsys):
 
 
 def test_doctor():
+    env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=2"}
     result = subprocess.run(
-        [sys.executable, "-m", "numbat", "doctor"],
-        capture_output=True,
-        check=False,
-        text=True,
-        timeout=120,
+        [sys.executable, "-m", "numbat", "doctor"], capture_output=True, check=False, text=True, timeout=120, env=env
     )
     assert result.returncode == 0, result.stderr
-    rows = dict(line.split(maxsplit=1) for line in result.stdout.splitlines())
+    lines = result.stdout.splitlines()
+    rows = {line.split(maxsplit=1)[0]: line for line in lines}
     assert rows["python"].endswith(f"({sys.executable})")
-    assert {"numbat", "jax", "jaxlib", "numpy", "kernel", "backend", "device"} <= rows.keys()
+    assert {"numbat", "jax", "jaxlib", "numpy", "kernel", "x64", "default", "device", "memory"} <= rows.keys()
+    assert rows["XLA_FLAGS"].endswith("--xla_force_host_platform_device_count=2  (environment)")
+    assert [line for line in lines if line.startswith("device ")] == [
+        "device                          host:0 cpu (cpu)",
+        "device                          host:1 cpu (cpu)",
+    ]
+    assert "limit" in rows["memory"] and "MiB" in rows["memory"]
+
+
+def test_doctor_warns_about_gpu_preallocation():
+    unset = {
+        name: ("(unset)", "default") for name in ("XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_PYTHON_CLIENT_MEM_FRACTION")
+    }
+    settings = {**unset, "XLA_CLIENT_MEM_FRACTION": ("(unset)", "default")}
+    assert "preallocation is on" in cli._doctor_warnings(settings, {"cuda": {}, "host": {}})[0]
+    settings["XLA_PYTHON_CLIENT_PREALLOCATE"] = ("false", "numbat")
+    assert cli._doctor_warnings(settings, {"cuda": {}}) == []
+    assert cli._doctor_warnings(unset | {"XLA_CLIENT_MEM_FRACTION": ("(unset)", "default")}, {"host": {}}) == []
 
 
 def test_demo(capsys):
