@@ -576,3 +576,56 @@ def test_telemetry_strip_can_be_turned_off_and_on(ip):
     run(ip, "%numbat telemetry on")
     assert run(ip, "nbt.jit(lambda t: t - 8)(nbt.tensor([1]))").strips()
     assert run(ip, "%numbat telemetry show").displays and run(ip, "%numbat telemetry chart").displays
+
+
+# --- dashboard and panel widgets ---------------------------------------------------
+
+
+def test_dashboard_redraws_after_a_cell_that_compiles_and_stops_when_closed(ip):
+    import gc
+
+    run(ip, "import numbat as nbt\nboard = nbt.notebook.dashboard()")
+    board = ip.user_ns["board"]
+    assert "updates after each cell" in board.view.value
+    run(ip, "nbt.defn(lambda t: t * 3, )(nbt.iota((4,)))  # compiles <lambda>")
+    before = board.view.value
+    run(ip, "f_dash = nbt.defn(lambda t: t - 1)\nf_dash.name = 'dash<fn>'\nf_dash(nbt.iota((2,)))")
+    assert board.view.value != before and "dash&lt;fn&gt;" in board.view.value and "dash<fn>" not in board.view.value
+    watcher = nbt_watcher(ip)
+    live = [r for r in watcher._listeners if r() is not None]
+    run(ip, "board.close()\ndel board")  # a closed widget leaves ipywidgets' registry
+    del board
+    gc.collect()
+    run(ip, "nbt.defn(lambda t: t + 5)(nbt.iota((3,)))")
+    assert len([r for r in watcher._listeners if r() is not None]) == len(live) - 1
+
+
+def nbt_watcher(ip):
+    from numbat.notebook import _loaded
+
+    return _loaded[id(ip)][1]
+
+
+def test_a_failing_listener_is_removed_and_the_cell_survives(ip):
+    watcher = nbt_watcher(ip)
+
+    def broken(records, hits):
+        raise RuntimeError("listener bug")
+
+    watcher.listen(broken)
+    cell = run(ip, "import numbat as nbt\nnbt.defn(lambda t: t * 7)(nbt.iota((5,)))")
+    assert cell.result.success
+    assert all(r() is not broken for r in watcher._listeners)
+
+
+def test_dashboard_and_panel_degrade_to_static_views_without_the_extension():
+    import numbat as nbt
+
+    board = nbt.notebook.dashboard()._repr_mimebundle_()
+    assert "static view" in board["text/html"] and board["text/plain"].startswith("numbat telemetry:")
+    panel = nbt.notebook.panel()
+    bundle = panel._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "memory settings" in bundle["text/plain"] and "XLA_PYTHON_CLIENT_PREALLOCATE" in bundle["text/html"]
+    panel.refresh.click()  # redraws without starting anything new or raising
+    assert "memory settings" in panel.view.value

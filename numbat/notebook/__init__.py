@@ -7,7 +7,9 @@ them. Tensors and expressions render through their own `_repr_mimebundle_`
 from __future__ import annotations
 
 from ..xla import _client
+from ._dashboard import dashboard as dashboard
 from ._explorer import explorer as explorer
+from ._panel import panel as panel
 from ._plots import heatmap as heatmap
 from ._plots import histogram as histogram
 from ._plots import telemetry_chart as telemetry_chart

@@ -16,6 +16,9 @@ numbat: compiled strip_example (f32[3]): trace 1.5 ms, compile 20.0 ms
 
 from __future__ import annotations
 
+import logging
+import weakref
+
 from .. import telemetry
 from ..xla import _client
 from ._html import escape
@@ -90,6 +93,9 @@ def strip(records: list, hits: dict[str, int]) -> dict[str, str]:
     }
 
 
+_logger = logging.getLogger("numbat.notebook")
+
+
 class CellWatcher:
     """The `pre_run_cell` / `post_run_cell` callbacks of one shell."""
 
@@ -97,6 +103,12 @@ class CellWatcher:
         self.shell = shell
         self.start: int | None = None
         self.counts: dict = {}
+        self._listeners: list = []  # weak references to callbacks(records, hits) run after each cell
+
+    def listen(self, callback) -> None:
+        """Calls `callback(records, hits)` after each cell, for as long as something else
+        holds `callback` (a widget that closes stops being called)."""
+        self._listeners.append(weakref.ref(callback))
 
     def pre_run_cell(self, info=None) -> None:
         store = getattr(info, "store_history", True)
@@ -120,3 +132,18 @@ class CellWatcher:
             from IPython.display import display
 
             display(strip(records, hits), raw=True)
+        self._notify(records, hits)
+
+    def _notify(self, records: list, hits: dict) -> None:
+        alive = []
+        for reference in self._listeners:
+            callback = reference()
+            if callback is None:
+                continue
+            alive.append(reference)
+            try:
+                callback(records, hits)
+            except Exception as error:  # noqa: BLE001 - a broken listener must not break the cell
+                _logger.warning("numbat: a telemetry listener failed and was removed: %r", error)
+                alive.pop()
+        self._listeners = alive
