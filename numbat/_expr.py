@@ -87,7 +87,16 @@ class Expr:
 
     @functools.cached_property
     def _laid_out(self) -> tuple:
-        return self._layout(0, None)  # on first print: most traced graphs are never shown
+        # On first print: most traced graphs are never shown.
+        refs: dict[int, typing.Callable] = {}
+        rows, letters, _, _ = self._layout(0, None, refs)
+        return rows, letters, refs
+
+    def naming(self) -> dict[int, typing.Callable[[int], str]]:
+        """For this graph and each sub-graph (by `id()`), how a node id is written in the
+        printed form: letters run on through sub-graphs, and an `outer` node is written
+        as the enclosing graph's letter."""
+        return self._laid_out[2]
 
     @property
     def letters(self) -> dict[int, str]:
@@ -109,10 +118,10 @@ class Expr:
         sub-graph's rows indented under the node that owns it."""
         return list(self._laid_out[0])
 
-    def _layout(self, start: int, outer_ref) -> tuple:
+    def _layout(self, start: int, outer_ref, refs: dict) -> tuple:
         """The rows and letters of this graph, lettered from `start`; `outer_ref` names
         the enclosing graph's nodes. Returns the next free letter index and this
-        graph's naming function too."""
+        graph's naming function too, which `refs` also collects by the graph's `id()`."""
         letters: dict[int, str] = {}
         rows: list[tuple[str, str]] = []
 
@@ -122,6 +131,7 @@ class Expr:
                 return outer_ref(node.value) if outer_ref is not None else "?"
             return str(node.value) if self.is_inline(node) else letters[node_id]
 
+        refs[id(self)] = ref
         index = start
         for node in self.nodes:
             if self.is_inline(node):
@@ -138,7 +148,7 @@ class Expr:
                 items += [f"{key}: {_param_text(value)}" for key, value in node.params]
                 rows.append((f"{letter} = {node.op} [ {', '.join(items)} ]", header))
                 for label, sub in node.subgraphs:
-                    sub_rows, _, index, sub_ref = sub._layout(index, ref)
+                    sub_rows, _, index, sub_ref = sub._layout(index, ref, refs)
                     rows.append((f"    {label} -> {', '.join(sub_ref(o) for o in sub.outputs)}:", ""))
                     rows.extend((f"      {left}", sub_header) for left, sub_header in sub_rows)
         return rows, letters, index, ref
@@ -178,7 +188,7 @@ class Expr:
     def _repr_mimebundle_(self, include=None, exclude=None):
         from .notebook import _svg
 
-        return {"text/plain": str(self), "image/svg+xml": _svg.expr_svg(self)}
+        return _svg.expr_bundle(self)
 
 
 class ConstantValue:

@@ -143,7 +143,8 @@ def last_sequence() -> int:
 
 
 def counts() -> dict[str, dict[str, int]]:
-    """Compilations and cache hits per function since the process started.
+    """Compilations and cache hits per function since the process started (functions
+    that have done neither yet are left out).
 
     >>> before = counts().get("counted_example", {"cache_hits": 0})["cache_hits"]
     >>> execute(CACHE_HIT, {"count": 1}, {"function": "counted_example"})
@@ -151,4 +152,8 @@ def counts() -> dict[str, dict[str, int]]:
     1
     """
     with _lock:
-        return {name: {"compilations": c["compilation"], "cache_hits": c["cache_hit"]} for name, c in _counts.items()}
+        return {
+            name: {"compilations": c["compilation"], "cache_hits": c["cache_hit"]}
+            for name, c in _counts.items()
+            if c["compilation"] or c["cache_hit"]
+        }

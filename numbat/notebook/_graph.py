@@ -1,5 +1,6 @@
-"""`%numbat graph FUN ARGS... [--fused] [--mlir | --hlo]`: a defn's expression graph, the
-kernels XLA fused it into, or its IR with syntax highlighting.
+"""`%numbat graph FUN ARGS... [--fused] [--all] [--mlir | --hlo]`: a defn's expression
+graph (`--all`: every node of a large one), the kernels XLA fused it into, or its IR
+with syntax highlighting.
 
 `FUN` and `ARGS` are names in the notebook's namespace (ARGS may also be Python
 literals such as `3` or `2.5`)."""
@@ -9,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from .._errors import ArgumentError
+from . import _svg
 from ._tables import Section, bundle
 
 
@@ -21,8 +23,8 @@ def _resolve(namespace: dict, name: str):
         raise ArgumentError(f"%numbat graph: {name!r} is not defined in the notebook") from None
 
 
-def graph(namespace: dict, names: list[str], fused: bool, ir: str | None) -> dict:
-    """The mimebundle `%numbat graph` displays."""
+def graph(namespace: dict, names: list[str], fused: bool, ir: str | None, everything: bool = False) -> dict:
+    """The mimebundle `%numbat graph` displays; `everything` draws every node of a large graph."""
     from .. import _defn
     from ..xla import _ir
 
@@ -37,13 +39,14 @@ def graph(namespace: dict, names: list[str], fused: bool, ir: str | None) -> dic
     if ir == "hlo":
         return _highlighted(_ir.hlo(fun, args), "hlo")
     expr = _defn.debug_expr(fun)(*args)
+    limit = len(expr.nodes) if everything else None
     if not fused:
-        return expr._repr_mimebundle_()
+        return _svg.expr_bundle(expr, limit)
     report = _ir.fusion_report(fun, args)
     rows = [(k.name, f"{k.opcode} {k.kind}".strip(), k.shape, ", ".join(k.numbat_ops) or "-") for k in report.kernels]
     note = f"{len(report.kernels)} kernel(s); flops {report.flops:g}; bytes accessed {report.bytes_accessed:g}"
     table = bundle([Section(f"kernels of {report.function}", ("kernel", "kind", "shape", "numbat ops"), rows, note)])
-    drawing = expr._repr_mimebundle_()
+    drawing = _svg.expr_bundle(expr, limit)
     return {
         "text/plain": table["text/plain"] + "\n\n" + drawing["text/plain"],
         "text/html": table["text/html"] + drawing["image/svg+xml"],

@@ -135,6 +135,7 @@ class NumbatMagics(Magics):
     @argument("arguments", nargs="*", help="the subcommand's arguments (see below)")
     @argument("-n", "--limit", type=int, default=20, help="with telemetry: how many recent compilations to show")
     @argument("--fused", action="store_true", help="with graph: group the ops by the XLA kernel they ended in")
+    @argument("--all", action="store_true", dest="everything", help="with graph: draw every node of a large graph")
     @argument("--mlir", action="store_true", help="with graph: show the StableHLO module")
     @argument("--hlo", action="store_true", help="with graph: show XLA's optimized HLO")
     @line_magic
@@ -156,9 +157,10 @@ class NumbatMagics(Magics):
                      fraction=0.5` sets them before the client starts
           precision  `%numbat precision default|high|highest`: the matmul
                      precision of defns created from now on
-          graph      `%numbat graph FUN ARGS... [--fused] [--mlir|--hlo]`: the
-                     expression graph of FUN on the named ARGS, grouped by XLA
-                     kernel with --fused, or its IR
+          graph      `%numbat graph FUN ARGS... [--fused] [--all] [--mlir|--hlo]`:
+                     the expression graph of FUN on the named ARGS (--all: every
+                     node of a large graph), grouped by XLA kernel with --fused,
+                     or its IR
 
         Examples: `%numbat info`, `%numbat telemetry -n 5`, `%numbat graph f x --fused`.
         """
@@ -201,7 +203,7 @@ class NumbatMagics(Magics):
 
             ir = "mlir" if args.mlir else "hlo" if args.hlo else None
             try:
-                display(graph(self.shell.user_ns, rest, args.fused, ir), raw=True)
+                display(graph(self.shell.user_ns, rest, args.fused, ir, args.everything), raw=True)
             except ArgumentError as error:
                 return _error(str(error))
         else:

@@ -23,6 +23,7 @@ import re
 MAX_NODES = 150  # boxes drawn at most; the rest are summarized in the caption
 PER_ROW = 8  # boxes per row before a layer wraps
 MAX_CHARS = 30  # longest text line in a box
+MAX_DEPTH = 3  # sub-graphs nested deeper are counted, not drawn
 
 _FONT = 12
 _CHAR = 7.3  # width of a monospace character at _FONT px
@@ -44,6 +45,7 @@ _STYLE = """
 .numbat-expr .nbt-edge{stroke:#8c8c8c;stroke-width:1.2;fill:none}
 .numbat-expr .nbt-cut{stroke-dasharray:2 3}
 .numbat-expr .nbt-arrow{fill:#8c8c8c}
+.numbat-expr .nbt-frame{fill:none;stroke:#7d68b3;stroke-dasharray:5 3}
 @media (prefers-color-scheme: dark){
 .numbat-expr .nbt-bg{fill:#1e1e1e;stroke:#444444}
 .numbat-expr .nbt-node{fill:#2a2a2a;stroke:#9a9a9a}
@@ -55,6 +57,7 @@ _STYLE = """
 .numbat-expr .nbt-badge{fill:#f0a030}
 .numbat-expr .nbt-edge{stroke:#9a9a9a}
 .numbat-expr .nbt-arrow{fill:#9a9a9a}
+.numbat-expr .nbt-frame{stroke:#a995e0}
 }
 """
 
@@ -71,6 +74,7 @@ _PALETTE = {  # the light theme, also in _STYLE
     "nbt-edge": {"stroke": "#8c8c8c", "stroke-width": "1.2", "fill": "none"},
     "nbt-cut": {"stroke-dasharray": "2 3"},
     "nbt-arrow": {"fill": "#8c8c8c"},
+    "nbt-frame": {"fill": "none", "stroke": "#7d68b3", "stroke-dasharray": "5 3"},
 }
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
@@ -93,17 +97,31 @@ def _param_text(value) -> str:
     return repr(value)
 
 
-def _ref(expr, by_id: dict, node_id: int) -> str:
-    node = by_id.get(node_id)
-    if node is None:
-        return "?"
-    return str(node.value) if expr.is_inline(node) else expr.letters.get(node_id, "?")
+def _namer(expr, naming: dict):
+    """How nodes of `expr` are written: as in the printed form of the whole graph
+    (`naming`, from `Expr.naming()`), else by `expr`'s own letters."""
+    printed = naming.get(id(expr))
+
+    def ref(by_id: dict, node_id: int) -> str:
+        node = by_id.get(node_id)
+        if node is None:
+            return "?"
+        if printed is not None:
+            try:
+                return printed(node_id)
+            except KeyError:
+                return "?"
+        return str(node.value) if expr.is_inline(node) else expr.letters.get(node_id, "?")
+
+    return ref
 
 
-def _labels(expr, by_id: dict, node, outputs: dict) -> tuple[str, str, str, str]:
-    """(title, type header, detail line, css class) of one box."""
+def _labels(expr, by_id: dict, node, outputs: dict, kernel: str | None = None, ref=None) -> tuple[str, str, str, str]:
+    """(title, type header, detail line, css class) of one box; `kernel` (the
+    XLA fusion computing the node) leads the detail line."""
+    _ref = ref or _namer(expr, {})
     header = str(node.template)
-    letter = _ref(expr, by_id, node.id)
+    letter = _ref(by_id, node.id)
     if node.op == "parameter":
         title, detail, kind = f"parameter {letter}:{node.value}", "", "nbt-param"
     elif node.op == "constant":
@@ -113,25 +131,27 @@ def _labels(expr, by_id: dict, node, outputs: dict) -> tuple[str, str, str, str]
         title, kind, items = f"{letter} = {node.op}", "", []
         inline = any(arg in by_id and expr.is_inline(by_id[arg]) for arg in node.args)
         if inline or node.params:
-            items = [_ref(expr, by_id, arg) for arg in node.args]
+            items = [_ref(by_id, arg) for arg in node.args]
             items += [f"{key}: {_param_text(value)}" for key, value in node.params]
         detail = ", ".join(items)
     if node.id in outputs:
         kind = (kind + " nbt-out").strip()
+    if kernel is not None:
+        detail = f"[{kernel}] {detail}".strip()
     return title, header, detail, kind
 
 
-def _kept(expr, drawable: list) -> tuple[list, int]:
-    """The nodes to draw: all of them, or past MAX_NODES those nearest the outputs."""
-    if len(drawable) <= MAX_NODES:
+def _kept(expr, drawable: list, limit: int = MAX_NODES) -> tuple[list, int]:
+    """The nodes to draw: all of them, or past `limit` those nearest the outputs."""
+    if len(drawable) <= limit:
         return drawable, 0
     allowed = set(drawable)
     by_id = {n.id: n for n in expr.nodes}
     seen, order, queue = set(), [], [o for o in expr.outputs if o in allowed]
-    while queue and len(order) < MAX_NODES:
+    while queue and len(order) < limit:
         next_queue = []
         for node_id in queue:
-            if node_id in seen or len(order) >= MAX_NODES:
+            if node_id in seen or len(order) >= limit:
                 continue
             seen.add(node_id)
             order.append(node_id)
@@ -162,43 +182,105 @@ def _layers(ids: list, preds: dict) -> dict[int, int]:
     return layer
 
 
-def expr_svg(expr) -> str:
+def expr_svg(expr, kernels: dict | None = None, limit: int | None = None) -> str:
     """The SVG drawing of `expr`: one box per named node (letter and op, type
     header; parameters, constants and outputs styled apart), edges with arrows
-    from inputs to the ops that use them.
+    from inputs to the ops that use them. A node that carries sub-graphs (a
+    cond's branches, a loop's condition and body, a grad's function) has each
+    drawn in a dashed frame to the right, linked to it. `kernels` maps node
+    ids to the XLA kernel (fusion) that computes them, shown in each box;
+    `limit` overrides `MAX_NODES`.
 
     >>> import xml.etree.ElementTree as ET
     >>> ET.fromstring(expr_svg(nbt.debug_expr(lambda t: -t)(nbt.tensor([1])))).tag
     '{http://www.w3.org/2000/svg}svg'
     """
+    naming = expr.naming() if hasattr(expr, "naming") else {}
+    width, height, parts = _drawing(expr, kernels or {}, MAX_NODES if limit is None else limit, 0, naming)
+    caption = _text(_caption(expr, {n.id: n for n in expr.nodes}, *_counts(expr, limit)), 200)
+    return "".join(
+        [
+            (
+                f"<svg xmlns='http://www.w3.org/2000/svg' width='{width:g}' height='{height:g}' "
+                f"viewBox='0 0 {width:g} {height:g}' class='numbat-expr' role='img' "
+                f"font-family='{_FAMILY}' font-size='{_FONT}'>"
+            ),
+            f"<title>{caption}</title>",
+            f"<style>{_STYLE}</style>",
+            (
+                "<defs><marker id='numbat-arrow' viewBox='0 0 10 10' refX='10' refY='5' markerWidth='7' "
+                f"markerHeight='7' orient='auto-start-reverse'><path {_look('nbt-arrow')} d='M0,0 L10,5 L0,10 z'/>"
+                "</marker></defs>"
+            ),
+            *parts,
+            "</svg>",
+        ]
+    )
+
+
+def expr_bundle(expr, limit: int | None = None) -> dict:
+    """An Expr's mimebundle: its text form and its drawing. A graph with more boxes than
+    the drawing shows also gets an HTML form: the drawing, then the whole graph as text
+    in a `<details>` element to expand (no JavaScript), and how to draw every node.
+
+    >>> sorted(expr_bundle(nbt.debug_expr(lambda t: -t)(nbt.tensor([1]))))
+    ['image/svg+xml', 'text/plain']
+    """
+    from ._html import escape
+
+    text, svg = str(expr), expr_svg(expr, limit=limit)
+    bundle = {"text/plain": text, "image/svg+xml": svg}
+    _, hidden = _counts(expr, limit)
+    if hidden:
+        rows = len(expr.rows())
+        bundle["text/html"] = (
+            f"<div class='numbat-expr-large'>{svg}<details><summary>the whole graph as text ({rows} rows); "
+            "<code>%numbat graph FUN ARGS --all</code> draws every node</summary>"
+            f"<pre style='font-size:12px;max-height:480px;overflow:auto'>{escape(text)}</pre></details></div>"
+        )
+    return bundle
+
+
+def subgraphs(node) -> tuple:
+    """The `(label, Expr)` sub-graphs a node carries (`Node.subgraphs`: a cond's
+    branches, a loop's condition and body, a grad's function); none on graphs
+    recorded before the expression graph had them."""
+    found = getattr(node, "subgraphs", ()) or ()
+    return tuple((str(label), sub) for label, sub in found if hasattr(sub, "nodes") and hasattr(sub, "outputs"))
+
+
+def size(expr) -> int:
+    """Nodes in `expr` and, recursively, in its sub-graphs."""
+    return len(expr.nodes) + sum(size(sub) for node in expr.nodes for _, sub in subgraphs(node))
+
+
+def _counts(expr, limit) -> tuple[int, int]:
+    drawable = [n.id for n in expr.nodes if not expr.is_inline(n) or n.id in expr.outputs]
+    cap = MAX_NODES if limit is None else limit
+    drawn = min(len(drawable), cap)
+    return drawn, len(drawable) - drawn
+
+
+def _drawing(expr, kernels: dict, limit: int, depth: int, naming: dict) -> tuple[float, float, list]:
+    """(width, height, SVG elements) of `expr` with its sub-graphs, at the origin; `naming`
+    writes nodes as the whole graph's printed form does."""
     by_id = {n.id: n for n in expr.nodes}
     outputs: dict[int, list[int]] = {}
     for position, node_id in enumerate(expr.outputs):
         outputs.setdefault(node_id, []).append(position)
     drawable = [n.id for n in expr.nodes if not expr.is_inline(n) or n.id in outputs]
-    ids, hidden = _kept(expr, drawable)
+    ids, hidden = _kept(expr, drawable, limit)
     named = set(drawable)
     kept = set(ids)
     preds = {i: list(dict.fromkeys(a for a in by_id[i].args if a in kept)) for i in ids}
     cut = {i for i in ids if any(a in by_id and a not in kept and a in named for a in by_id[i].args)}
-    labels = {i: _labels(expr, by_id, by_id[i], outputs) for i in ids}
+    ref = _namer(expr, naming)
+    labels = {i: _labels(expr, by_id, by_id[i], outputs, kernels.get(i), ref) for i in ids}
     badges = {i: "out " + ",".join(map(str, outputs[i])) for i in ids if i in outputs}
     layout = _Layout(ids, preds, labels, badges)
     caption = _text(_caption(expr, by_id, len(ids), hidden), 200)
-    width, height = layout.width, layout.height
+    width, height = max(layout.width, _width(caption) * _CHAR + 2 * _MARGIN), layout.height
     parts = [
-        (
-            f"<svg xmlns='http://www.w3.org/2000/svg' width='{width:g}' height='{height:g}' "
-            f"viewBox='0 0 {width:g} {height:g}' class='numbat-expr' role='img' "
-            f"font-family='{_FAMILY}' font-size='{_FONT}'>"
-        ),
-        f"<title>{caption}</title>",
-        f"<style>{_STYLE}</style>",
-        (
-            "<defs><marker id='numbat-arrow' viewBox='0 0 10 10' refX='10' refY='5' markerWidth='7' "
-            f"markerHeight='7' orient='auto-start-reverse'><path {_look('nbt-arrow')} d='M0,0 L10,5 L0,10 z'/>"
-            "</marker></defs>"
-        ),
         f"<rect {_look('nbt-bg')} x='0.5' y='0.5' width='{width - 1:g}' height='{height - 1:g}' rx='6'/>",
         f"<text {_look('nbt-dim')} x='{_MARGIN}' y='{_MARGIN + 10}'>{caption}</text>",
     ]
@@ -226,8 +308,41 @@ def expr_svg(expr) -> str:
         if detail:
             parts.append(f"<text {_look('nbt-dim')} x='{left:.1f}' y='{first + 2 * _LINE:.1f}'>{_text(detail)}</text>")
         parts.append("</g>")
-    parts.append("</svg>")
-    return "".join(parts)
+    return _with_subgraphs(expr, ids, layout, labels, naming, limit, depth, width, height, parts)
+
+
+def _with_subgraphs(expr, ids, layout, labels, naming, limit, depth, width, height, parts):
+    """`parts` with each node's sub-graphs framed in a column to the right."""
+    by_id = {n.id: n for n in expr.nodes}
+    frames = [(i, label, sub) for i in ids for label, sub in subgraphs(by_id[i])]
+    if not frames:
+        return width, height, parts
+    x0, y = width + _GAP_X, 0.0
+    right = width
+    for i, label, sub in frames:
+        title = _text(f"{labels[i][0]}: {label}")
+        if depth >= MAX_DEPTH:
+            inner_w, inner_h, inner = 12 * _CHAR + 2 * _MARGIN, _LINE + 2 * _MARGIN, []
+            inner.append(
+                f"<text {_look('nbt-dim')} x='{_MARGIN}' y='{_MARGIN + 10}'>{size(sub)} nodes, not drawn</text>"
+            )
+        else:
+            inner_w, inner_h, inner = _drawing(sub, {}, limit, depth + 1, naming)  # kernels name top-level nodes
+        frame_w = max(inner_w, _width(title) * _CHAR) + 2 * _PAD_X
+        frame_h = inner_h + _CAPTION + _PAD_Y
+        parts.append(
+            f"<g><rect {_look('nbt-frame')} x='{x0:.1f}' y='{y + 0.5:.1f}' width='{frame_w:.1f}' "
+            f"height='{frame_h:.1f}' rx='6'/>"
+            f"<text {_look('nbt-title')} x='{x0 + _PAD_X:.1f}' y='{y + _PAD_Y + _FONT:.1f}'>{title}</text>"
+            f"<g transform='translate({x0 + _PAD_X:.1f},{y + _CAPTION:.1f})'>{''.join(inner)}</g></g>"
+        )
+        start_x, start_y = layout.center[i] + layout.box_w / 2, layout.top[i] + layout.box_h / 2
+        parts.append(
+            f"<path {_look('nbt-edge nbt-cut')} d='M{start_x:.1f},{start_y:.1f} L{x0:.1f},{y + _CAPTION / 2:.1f}'/>"
+        )
+        right = max(right, x0 + frame_w)
+        y += frame_h + _GAP_Y / 2
+    return right + 1, max(height, y), parts
 
 
 class _Layout:
