@@ -130,6 +130,8 @@ _STATE = """() => {
     images: panel.querySelectorAll('.jp-OutputArea-output img').length,
     widgets: panel.querySelectorAll('.jp-OutputArea-output .widget-slider, .jp-OutputArea-output .jupyter-widget-slider').length,
     widget_fallbacks: [...panel.querySelectorAll('.jp-OutputArea-output')].filter(o => o.innerText.startsWith('VBox(')).length,
+    dashboards: [...panel.querySelectorAll('.numbat-dashboard-widget')].filter(e => e.innerText.includes('compilation(s)')).length,
+    panels: [...panel.querySelectorAll('.numbat-panel-widget')].filter(e => e.querySelector('button') && e.innerText.includes('memory settings')).length,
   };
 }"""
 
@@ -187,6 +189,10 @@ def test_tutorial_runs_clean_in_jupyterlab(browser, lab, name):
     assert shot.stat().st_size > 10_000
     if name.startswith("01"):
         assert state["tensors"] and state["graphs"] and state["strips"], state
+    if name.startswith("03"):
+        assert state["dashboards"] == 1, state  # the telemetry dashboard is a live widget
+    if name.startswith("06"):
+        assert state["panels"] == 1, state  # the client and memory panel, with its Refresh button
     if name.startswith("05"):
         assert state["strips"] and state["kernels"], state  # the fused-graph table of kernels
     if name.startswith("08"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import telemetry
 from ._html import escape
+from ._tables import Section
 from ._widget_box import box_class, ipywidgets
 
 _BOX = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;line-height:1.4;color:inherit;"
@@ -38,8 +39,6 @@ def dashboard_text() -> str:
 
 def dashboard_html(limit: int = 10, live: bool = True) -> str:
     """Totals, a bar of compile time per function, and the last `limit` compilations."""
-    from ._magics import telemetry_section
-
     rows = function_rows()
     longest = max((row[3] for row in rows), default=0.0) or 1.0
     totals = f"{sum(r[1] for r in rows)} compilation(s), {sum(r[3] for r in rows):.1f} ms compiling, "
@@ -48,7 +47,7 @@ def dashboard_html(limit: int = 10, live: bool = True) -> str:
     parts = [
         f"<div><b>numbat telemetry</b> <span style='{_DIM}'>{escape(state)}</span></div>",
         f"<div>{totals}</div>",
-        "<table style='border-collapse:collapse;margin:4px 0'>",
+        "<table style='border-collapse:collapse;margin:4px 0;font-size:inherit'>",
     ]
     for name, count, hits, ms in rows[:20]:
         width = max(1, round(160 * ms / longest))
@@ -58,8 +57,21 @@ def dashboard_html(limit: int = 10, live: bool = True) -> str:
             f"<td style='padding:0 8px;white-space:nowrap'>{ms:.1f} ms, {count} compiled, {hits} hits</td></tr>"
         )
     parts.append("</table>")
-    parts.append(telemetry_section(0, limit).html())
-    return f"<div class='numbat-dashboard' style='{_BOX}'>{''.join(parts)}</div>"
+    parts.append(_recent(limit).html())
+    return f"<div class='numbat-dashboard' style='{_BOX}overflow-x:auto'>{''.join(parts)}</div>"
+
+
+def _recent(limit: int) -> Section:
+    """The last `limit` compilations: function, signature, why, and the total time."""
+    records = telemetry.log(event=telemetry.COMPILATION)[-limit:] if limit > 0 else []
+    rows = []
+    for record in reversed(records):  # the newest first
+        total = record.measurements.get("total_time")
+        time = f"{total / 1000:.1f} ms" if isinstance(total, (int, float)) else "?"
+        meta = record.metadata
+        rows.append((meta.get("function", "?"), meta.get("signature", ""), meta.get("reason", ""), time))
+    note = "" if rows else "no compilations yet"
+    return Section("latest compilations", ("function", "signature", "reason", "time"), rows, note)
 
 
 def _watcher():
