@@ -318,6 +318,9 @@ def inspect_expr(tensor: Tensor) -> Expr:
       a = tensor [ [1, 2] ]                     s32[2]
     >
     """
+    from . import _check
+
+    _check.tensor("inspect_expr", "tensor", tensor)
     recorder = current() or Recorder()
     return recorder.expr([tensor])
 

@@ -76,6 +76,8 @@ def axes_indices(names: Names, axes: Sequence | None) -> tuple[int, ...]:
         return tuple(range(len(names)))
     if isinstance(axes, (int, str)):
         raise ArgumentError(f"axes must be a list of ints or names, got {axes!r}; did you mean [{axes!r}]?")
+    if not isinstance(axes, (list, tuple)):
+        raise ArgumentError(f"axes must be a list of ints or names, got {type(axes).__name__} {axes!r}")
     indices = [axis_index(names, axis) for axis in axes]
     if len(set(indices)) != len(indices):
         raise ArgumentError(f"axes {list(axes)!r} repeat an axis (names {names!r})")

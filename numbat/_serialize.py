@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import struct
 import zlib
 
@@ -70,7 +71,7 @@ def deserialize(blob: bytes, backend=None):
         payload = blob[start + length :]
         if header["compressed"]:
             payload = zlib.decompress(payload)
-        return _decode(header["structure"], memoryview(payload), backend or _default.current())
+        return _decode(header["structure"], memoryview(payload), _default.resolve(backend))
     except (ValueError, KeyError, TypeError, IndexError, zlib.error) as error:
         raise ArgumentError(f"deserialize: the data is damaged or truncated ({error})") from None
 
@@ -146,6 +147,8 @@ def load_numpy_archive(source, backend=None) -> dict:
 def _np_load(source, op: str):
     if isinstance(source, (bytes, bytearray, memoryview)):
         source = io.BytesIO(bytes(source))
+    elif not isinstance(source, (str, os.PathLike)):
+        raise ArgumentError(f"{op} takes the file's bytes or its path, got {type(source).__name__}")
     try:
         return np.load(source, allow_pickle=False)
     except (ValueError, OSError, EOFError) as error:

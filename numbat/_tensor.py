@@ -16,6 +16,7 @@ import jax
 import numpy as np
 
 from . import _format
+from ._errors import ArgumentError
 from ._types import Type
 
 
@@ -66,13 +67,13 @@ class Tensor:
 
     def __len__(self) -> int:
         if not self.names:
-            raise TypeError("len() of a scalar tensor")
+            raise TypeError("len() of a scalar tensor")  # TypeError: what Python's protocols expect
         return self.shape[0]
 
     def __bool__(self) -> bool:
         _check_concrete(self, "branch on")
         if self.size != 1:
-            raise ValueError(
+            raise ArgumentError(
                 f"the truth value of a tensor with shape {self.shape} is ambiguous; "
                 "reduce it first, e.g. nbt.reduce_max(t) or nbt.to_number(nbt.all(t))"
             )
@@ -84,6 +85,8 @@ class Tensor:
     def __repr__(self) -> str:
         if _is_traced(self):
             body = f"<traced {type(self.data).__name__}: values exist only when the defn runs>"
+        elif _is_deallocated(self):
+            body = "<deallocated by nbt.backend_deallocate>"
         else:
             body = _format.values(self.to_numpy(), self.type)
         return _format.text(self.type, self.shape, self.names, body)
@@ -184,8 +187,13 @@ class Tensor:
     def _scalar(self, convert):
         _check_concrete(self, "convert")
         if self.size != 1:
-            raise TypeError(f"only a tensor with one element converts to a Python number, got shape {self.shape}")
-        return convert(self.to_numpy().reshape(()).item())
+            raise ArgumentError(f"only a tensor with one element converts to a Python number, got shape {self.shape}")
+        value = self.to_numpy().reshape(()).item()
+        if isinstance(value, complex) and convert is not complex:
+            raise ArgumentError(
+                f"cannot convert a complex tensor to {convert.__name__}; take nbt.real or nbt.abs first"
+            )
+        return convert(value)
 
     def __float__(self) -> float:
         return self._scalar(float)
@@ -252,13 +260,21 @@ def _is_traced(tensor: Tensor) -> bool:
 
 def _check_concrete(tensor: Tensor, action: str) -> None:
     if _is_traced(tensor):
-        from ._errors import ArgumentError
-
         raise ArgumentError(
             f"cannot {action} a traced tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}) "
             "inside a defn: its values exist only when the compiled code runs. "
             "Compute with numbat ops instead; for a Python `if` on a tensor use nbt.cond (or nbt.select element-wise)"
         )
+    if _is_deallocated(tensor):
+        raise ArgumentError(
+            f"cannot {action} a tensor whose memory was freed by nbt.backend_deallocate "
+            f"({_format.header(tensor.type, tensor.shape, tensor.names)})"
+        )
+
+
+def _is_deallocated(tensor: Tensor) -> bool:
+    is_deleted = getattr(tensor.data, "is_deleted", None)
+    return is_deleted is not None and is_deleted()
 
 
 def _flatten(tensor: Tensor):

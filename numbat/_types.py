@@ -114,15 +114,18 @@ def parse(spec: str | Type | tuple | np.dtype | type) -> Type:
     """
     if isinstance(spec, Type):
         return spec
+    if spec is None:
+        raise ArgumentError("a type is needed, such as 'f32' or 's64', got None")
     if isinstance(spec, str):
         if spec in _BY_NAME:
             return _BY_NAME[spec]
-    elif isinstance(spec, tuple) and len(spec) == 2 and tuple(spec) in _DTYPES:
-        return Type(*spec)
+    elif isinstance(spec, tuple):
+        if len(spec) == 2 and all(isinstance(part, (str, int)) for part in spec) and tuple(spec) in _DTYPES:
+            return Type(*spec)
     else:
         try:
             dtype = np.dtype(spec)
-        except TypeError:
+        except (TypeError, ValueError):
             dtype = None
         if dtype is not None and dtype == np.bool_:
             return U8

@@ -11,7 +11,7 @@ numbat.Tensor<
 
 from __future__ import annotations
 
-from . import _types
+from . import _check, _types
 from ._errors import ArgumentError
 from ._ops import _dispatch
 from .backends._abstract import Template
@@ -23,6 +23,8 @@ def _matrix(tensor, op: str, square: bool = False):
         raise ArgumentError(f"linalg.{op} needs a matrix (rank >= 2), got shape {tensor.shape}")
     if square and tensor.shape[-1] != tensor.shape[-2]:
         raise ArgumentError(f"linalg.{op} needs square matrices, got shape {tensor.shape}")
+    if 0 in tensor.shape[-2:]:
+        raise ArgumentError(f"linalg.{op} needs non-empty matrices, got shape {tensor.shape}")
     return tensor
 
 
@@ -265,9 +267,11 @@ def triangular_solve(a, b, left_side=True, lower=True, transform_a="none"):
       [1.0, 2.0]
     >
     """
-    if transform_a not in ("none", "transpose"):
+    if not isinstance(transform_a, str) or transform_a not in ("none", "transpose"):
         raise ArgumentError(f'linalg.triangular_solve: transform_a must be "none" or "transpose", got {transform_a!r}')
-    return _solve(a, b, "triangular_solve", left_side=bool(left_side), lower=bool(lower), transform_a=transform_a)
+    left_side = _check.boolean("linalg.triangular_solve", "left_side", left_side)
+    lower = _check.boolean("linalg.triangular_solve", "lower", lower)
+    return _solve(a, b, "triangular_solve", left_side=left_side, lower=lower, transform_a=transform_a)
 
 
 def least_squares(a, b):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from . import _expr, _names, _types
+from . import _check, _expr, _names, _types
 from ._errors import ArgumentError
 from ._ops import _dispatch
 from ._tensor import Tensor
@@ -74,7 +74,7 @@ def key(seed: int, backend=None) -> Tensor:
         data = np.asarray(jax.random.key_data(jax.random.PRNGKey(int(seed))))
     except OverflowError:
         raise ArgumentError(f"random.key: seed {seed} does not fit in 64 bits") from None
-    return tensor(data, type="u32", backend=backend or _default.current())
+    return tensor(data, type="u32", backend=_default.resolve(backend))
 
 
 def split(key, parts: int = 2) -> Tensor:
@@ -169,6 +169,7 @@ def randint(key, min, max, shape=(), type="s32", names=None):
     """
     if not _types.parse(type).is_integer:
         raise ArgumentError(f"random.randint draws integers; type {type} is not an integer type")
+    min, max = (_check.integer("random.randint", name, v) for name, v in (("min", min), ("max", max)))
     if max <= min:
         raise ArgumentError(f"random.randint needs min < max, got [{min}, {max})")
     return _sample(
@@ -216,6 +217,11 @@ def choice(key, tensor, samples=1, replace=True, probabilities=None):
     tensor = _dispatch.to_tensor(tensor)
     if tensor.rank != 1:
         raise ArgumentError(f"random.choice picks from a 1-D tensor, got shape {tensor.shape}")
+    samples = _check.integer("random.choice", "samples", samples, minimum=0)
+    if not isinstance(replace, bool):
+        raise ArgumentError(f"random.choice: replace must be True or False, got {replace!r}")
+    if tensor.shape[0] == 0:
+        raise ArgumentError("random.choice: cannot pick from an empty tensor")
     if not replace and samples > tensor.shape[0]:
         raise ArgumentError(f"random.choice: {samples} samples without replacement from {tensor.shape[0]} elements")
     weights = None if probabilities is None else _dispatch.to_tensor(probabilities)

@@ -21,6 +21,9 @@ import threading
 import time
 import typing
 
+from . import _check
+from ._errors import ArgumentError
+
 Event = tuple[str, ...]
 Handler = typing.Callable[[Event, dict, dict], None]
 
@@ -51,15 +54,28 @@ class Record(typing.NamedTuple):
 def attach(handler_id: str, events: Event | list[Event], handler: Handler) -> None:
     """Calls `handler` on each of `events` (one event tuple or a list of them)
     until `detach(handler_id)`. Attaching an id twice replaces the first."""
+    if not isinstance(handler_id, str):
+        raise ArgumentError(f"telemetry.attach: handler_id must be a str, got {handler_id!r}")
     if isinstance(events, tuple) and events and isinstance(events[0], str):
         events = [events]
-    events = tuple(tuple(event) for event in events)
+    if not isinstance(events, (list, tuple)) or not events:
+        raise ArgumentError(f"telemetry.attach: events must be an event tuple or a list of them, got {events!r}")
+    events = tuple(_event("telemetry.attach", event) for event in events)
     if not callable(handler):
-        raise TypeError(f"telemetry handler for {handler_id!r} must be callable, got {handler!r}")
+        raise ArgumentError(f"telemetry.attach: the handler for {handler_id!r} must be callable, got {handler!r}")
     global listened
     with _lock:
         _handlers[handler_id] = (events, handler)
         listened = True
+
+
+def _event(function: str, event) -> Event:
+    """`event` checked: a tuple of strings such as ("numbat", "compilation")."""
+    if not isinstance(event, tuple) or not event or not all(isinstance(part, str) for part in event):
+        raise ArgumentError(
+            f'{function}: an event is a tuple of strings such as ("numbat", "compilation"), got {event!r}'
+        )
+    return event
 
 
 def detach(handler_id: str) -> bool:
@@ -79,6 +95,11 @@ def handlers() -> list[str]:
 def execute(event: Event, measurements: dict, metadata: dict) -> None:
     """Logs an event and calls every handler attached to it."""
     global _sequence
+    _event("telemetry.execute", event)
+    if not isinstance(measurements, dict) or not isinstance(metadata, dict):
+        raise ArgumentError(
+            f"telemetry.execute: measurements and metadata must be dicts, got {measurements!r} and {metadata!r}"
+        )
     with _lock:
         if event in (COMPILATION, CACHE_HIT):
             _counts[metadata.get("function", "?")][event[-1]] += 1
@@ -97,6 +118,8 @@ def execute(event: Event, measurements: dict, metadata: dict) -> None:
 def cache_hit(function: str, key: str | typing.Callable[[], str]) -> None:
     """Counts a cache hit of `function`; emits `("numbat", "cache_hit")` (with the cache
     `key`, or `key()` computed only then) when a handler listens, so a hit costs almost nothing otherwise."""
+    if not isinstance(function, str):
+        raise ArgumentError(f"telemetry.cache_hit: function must be a str (its name), got {function!r}")
     if listened:
         for events, _ in list(_handlers.values()):
             if CACHE_HIT in events:
@@ -114,6 +137,8 @@ def hit_counter(function: str) -> dict[str, int]:
     >>> counts()["hit_counter_example"]["cache_hits"] - before
     1
     """
+    if not isinstance(function, str):
+        raise ArgumentError(f"telemetry.hit_counter: function must be a str (its name), got {function!r}")
     with _lock:
         return _counts[function]
 
@@ -127,11 +152,15 @@ def listening(event: Event) -> bool:
     >>> detach("listening-doc")
     True
     """
+    _event("telemetry.listening", event)
     return listened and any(event in events for events, _ in list(_handlers.values()))
 
 
 def log(since: int = 0, event: Event | None = None) -> list[Record]:
     """Logged records with a sequence number above `since`, optionally of one event."""
+    _check.integer("telemetry.log", "since", since)
+    if event is not None:
+        _event("telemetry.log", event)
     with _lock:
         records = list(_log)
     return [r for r in records if r.sequence > since and (event is None or r.event == event)]

@@ -147,7 +147,7 @@ def test_python_operators(backend):
     assert [nbt.to_number(row) for row in nbt.tensor([4, 5])] == [4, 5] and len(t) == 2
     assert (t == None) is False and (t != "text") is True
     assert (nbt.tensor([1.0]) @ nbt.tensor([2.0])).to_numpy() == 2.0
-    with pytest.raises(TypeError, match="one element"):
+    with pytest.raises(nbt.ArgumentError, match="one element"):
         float(t)
 
 

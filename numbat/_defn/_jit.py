@@ -117,6 +117,8 @@ def compile(fun, args, **opts):
     """
     target = Defn(fun, **opts)
     is_leaf = lambda value: isinstance(value, (Template, Tensor))
+    if not isinstance(args, (list, tuple)):
+        raise ArgumentError(f"compile(fun, args): args must be a list of templates or tensors, got {args!r}")
     leaves, treedef = jax.tree_util.tree_flatten(tuple(args), is_leaf=is_leaf)
     templates = []
     for position, leaf in enumerate(leaves):

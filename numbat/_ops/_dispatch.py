@@ -31,9 +31,15 @@ def to_tensor(value, backend: AbstractBackend | None = None) -> Tensor:
 
 def scalar(value, type_: _types.Type, backend: AbstractBackend) -> Tensor:
     """A weak Python scalar as a rank-0 operand of `type_` (host data, folded into the op)."""
-    if type_.kind == "u" and value < 0:
+    if not _types.is_number(value):
+        raise ArgumentError(f"expected a number or a tensor, got {type(value).__name__} {value!r}")
+    if type_.kind == "u" and not isinstance(value, complex) and value < 0:
         raise ArgumentError(f"cannot use negative number {value} as a {type_} operand")
-    return Tensor(np.asarray(value, dtype=type_.dtype), type_, (), backend)
+    try:
+        data = np.asarray(value, dtype=type_.dtype)
+    except OverflowError:
+        raise ArgumentError(f"the number {value} does not fit in {type_}") from None
+    return Tensor(data, type_, (), backend)
 
 
 def backend_of(*tensors: Tensor) -> AbstractBackend:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _names, _types
+from .. import _check, _names, _types
 from .._errors import ArgumentError
 from ..backends import _default
 from ..backends._abstract import Template
@@ -27,6 +27,7 @@ def linspace(start, stop, n: int, type="f32", endpoint=True, name=None, backend=
 
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ArgumentError(f"linspace: n must be a positive int, got {n!r}")
+    start, stop = _check.number("linspace", "start", start), _check.number("linspace", "stop", stop)
     type_ = _types.parse(type)
     steps = (n - 1) if endpoint else n
     step = (stop - start) / steps if steps else 0.0
@@ -49,7 +50,9 @@ def tri(n: int, m: int | None = None, k: int = 0, backend=None):
     from .creation import iota
     from .elementwise import greater_equal, subtract
 
-    m = n if m is None else m
+    n = _check.integer("tri", "n", n, minimum=0)
+    m = n if m is None else _check.integer("tri", "m", m, minimum=0)
+    k = _check.integer("tri", "k", k)
     rows, cols = iota((n, m), axis=0, backend=backend), iota((n, m), axis=1, backend=backend)
     return greater_equal(subtract(rows, cols), -k)
 
@@ -57,6 +60,7 @@ def tri(n: int, m: int | None = None, k: int = 0, backend=None):
 def _triangle(tensor, k: int, lower: bool):
     from .elementwise import select
 
+    k = _check.integer("tril" if lower else "triu", "k", k)
     tensor = _dispatch.to_tensor(tensor)
     if tensor.rank < 2:
         raise ArgumentError(f"{'tril' if lower else 'triu'} needs a matrix, got shape {tensor.shape}")
@@ -104,6 +108,7 @@ def take_diagonal(tensor, offset: int = 0):
       [1, 5]
     >
     """
+    offset = _check.integer("take_diagonal", "offset", offset)
     from .creation import tensor as make
     from .indexing import gather
 
@@ -131,6 +136,7 @@ def make_diagonal(tensor, offset: int = 0):
       ]
     >
     """
+    offset = _check.integer("make_diagonal", "offset", offset)
     from .creation import broadcast
 
     tensor = _dispatch.to_tensor(tensor)
@@ -153,6 +159,7 @@ def put_diagonal(tensor, diagonal, offset: int = 0):
       ]
     >
     """
+    offset = _check.integer("put_diagonal", "offset", offset)
     from .creation import tensor as make
     from .indexing import indexed_put
 
@@ -246,6 +253,7 @@ def covariance(tensor, ddof: int = 0):
     from .linalg import dot
     from .reduction import mean
 
+    ddof = _check.integer("covariance", "ddof", ddof, minimum=0)
     tensor = _dispatch.to_tensor(tensor)
     if tensor.rank < 2:
         raise ArgumentError(f"covariance needs [..., samples, features], got shape {tensor.shape}")
@@ -297,5 +305,5 @@ def from_binary(binary: bytes, type, backend=None):
     if len(binary) % type_.dtype.itemsize:
         raise ArgumentError(f"from_binary: {len(binary)} bytes are not a whole number of {type_} values")
     array = np.frombuffer(bytes(binary), dtype=type_.dtype)
-    backend = backend or _default.current()
+    backend = _default.resolve(backend)
     return backend.from_numpy(Template(array.shape, type_, (None,)), array)

@@ -41,7 +41,7 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
     ...
     numbat.ArgumentError: ragged nested list: item [1] has length 1, expected 2 like item [0]
     """
-    backend = backend or _default.current()
+    backend = _default.resolve(backend)
     if isinstance(data, Tensor):
         return _transfer(_from_tensor(data, type, names), backend)
     if isinstance(data, Template):
@@ -152,8 +152,8 @@ def _check_shape(shape) -> tuple:
     if isinstance(shape, int) or not isinstance(shape, Sequence):
         raise ArgumentError(f"a shape is a tuple of non-negative ints, got {shape!r}")
     shape = tuple(shape)
-    if not builtins.all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s >= 0 for s in shape):
-        raise ArgumentError(f"a shape is a tuple of non-negative ints, got {shape!r}")
+    if not builtins.all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) and 0 <= s < 2**63 for s in shape):
+        raise ArgumentError(f"a shape is a tuple of non-negative ints (below 2**63), got {shape!r}")
     return tuple(int(s) for s in shape)
 
 
@@ -176,7 +176,7 @@ def iota(shape, axis=None, type="s32", names=None, backend=None) -> Tensor:
     """
     out = template(shape, type, names)
     index = None if axis is None else _names.axis_index(out.names, axis)
-    return _dispatch.run("iota", out, (), backend or _default.current(), axis=index)
+    return _dispatch.run("iota", out, (), _default.resolve(backend), axis=index)
 
 
 def eye(shape, type="s32", names=None, backend=None) -> Tensor:
@@ -196,7 +196,7 @@ def eye(shape, type="s32", names=None, backend=None) -> Tensor:
     out = template(shape, type, names)
     if len(out.shape) < 2:
         raise ArgumentError(f"eye needs a shape of rank 2 or more, got {out.shape}")
-    return _dispatch.run("eye", out, (), backend or _default.current())
+    return _dispatch.run("eye", out, (), _default.resolve(backend))
 
 
 def broadcast(tensor, shape, axes=None, names=None) -> Tensor:

@@ -4,17 +4,51 @@
 from __future__ import annotations
 
 from .. import _types
+from .._errors import ArgumentError
 from . import _dispatch
+
+# Ops that Nx defines for real numbers only (ordering, rounding, the error function).
+REAL_ONLY = frozenset(
+    [
+        "atan2",
+        "cbrt",
+        "ceil",
+        "erf",
+        "erf_inv",
+        "erfc",
+        "floor",
+        "floor_divide",
+        "greater",
+        "greater_equal",
+        "less",
+        "less_equal",
+        "max",
+        "min",
+        "mod",
+        "quotient",
+        "remainder",
+        "round",
+    ]
+)
+
+
+def _real_only(op: str, type_: _types.Type) -> None:
+    if type_.is_complex and op in REAL_ONLY:
+        raise ArgumentError(f"{op} is not defined for complex tensors, got {type_}")
 
 
 def _binary(op: str, left, right, result_type=None):
     left, right, type_ = _dispatch.binary_operands(left, right)
+    if type_.is_complex:
+        _real_only(op, type_)
     out = _dispatch.broadcast_template(left, right, result_type(type_) if result_type else type_)
     return _dispatch.run(op, out, (left, right))
 
 
 def _unary(op: str, tensor, result_type=None):
     tensor = _dispatch.to_tensor(tensor)
+    if tensor.type.is_complex:
+        _real_only(op, tensor.type)
     type_ = result_type(tensor.type) if result_type else tensor.type
     return _dispatch.run(op, _dispatch.template(tensor.data.shape, type_, tensor.names), (tensor,))
 
@@ -388,6 +422,8 @@ def clip(tensor, min, max):
     >
     """
     tensor = _dispatch.to_tensor(tensor)
+    bounds = [bound if _types.is_number(bound) else _dispatch.to_tensor(bound, tensor.backend) for bound in (min, max)]
+    min, max = bounds
     type_ = tensor.type
     for bound in (min, max):
         type_ = _types.merge_number(type_, bound) if _types.is_number(bound) else _types.merge(type_, bound.type)

@@ -3,7 +3,7 @@ become complex (c64, or c128 for f64), as in Nx; `length`/`lengths` pad or cut e
 
 from __future__ import annotations
 
-from .. import _names, _types
+from .. import _check, _names, _types
 from .._errors import ArgumentError
 from ..backends._abstract import Template
 from . import _dispatch
@@ -11,12 +11,15 @@ from . import _dispatch
 
 def _transform(kind: str, tensor, lengths, axes, op: str):
     tensor = _dispatch.to_tensor(tensor)
+    axes = _check.sequence(op, "axes", axes, "axes")
+    if not axes:
+        raise ArgumentError(f"{op} needs at least one axis to transform")
     if tensor.rank < len(axes):
         raise ArgumentError(f"{op} needs a tensor of rank >= {len(axes)}, got shape {tensor.shape}")
     axes = tuple(_names.axis_index(tensor.names, a) for a in axes)
     if lengths is None:
         lengths = tuple(tensor.shape[a] if kind != "irfft" else 2 * (tensor.shape[a] - 1) for a in axes)
-    lengths = (lengths,) if isinstance(lengths, int) else tuple(lengths)
+    lengths = (lengths,) if isinstance(lengths, int) else _check.sequence(op, "lengths", lengths, "positive ints")
     if len(lengths) != len(axes) or not all(isinstance(n, int) and n >= 1 for n in lengths):
         raise ArgumentError(f"{op}: lengths must be {len(axes)} positive ints, got {lengths!r}")
     shape = list(tensor.shape)
@@ -64,7 +67,7 @@ def fft2(tensor, lengths=None, axes=(-2, -1)):
       ]
     >
     """
-    return _transform("fft", tensor, lengths, tuple(axes), "fft2")
+    return _transform("fft", tensor, lengths, axes, "fft2")
 
 
 def ifft2(tensor, lengths=None, axes=(-2, -1)):
@@ -79,7 +82,7 @@ def ifft2(tensor, lengths=None, axes=(-2, -1)):
       ]
     >
     """
-    return _transform("ifft", tensor, lengths, tuple(axes), "ifft2")
+    return _transform("ifft", tensor, lengths, axes, "ifft2")
 
 
 def rfft(tensor, length=None, axis=-1):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import builtins
 
-from .. import _names, _types
+from .. import _check, _names, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
 from ..backends._abstract import Template
@@ -113,12 +113,14 @@ def slice(tensor, start_indices, lengths, strides=1):
     >
     """
     tensor = _dispatch.to_tensor(tensor)
-    starts = _start_tensors(tensor, list(start_indices), "slice")
-    lengths = tuple(lengths)
-    strides = (strides,) * tensor.rank if isinstance(strides, int) else tuple(strides)
+    starts = _start_tensors(tensor, list(_check.sequence("slice", "start_indices", start_indices)), "slice")
+    lengths = _check.sequence("slice", "lengths", lengths, "ints")
+    strides = (strides,) * tensor.rank if isinstance(strides, int) else _check.sequence("slice", "strides", strides)
     if len(lengths) != tensor.rank or len(strides) != tensor.rank:
         raise ArgumentError(f"slice: lengths {lengths} and strides {strides} need {tensor.rank} entries")
     for axis, (length, size, stride) in enumerate(zip(lengths, tensor.shape, strides)):
+        _check.integer("slice", f"the length of axis {axis}", length)
+        _check.integer("slice", f"the stride of axis {axis}", stride)
         if not 0 <= length <= size or stride < 1:
             raise ArgumentError(f"slice: length {length} (stride {stride}) does not fit axis {axis} of size {size}")
     shape = tuple(-(-length // stride) for length, stride in zip(lengths, strides))
@@ -136,7 +138,7 @@ def put_slice(tensor, start_indices, update):
     >
     """
     tensor, update = _dispatch.to_tensor(tensor), _dispatch.to_tensor(update)
-    starts = _start_tensors(tensor, list(start_indices), "put_slice")
+    starts = _start_tensors(tensor, list(_check.sequence("put_slice", "start_indices", start_indices)), "put_slice")
     if update.rank != tensor.rank or builtins.any(u > s for u, s in zip(update.shape, tensor.shape)):
         raise ArgumentError(f"put_slice: an update of shape {update.shape} does not fit in {tensor.shape}")
     type_ = _types.merge(tensor.type, update.type)
@@ -190,6 +192,8 @@ def take(tensor, indices, axis=0):
     """
     tensor, indices = _dispatch.to_tensor(tensor), _indices(indices, "take")
     index = _names.axis_index(tensor.names, axis)
+    if tensor.shape[index] == 0 and indices.size:
+        raise ArgumentError(f"take: axis {index} of shape {tensor.shape} is empty; there is nothing to take")
     shape = tensor.shape[:index] + indices.shape + tensor.shape[index + 1 :]
     names = tensor.names[:index] + indices.names + tensor.names[index + 1 :]
     return _dispatch.run("take", Template(shape, tensor.type, names), (tensor, indices), axis=index)

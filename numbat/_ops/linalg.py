@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import _names, _shape, _types
+from .. import _check, _names, _shape, _types
 from .._errors import ArgumentError
 from ..backends._abstract import Template
 from . import _dispatch
@@ -48,7 +48,10 @@ def dot(left, right, contract_axes=None, batch_axes=None):
     """
     left, right = _dispatch.to_tensor(left), _dispatch.to_tensor(right)
     if contract_axes is not None or batch_axes is not None:
-        return _dot_general(left, right, contract_axes or ((), ()), batch_axes or ((), ()))
+        none = ((), ())
+        return _dot_general(
+            left, right, none if contract_axes is None else contract_axes, none if batch_axes is None else batch_axes
+        )
     shape = _shape.dot(left.shape, right.shape)
     if not left.shape or not right.shape:
         names = left.names + right.names
@@ -62,6 +65,7 @@ def dot(left, right, contract_axes=None, batch_axes=None):
 def _dot_general(left, right, contract_axes, batch_axes):
     try:
         (lc, rc), (lb, rb) = contract_axes, batch_axes
+        lc, rc, lb, rb = (_check.sequence("dot", "axes", axes, "axes") for axes in (lc, rc, lb, rb))
     except (TypeError, ValueError):
         raise ArgumentError(
             f"dot: contract_axes and batch_axes are (left axes, right axes) pairs, got {contract_axes!r}, {batch_axes!r}"

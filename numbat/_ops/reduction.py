@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import _names, _shape, _types
+from .. import _check, _names, _shape, _types
 from .._errors import ArgumentError
 from ..backends._abstract import Template
 from . import _dispatch
@@ -10,6 +10,8 @@ from . import _dispatch
 
 def _reduce(op: str, tensor, axes, keep_axes: bool, type_=None):
     tensor = _dispatch.to_tensor(tensor)
+    if tensor.type.is_complex and op in ("reduce_max", "reduce_min"):
+        raise ArgumentError(f"{op} is not defined for complex tensors, got {tensor.type}")
     indices = _names.axes_indices(tensor.names, axes)
     shape = _shape.reduce(tensor.shape, indices, keep_axes)
     names = tuple(n for i, n in enumerate(tensor.names) if keep_axes or i not in indices)
@@ -83,6 +85,10 @@ def reduce_min(tensor, axes=None, keep_axes=False):
 
 def _arg(op: str, tensor, axis, keep_axis: bool, tie_break: str):
     tensor = _dispatch.to_tensor(tensor)
+    if tensor.type.is_complex:
+        raise ArgumentError(f"{op} is not defined for complex tensors, got {tensor.type}")
+    if tensor.size == 0:
+        raise ArgumentError(f"{op} of an empty tensor (shape {tensor.shape}) has no answer")
     if tie_break not in ("low", "high"):
         raise ArgumentError(f'tie_break must be "low" or "high", got {tie_break!r}')
     if axis is None:
@@ -211,6 +217,7 @@ def variance(tensor, axes=None, keep_axes=False, ddof=0):
     """
     from . import elementwise as ew
 
+    ddof = _check.integer("variance", "ddof", ddof, minimum=0)
     tensor = _dispatch.to_tensor(tensor)
     indices = _names.axes_indices(tensor.names, axes)
     count = 1

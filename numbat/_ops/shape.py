@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import _names, _shape
+from .. import _check, _names, _shape
 from .._errors import ArgumentError
 from ..backends._abstract import Template
 from . import _dispatch
@@ -36,9 +36,11 @@ def reshape(tensor, shape, names=None):
         raise ArgumentError(f"reshape needs a shape tuple, a tensor or a template, got {shape!r}")
     shape = tuple(shape)
     for size in shape:
-        if size != "auto" and (isinstance(size, bool) or not isinstance(size, int) or size < -1):
+        if not (isinstance(size, str) and size == "auto") and (
+            isinstance(size, bool) or not isinstance(size, int) or size < -1
+        ):
             raise ArgumentError(f"reshape: a shape holds sizes >= 0 and at most one 'auto', got {shape!r}")
-    new_shape = _shape.reshape(tensor.shape, tuple(-1 if size == "auto" else size for size in shape))
+    new_shape = _shape.reshape(tensor.shape, tuple(-1 if isinstance(size, str) else size for size in shape))
     out = Template(new_shape, tensor.type, _names.normalize(names, len(new_shape)))
     return _dispatch.run("reshape", out, (tensor,))
 
@@ -62,7 +64,7 @@ def transpose(tensor, axes=None):
     if axes is None:
         indices = tuple(reversed(range(tensor.rank)))
     else:
-        indices = tuple(_names.axis_index(tensor.names, axis) for axis in axes)
+        indices = tuple(_names.axis_index(tensor.names, axis) for axis in _check.sequence("transpose", "axes", axes))
     shape = _shape.transpose(tensor.shape, indices)
     out = Template(shape, tensor.type, tuple(tensor.names[i] for i in indices))
     return _dispatch.run("transpose", out, (tensor,), axes=indices)
@@ -183,6 +185,8 @@ def pad(tensor, value, config):
 
     type_ = _types.merge_number(tensor.type, value) if _types.is_number(value) else tensor.type
     fill = _dispatch.scalar(value, type_, tensor.backend) if _types.is_number(value) else _dispatch.to_tensor(value)
+    if fill.shape != ():
+        raise ArgumentError(f"pad: the padding value must be a number or a scalar tensor, got shape {fill.shape}")
     out = Template(tuple(shape), type_, tensor.names)
     return _dispatch.run("pad", out, (tensor, fill), config=config)
 
@@ -274,7 +278,7 @@ def tile(tensor, multiples):
     from .creation import broadcast
 
     tensor = _dispatch.to_tensor(tensor)
-    multiples = tuple(multiples)
+    multiples = _check.sequence("tile", "multiples", multiples, "positive ints")
     if len(multiples) < tensor.rank or not all(isinstance(m, int) and m >= 1 for m in multiples):
         raise ArgumentError(f"tile: multiples must be at least {tensor.rank} positive ints, got {multiples!r}")
     extra = len(multiples) - tensor.rank

@@ -10,7 +10,7 @@ from . import _dispatch
 
 
 def _direction(direction: str) -> bool:
-    if direction not in ("asc", "desc"):
+    if not isinstance(direction, str) or direction not in ("asc", "desc"):
         raise ArgumentError(f'direction must be "asc" or "desc", got {direction!r}')
     return direction == "desc"
 

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from .. import _types
+from .. import _check, _types
 from .._errors import ArgumentError
 from ..backends._abstract import Template
 from . import _dispatch
@@ -15,7 +15,7 @@ from . import _dispatch
 def _per_axis(value, rank: int, what: str, op: str) -> tuple:
     if isinstance(value, int) and not isinstance(value, bool):
         value = (value,) * rank
-    value = tuple(value)
+    value = _check.sequence(op, what, value, "positive ints")
     if len(value) != rank or not all(isinstance(v, int) and v >= 1 for v in value):
         raise ArgumentError(f"{op}: {what} must be {rank} positive ints, got {value!r}")
     return value

@@ -55,6 +55,11 @@ def with_default_backend(backend: AbstractBackend, fun):
         return fun()
 
 
+def resolve(backend) -> AbstractBackend:
+    """`backend`, checked, or the current default backend when it is None."""
+    return current() if backend is None else _check(backend)
+
+
 def _check(backend) -> AbstractBackend:
     if not isinstance(backend, AbstractBackend):
         raise ArgumentError(f"expected a backend such as nbt.NumPyBackend() or nbt.XLABackend(), got {backend!r}")
@@ -68,7 +73,9 @@ def backend_transfer(tensor: Tensor, backend: AbstractBackend | None = None) -> 
     >>> t.backend, t.to_numpy()
     (NumPyBackend(), array([1, 2], dtype=int32))
     """
-    backend = _check(backend or current())
+    backend = _check(current() if backend is None else backend)
+    if not isinstance(tensor, Tensor):
+        raise ArgumentError(f"backend_transfer expects a tensor, got {type(tensor).__name__}")
     if tensor.backend == backend:
         return tensor
     return backend_copy(tensor, backend)
@@ -76,7 +83,9 @@ def backend_transfer(tensor: Tensor, backend: AbstractBackend | None = None) -> 
 
 def backend_copy(tensor: Tensor, backend: AbstractBackend | None = None) -> Tensor:
     """A copy of `tensor` on `backend`, leaving the original in place."""
-    backend = _check(backend or current())
+    backend = _check(current() if backend is None else backend)
+    if not isinstance(tensor, Tensor):
+        raise ArgumentError(f"backend_copy expects a tensor, got {type(tensor).__name__}")
     return backend.from_numpy(Template(tensor.shape, tensor.type, tensor.names), tensor.to_numpy())
 
 

@@ -20,6 +20,8 @@ import typing
 
 import jax
 
+from .._tensor import _check_concrete
+
 if typing.TYPE_CHECKING:
     from .._tensor import Tensor
     from ._abstract import Template
@@ -43,7 +45,12 @@ def execute(backend, op: str, out: Template, inputs: tuple, params: dict) -> Ten
     if params_key is None or not inputs:  # creation ops place their data themselves
         with jax.enable_x64(True):
             return getattr(backend, op)(out, *inputs, **params)
-    if wide:
-        with jax.enable_x64(True):
-            return _kernel(backend, op, out, params_key, *inputs)
-    return _kernel(backend, op, out, params_key, *inputs)
+    try:
+        if wide:
+            with jax.enable_x64(True):
+                return _kernel(backend, op, out, params_key, *inputs)
+        return _kernel(backend, op, out, params_key, *inputs)
+    except Exception:
+        for tensor in inputs:  # a freed input: say so (checked only when the call failed)
+            _check_concrete(tensor, f"compute {op} with")
+        raise

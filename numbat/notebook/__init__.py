@@ -21,6 +21,10 @@ _loaded: dict[int, tuple] = {}
 
 def load_ipython_extension(ip) -> None:
     """Registers the `%numbat` magics and the `pre_run_cell`/`post_run_cell` hooks on `ip`."""
+    if not all(hasattr(ip, name) for name in ("register_magics", "events", "magics_manager")):
+        from .._errors import ArgumentError
+
+        raise ArgumentError(f"load_ipython_extension expects an IPython shell, got {type(ip).__name__}")
     if id(ip) in _loaded and _loaded[id(ip)][0] is ip:
         return
     from ._magics import NumbatMagics

@@ -5,7 +5,7 @@ widget front-end it shows the same view as static HTML."""
 
 from __future__ import annotations
 
-from .. import telemetry
+from .. import _check, telemetry
 from ._html import escape
 from ._tables import Section
 from ._widget_box import box_class, ipywidgets
@@ -23,7 +23,7 @@ def function_rows(since: int = 0) -> list[tuple[str, int, int, float]]:
         name = str(record.metadata.get("function", "?"))
         milliseconds[name] = milliseconds.get(name, 0.0) + (value / 1000 if isinstance(value, (int, float)) else 0)
     rows = [
-        (name, c["compilations"], c["cache_hits"], milliseconds.get(name, 0.0))
+        (str(name), c["compilations"], c["cache_hits"], milliseconds.get(str(name), 0.0))
         for name, c in telemetry.counts().items()
     ]
     return sorted(rows, key=lambda row: (-row[3], row[0]))
@@ -105,6 +105,7 @@ def dashboard(limit: int = 10):
     >>> "numbat telemetry" in dashboard()._repr_mimebundle_()["text/html"]
     True
     """
+    limit = _check.integer("dashboard", "limit", limit, minimum=0)
     widgets = ipywidgets()
     watcher = _watcher()
     view = widgets.HTML(value=dashboard_html(limit, live=watcher is not None))

@@ -54,6 +54,8 @@ def histogram(tensor, bins: int = 30, title: str | None = None):
     tensor = _dispatch.to_tensor(tensor)
     if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
         raise ArgumentError(f"histogram: bins must be a positive int, got {bins!r}")
+    if tensor.type.is_complex:
+        raise ArgumentError(f"histogram: the values must be real, got {tensor.type}; plot nbt.abs(t) or nbt.real(t)")
     values = np.asarray(tensor.to_numpy(), dtype=np.float64).reshape(-1)
     values = values[np.isfinite(values)]
     plt = _pyplot()

@@ -51,10 +51,10 @@ def memory(arguments: list[str]) -> list[Section] | str:
             preallocate = _parse_bool(changes["preallocate"]) if "preallocate" in changes else None
             fraction = float(changes["fraction"]) if "fraction" in changes else None
             _config.set_memory(preallocate=preallocate, fraction=fraction)
+        except (ArgumentError, ClientError) as error:  # before ValueError: ArgumentError is one
+            return _one_line(error)
         except ValueError:
             return f"numbat: fraction must be a number in (0, 1], got {changes['fraction']!r}"
-        except (ArgumentError, ClientError) as error:
-            return _one_line(error)
     settings = [(name, value, origin) for name, (value, origin) in _config.settings().items()]
     sections = [Section("memory settings", ("setting", "value", "from"), settings)]
     if _client.started():

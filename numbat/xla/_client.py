@@ -77,15 +77,21 @@ def default_client() -> str:
     return available()[0]
 
 
-@functools.cache
 def device(client: str | None, device_id: int) -> jax.Device:
     """The JAX device for `client` (None: the default) and `device_id`.
 
     >>> device("host", 0).platform
     'cpu'
     """
-    if client is not None and client not in PLATFORMS:
+    if client is not None and (not isinstance(client, str) or client not in PLATFORMS):
         raise ArgumentError(f"unknown XLA client {client!r}; clients are {', '.join(PLATFORMS)}")
+    if isinstance(device_id, bool) or not isinstance(device_id, int):
+        raise ArgumentError(f"device_id must be an int, got {device_id!r}")
+    return _device(client, device_id)
+
+
+@functools.cache
+def _device(client: str | None, device_id: int) -> jax.Device:
     name = client or default_client()
     if name not in available():
         raise ClientError(f"XLA client {name!r} is not available here; available clients: {', '.join(available())}")
@@ -120,7 +126,7 @@ def devices(client: str | None = None) -> list[dict]:
     'cpu'
     """
     if client is not None:
-        device(client, 0)  # checks the client exists
+        device(client, 0)  # checks the client exists (and is a name)
     names = available() if client is None else (client,)
     return [
         {"client": name, "id": d.id, "kind": d.device_kind, "platform": d.platform}

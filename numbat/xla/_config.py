@@ -63,11 +63,18 @@ def configure(clients: dict | None = None, default_client: str | None = None, pr
     which clients are preferred (EXLA's default: cuda, rocm, tpu, host). Returns the
     settings in force.
     """
-    if not isinstance(clients or {}, dict):
+    clients = {} if clients is None else clients
+    if not isinstance(clients, dict) or not all(isinstance(name, str) for name in clients):
         raise ArgumentError(f"xla.configure: clients must be a dict of client name to options, got {clients!r}")
-    checked = {name: _check_client(name, options) for name, options in (clients or {}).items()}
+    checked = {name: _check_client(name, options) for name, options in clients.items()}
+    if preferred_clients is not None and not isinstance(preferred_clients, (list, tuple)):
+        raise ArgumentError(
+            f"xla.configure: preferred_clients must be a list of client names, got {preferred_clients!r}"
+        )
     order = list(preferred_clients) if preferred_clients is not None else None
     for name in [default_client, *(order or [])]:
+        if name is not None and not isinstance(name, str):
+            raise ArgumentError(f"xla.configure: a client name is a str, got {name!r}")
         if name is not None and name not in PLATFORMS and name not in checked:
             raise ArgumentError(f"xla.configure: unknown client {name!r}; clients are {', '.join(PLATFORMS)}")
     _refuse_after_start("client configuration")

@@ -100,7 +100,7 @@ def deserialize(blob: bytes, backend: XLABackend | None = None) -> SerializedFun
     except (ValueError, KeyError, TypeError) as error:
         raise ArgumentError(f"deserialize: the header is damaged ({error})") from None
     payload = blob[start + length :]
-    backend = backend or _default.current()
+    backend = _default.resolve(backend)
     if not isinstance(backend, XLABackend):
         backend = XLABackend()
     if header["portable"]:

@@ -24,7 +24,7 @@ def memory(client: str | None = None) -> list[dict]:
     >>> sorted(row), row["source"]
     (['device', 'in_use', 'limit', 'peak', 'source'], 'live arrays; process peak RSS')
     """
-    name = client or _client.default_client()
+    name = _client.default_client() if client is None else client
     _client.device(name, 0)  # checks the client exists
     devices = jax.devices(_client.PLATFORMS[name])
     live: dict[int, int] = {}

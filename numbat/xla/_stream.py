@@ -98,9 +98,14 @@ def stream(fun, args, max_pending: int = 1, **opts) -> Stream:
 
 def is_stream_cached(fun, args) -> bool:
     """Whether a stream of `fun` was started for these templates in this process."""
+    if not isinstance(args, (list, tuple)) or len(args) != 2:
+        raise ArgumentError("is_stream_cached(fun, [chunk_template, initial_state]) needs exactly those two arguments")
     chunk = _template(args[0])
     state = _dispatch.to_tensor(args[1])
     if state.type != chunk.type and isinstance(args[1], (int, float)):
         state = Template(state.shape, chunk.type, state.names)
     key = (fun.fun if hasattr(fun, "fun") else fun, chunk, _template(state))
-    return key in _compiled
+    try:
+        return key in _compiled
+    except TypeError:  # an unhashable function was never streamed
+        return False

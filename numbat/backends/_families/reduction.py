@@ -54,10 +54,12 @@ class Array(ArrayBase, Interface):
         return self._wrap(out, data)
 
     def reduce_max(self, out, tensor, axes, keep_axes):
-        return self._wrap(out, self.xp.max(self._as(tensor, out), axis=axes, keepdims=keep_axes))
+        lowest = extreme(out.type.dtype, -1)  # what an empty reduction gives, as in XLA
+        return self._wrap(out, self.xp.max(self._as(tensor, out), axis=axes, keepdims=keep_axes, initial=lowest))
 
     def reduce_min(self, out, tensor, axes, keep_axes):
-        return self._wrap(out, self.xp.min(self._as(tensor, out), axis=axes, keepdims=keep_axes))
+        highest = extreme(out.type.dtype, 1)
+        return self._wrap(out, self.xp.min(self._as(tensor, out), axis=axes, keepdims=keep_axes, initial=highest))
 
     def argmax(self, out, tensor, axis, keep_axis, tie_break):
         return self._arg(out, tensor, axis, keep_axis, tie_break, self.xp.argmax)
@@ -99,6 +101,15 @@ class Array(ArrayBase, Interface):
         else:
             reduced = jax.lax.reduce(data, init, combine, axes)
         return self._wrap(out, self.xp.reshape(self.xp.asarray(reduced), out.shape))
+
+
+def extreme(dtype, sign: int):
+    """The lowest (`sign` -1) or highest (1) value of `dtype`."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return info.min if sign < 0 else info.max
+    return sign * np.inf
 
 
 def user_combiner(backend, fun, out: Template):

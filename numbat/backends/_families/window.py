@@ -9,7 +9,7 @@ import jax
 import numpy as np
 
 from ._base import ArrayBase
-from .reduction import user_combiner
+from .reduction import extreme, user_combiner
 
 if typing.TYPE_CHECKING:
     from ..._tensor import Tensor
@@ -114,7 +114,7 @@ class Array(ArrayBase, Interface):
     def window_scatter(self, out, tensor, source, init, kind, window, strides, padding):
         xp, data = self.xp, self.xp.asarray(tensor.data)
         rank, no_dilation = data.ndim, (1,) * data.ndim
-        losing = _extreme(data.dtype, -1 if kind == "max" else 1)  # padding never wins a window
+        losing = extreme(data.dtype, -1 if kind == "max" else 1)  # padding never wins a window
         windows = _gather_windows(xp, data, losing, window, strides, padding, no_dilation)
         padded_shape = tuple(size + low + high for size, (low, high) in zip(data.shape, padding))
         positions = xp.arange(int(np.prod(padded_shape))).reshape(padded_shape)
@@ -131,15 +131,6 @@ class Array(ArrayBase, Interface):
             total = xp.zeros(positions.size, dtype=out.type.dtype).at[targets].add(values)
         inside = tuple(slice(low, low + size) for size, (low, _high) in zip(data.shape, padding))
         return self._wrap(out, total.reshape(padded_shape)[inside] + self._as(init, out))
-
-
-def _extreme(dtype, sign: int):
-    """The lowest (`sign` -1) or highest (1) value of `dtype`."""
-    dtype = np.dtype(dtype)
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        return info.min if sign < 0 else info.max
-    return sign * np.inf
 
 
 def _gather_windows(xp, data, init, window, strides, padding, dilations):

@@ -1,0 +1,77 @@
+"""Argument checks shared by numbat's public functions: each raises `ArgumentError`
+naming the function, the argument and what was expected, so every boundary says
+the same thing the same way.
+
+>>> integer("dashboard", "limit", "10")
+Traceback (most recent call last):
+...
+numbat.ArgumentError: dashboard: limit must be an int, got '10'
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from ._errors import ArgumentError
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def integer(function: str, argument: str, value, minimum: int | None = None) -> int:
+    """`value` as an int (not a bool), at least `minimum`."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ArgumentError(f"{function}: {argument} must be an int, got {_shown(value)}")
+    if minimum is not None and value < minimum:
+        raise ArgumentError(f"{function}: {argument} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+def boolean(function: str, argument: str, value) -> bool:
+    """`value`, which must be True or False."""
+    if not isinstance(value, bool):
+        raise ArgumentError(f"{function}: {argument} must be True or False, got {_shown(value)}")
+    return value
+
+
+def number(function: str, argument: str, value) -> complex:
+    """`value` as a Python number (bool, int, float or complex)."""
+    if not isinstance(value, numbers.Number):
+        raise ArgumentError(f"{function}: {argument} must be a number, got {_shown(value)}")
+    return value
+
+
+def sequence(function: str, argument: str, value, of: str = "values") -> tuple:
+    """`value` as a tuple, from a list or tuple (not a str, dict, tensor or set)."""
+    if not isinstance(value, (list, tuple)):
+        raise ArgumentError(f"{function}: {argument} must be a list or tuple of {of}, got {_shown(value)}")
+    return tuple(value)
+
+
+def function(function_name: str, argument: str, value):
+    """`value`, which must be callable."""
+    if not callable(value):
+        raise ArgumentError(f"{function_name}: {argument} must be a function, got {_shown(value)}")
+    return value
+
+
+def choice(function: str, argument: str, value, choices) -> str:
+    """`value`, one of `choices`."""
+    if not isinstance(value, str) or value not in choices:
+        raise ArgumentError(
+            f"{function}: {argument} must be one of {', '.join(map(repr, choices))}, got {_shown(value)}"
+        )
+    return value
+
+
+def tensor(function: str, argument: str, value):
+    """`value`, which must be a numbat Tensor (no conversion)."""
+    from ._tensor import Tensor
+
+    if not isinstance(value, Tensor):
+        raise ArgumentError(
+            f"{function}: {argument} must be a numbat tensor, got {type(value).__name__} {_shown(value)}"
+        )
+    return value

@@ -1,0 +1,146 @@
+"""Every public numbat callable, the Tensor operators and every `%numbat` subcommand,
+called with seeded junk: each call ends in its result or a numbat error, never a
+foreign traceback, an escaped warning, a hang or a dead process.
+
+The calls run in a worker process (tests/fuzz_worker.py) that reports each one before
+and after it runs, so a hang names its call (the per-call time limit) and so does a
+call that kills the process. Functions are discovered from the package: a new public
+function is fuzzed without changing this test.
+"""
+
+import json
+import pathlib
+import queue
+import subprocess
+import sys
+import threading
+
+import pytest
+from IPython.testing.globalipapp import start_ipython
+from IPython.utils.capture import capture_output
+
+import numbat as nbt
+
+WORKER = pathlib.Path(__file__).with_name("fuzz_worker.py")
+CALL_LIMIT_S = 120  # a first call may compile; a hang is far longer
+SEEDS = (0, 1)
+CALLS_PER_FUNCTION = 12
+
+
+def _lines(stream, sink: queue.Queue) -> None:
+    for line in stream:
+        sink.put(line)
+    sink.put(None)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_junk_arguments_end_in_numbat_errors(seed):
+    process = subprocess.Popen(
+        [sys.executable, str(WORKER), str(seed), str(CALLS_PER_FUNCTION)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=_lines, args=(process.stdout, lines), daemon=True).start()
+    failures, current, calls, done = [], None, 0, False
+    try:
+        while True:
+            try:
+                line = lines.get(timeout=CALL_LIMIT_S)
+            except queue.Empty:
+                pytest.fail(f"a call hung for over {CALL_LIMIT_S} s: {current}")
+            if line is None:
+                break
+            record = json.loads(line)
+            if "start" in record:
+                current = f"{record['start']}({', '.join(record['args'])})"
+            elif record.get("done"):
+                done = True
+            else:
+                calls += 1
+                if not record["ok"]:
+                    failures.append(f"{record['call']}{tuple(record['args'])}: {record['error']} at {record['where']}")
+    finally:
+        process.kill()
+        stderr = process.communicate()[1]
+    assert done, f"the worker died during {current}:\n{stderr[-3000:]}"
+    assert calls > 1000  # the discovery found the API, and junk reached it
+    assert not failures, f"{len(failures)} call(s) ended in a foreign error:\n" + "\n".join(failures[:30])
+
+
+def test_the_worker_finds_the_whole_public_api():
+    sys.path.insert(0, str(WORKER.parent))
+    try:
+        import fuzz_worker
+    finally:
+        sys.path.remove(str(WORKER.parent))
+    names = {name for name, _ in fuzz_worker.public_callables()}
+    for expected in (
+        "numbat.add",
+        "numbat.window_scatter_max",
+        "numbat.linalg.qr",
+        "numbat.random.normal",
+        "numbat.xla.serialize",
+        "numbat.telemetry.attach",
+        "numbat.notebook.dashboard",
+    ):
+        assert expected in names
+    assert len(names) > 250
+
+
+JUNK_LINES = [
+    "",
+    "'",
+    '"',
+    "bogus",
+    "info extra",
+    "telemetry nonsense",
+    "telemetry -n x",
+    "telemetry -n -5",
+    "cache 1",
+    "client nowhere",
+    "client a b",
+    "memory preallocate=maybe",
+    "memory fraction=2",
+    "memory fraction=x",
+    "memory nonsense",
+    "precision ultra",
+    "precision a b",
+    "graph",
+    "graph missing_fun",
+    "graph 42",
+    "graph print 1",
+    "graph fun_ok undefined_arg",
+    "graph fun_ok x --mlir --hlo",
+    "graph fun_bad x",
+    "--fused",
+    "graph fun_ok '<script>'",
+    "\x00",
+    "telemetry chart extra",
+    "graph fun_ok x --all --fused",
+]
+
+
+@pytest.fixture(scope="module")
+def shell():
+    ip = start_ipython()
+    ip.run_line_magic("load_ext", "numbat")
+    ip.run_cell(
+        "import numbat as nbt\nfun_ok = nbt.defn(lambda t: t + 1)\nfun_bad = lambda t: t.nonexistent\nx = nbt.iota((2,))"
+    )
+    yield ip
+    ip.run_line_magic("unload_ext", "numbat")
+
+
+@pytest.mark.parametrize("line", JUNK_LINES)
+def test_every_numbat_magic_line_answers_without_a_traceback(shell, line):
+    with capture_output() as captured:
+        result = shell.run_cell(f"%numbat {line}", store_history=False)
+    shown = captured.stdout + captured.stderr + "".join(str(o.data) for o in captured.outputs)
+    assert "Traceback" not in shown, shown
+    if result.error_in_exec is not None:  # only a user's own function may raise, and as itself
+        assert line.startswith("graph fun_bad"), repr(result.error_in_exec)
+    html = "".join(o.data.get("text/html", "") + o.data.get("image/svg+xml", "") for o in captured.outputs)
+    assert "<script>" not in html  # user strings are escaped in every HTML view
+    assert nbt.tensor([1]).shape == (1,)  # the kernel is alive and numbat works
