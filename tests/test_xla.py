@@ -159,3 +159,21 @@ def test_disk_cache_loads_for_a_device_other_than_the_first(tmp_path):
     assert _python(code).split("{")[0].strip() == "[3.0, 6.0]"
     second = _python(code)
     assert "[3.0, 6.0]" in second and "[True]" in second and "id=2" in second
+
+
+def test_the_fusion_report_names_the_kernel_of_each_graph_node():
+    def program(x, y, z):
+        return nbt.sum(nbt.exp(x + y * z)) * x
+
+    args = [nbt.iota((8,), type="f32")] * 3
+    expr = nbt.debug_expr(program)(*args)
+    by_op = {node.id: node.op for node in expr.nodes}
+    kernels = nbt.xla.fusion_report(program, args).kernel_of_nodes()
+    # Every op node is computed by some kernel; the reduction's inputs fuse with it, and the
+    # final multiply (after the reduction) is a kernel of its own.
+    assert {by_op[node] for node in kernels} == {"multiply", "add", "exp", "sum"}
+    ops = [node for node in expr.nodes if node.op not in ("parameter", "constant")]
+    assert {node.id for node in ops} == set(kernels)
+    last = ops[-1]
+    assert list(kernels.values()).count(kernels[last.id]) == 1
+    assert len({kernels[node.id] for node in ops[:-1]}) == 1

@@ -115,10 +115,18 @@ def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None =
     recorder = _expr.current()
     if recorder is None:
         return backend.execute(op, out, inputs, params)
+    # The op runs under a named scope, so XLA's metadata maps kernels back to ops; in the
+    # top-level graph the scope also carries the node the result will be ("add#5"), so
+    # the fusion report can say which kernel computes each node.
+    scope = op
+    if recorder.parent is None:
+        for tensor in inputs:
+            recorder.node(tensor)  # the inputs first (constants get their nodes), then the result's id is next
+        scope = f"{op}#{len(recorder.nodes)}"
     # A defn traces under x64 throughout; entering it again per op would cost a config change.
     token = _fp_state.silence()
     try:
-        with _ALREADY if jax.config.jax_enable_x64 else jax.enable_x64(True), jax.named_scope(op):
+        with _ALREADY if jax.config.jax_enable_x64 else jax.enable_x64(True), jax.named_scope(scope):
             result = getattr(backend, op)(out, *inputs, **params)
     finally:
         _fp_state.restore(token)

@@ -43,10 +43,21 @@ def graph(namespace: dict, names: list[str], fused: bool, ir: str | None, everyt
     if not fused:
         return _svg.expr_bundle(expr, limit)
     report = _ir.fusion_report(fun, args)
-    rows = [(k.name, f"{k.opcode} {k.kind}".strip(), k.shape, ", ".join(k.numbat_ops) or "-") for k in report.kernels]
+    letters = expr.naming().get(id(expr))
+    rows = [
+        (
+            k.name,
+            f"{k.opcode} {k.kind}".strip(),
+            k.shape,
+            ", ".join(k.numbat_ops) or "-",
+            ", ".join(letters(node) for node in k.nodes if node in expr._by_id) or "-",
+        )
+        for k in report.kernels
+    ]
     note = f"{len(report.kernels)} kernel(s); flops {report.flops:g}; bytes accessed {report.bytes_accessed:g}"
-    table = bundle([Section(f"kernels of {report.function}", ("kernel", "kind", "shape", "numbat ops"), rows, note)])
-    drawing = _svg.expr_bundle(expr, limit)
+    header = ("kernel", "kind", "shape", "numbat ops", "nodes")
+    table = bundle([Section(f"kernels of {report.function}", header, rows, note)])
+    drawing = _svg.expr_bundle(expr, limit, report.kernel_of_nodes())  # each box names its kernel
     return {
         "text/plain": table["text/plain"] + "\n\n" + drawing["text/plain"],
         "text/html": table["text/html"] + drawing["image/svg+xml"],

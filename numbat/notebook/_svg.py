@@ -218,7 +218,7 @@ def expr_svg(expr, kernels: dict | None = None, limit: int | None = None) -> str
     )
 
 
-def expr_bundle(expr, limit: int | None = None) -> dict:
+def expr_bundle(expr, limit: int | None = None, kernels: dict | None = None) -> dict:
     """An Expr's mimebundle: its text form and its drawing. A graph with more boxes than
     the drawing shows also gets an HTML form: the drawing, then the whole graph as text
     in a `<details>` element to expand (no JavaScript), and how to draw every node.
@@ -228,7 +228,7 @@ def expr_bundle(expr, limit: int | None = None) -> dict:
     """
     from ._html import escape
 
-    text, svg = str(expr), expr_svg(expr, limit=limit)
+    text, svg = str(expr), expr_svg(expr, kernels=kernels, limit=limit)
     bundle = {"text/plain": text, "image/svg+xml": svg}
     _, hidden = _counts(expr, limit)
     if hidden:

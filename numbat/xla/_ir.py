@@ -50,6 +50,7 @@ class Kernel:
     kind: str  # the fusion kind (kLoop, kInput, kOutput), or "" for a lone op
     shape: str
     numbat_ops: tuple[str, ...]
+    nodes: tuple[int, ...] = ()  # ids of the expression-graph nodes it computes (debug_expr's graph)
 
 
 @typing.final
@@ -69,6 +70,11 @@ class FusionReport:
         """Which kernel computes each numbat op (by op name)."""
         return {op: kernel.name for kernel in self.kernels for op in kernel.numbat_ops}
 
+    def kernel_of_nodes(self) -> dict[int, str]:
+        """Which kernel computes each node of the function's expression graph (by node id,
+        as `nbt.debug_expr` numbers them for the same arguments)."""
+        return {node: kernel.name for kernel in self.kernels for node in kernel.nodes}
+
     def __str__(self) -> str:
         lines = [f"numbat.FusionReport<{self.function}: {len(self.kernels)} kernel(s)"]
         for kernel in self.kernels:
@@ -83,11 +89,21 @@ class FusionReport:
     __repr__ = __str__
 
 
-def _numbat_op(op_name: str) -> str:
+def _scope(op_name: str) -> str:
+    """The numbat scope of an HLO op: "add#5" in "jit(f)/add#5/add"."""
     parts = op_name.split("/")
     if parts and parts[0].startswith("jit("):
         parts = parts[1:]
     return parts[-2] if len(parts) >= 2 else (parts[0] if parts else "")
+
+
+def _numbat_op(op_name: str) -> str:
+    return _scope(op_name).split("#")[0]
+
+
+def _node(op_name: str) -> int | None:
+    _, _, node = _scope(op_name).partition("#")
+    return int(node) if node.isdigit() else None
 
 
 def _computations(text: str) -> dict[str, list[str]]:
@@ -105,11 +121,12 @@ def _computations(text: str) -> dict[str, list[str]]:
 
 
 def _ops_in(computations: dict, name: str, seen: set) -> list[str]:
+    """The op names (metadata `op_name`s) of computation `name` and those it calls."""
     ops = []
     for line in computations.get(name, []):
         found = _OP_NAME.search(line)
         if found:
-            ops.append(_numbat_op(found.group("op_name")))
+            ops.append(found.group("op_name"))
         called = _CALLS.search(line)
         if called and called.group("callee") not in seen:
             seen.add(called.group("callee"))
@@ -138,7 +155,7 @@ def fusion_report(fun, args, **opts) -> FusionReport:
             ops = _ops_in(computations, called.group("callee"), {called.group("callee")})
         else:
             own = _OP_NAME.search(line)
-            ops = [_numbat_op(own.group("op_name"))] if own else []
+            ops = [own.group("op_name")] if own else []
         kind = _KIND.search(line)
         kernels.append(
             Kernel(
@@ -146,7 +163,8 @@ def fusion_report(fun, args, **opts) -> FusionReport:
                 match.group("opcode"),
                 kind.group("kind") if kind and match.group("opcode") == "fusion" else "",
                 match.group("shape"),
-                tuple(dict.fromkeys(op for op in ops if op)),
+                tuple(dict.fromkeys(_numbat_op(op) for op in ops if _numbat_op(op))),
+                tuple(sorted({node for node in map(_node, ops) if node is not None})),
             )
         )
     cost = compiled.cost_analysis() or {}
