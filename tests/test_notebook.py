@@ -669,3 +669,37 @@ def test_dashboard_and_panel_degrade_to_static_views_without_the_extension():
     assert "memory settings" in bundle["text/plain"] and "XLA_PYTHON_CLIENT_PREALLOCATE" in bundle["text/html"]
     panel.refresh.click()  # redraws without starting anything new or raising
     assert "memory settings" in panel.view.value
+
+
+# --- one user string through every HTML view --------------------------------------
+
+EVIL = "<script>alert('x')</script>&\"'"
+
+
+def test_a_user_string_is_escaped_in_every_html_view(ip, monkeypatch):
+    run(ip, "import numbat as nbt\nnbt.tensor([1])")  # the client starts first: XLA would reject such flags
+    monkeypatch.setenv("XLA_FLAGS", EVIL)  # a setting the panel and %numbat memory show
+    ip.user_ns["evil"] = EVIL
+    cells = [
+        "t = nbt.iota((2, 3, 4), type='f32', names=[evil, 'b', 'c'])\nt",
+        "f = nbt.defn(lambda v: v * 2)\nf.name = evil\nf(t)",
+        "nbt.debug_expr(f)(t)",
+        "nbt.notebook.explorer(t)",
+        "nbt.notebook.dashboard()",
+        "nbt.notebook.panel()",
+        "%numbat telemetry",
+        "%numbat cache",
+        "%numbat memory",
+        "%numbat graph f t --fused",
+    ]
+    html = []
+    for code in cells:
+        cell = run(ip, code)
+        assert cell.result.success, code
+        for data in cell.displays + (
+            [cell.result.result._repr_mimebundle_()] if hasattr(cell.result.result, "_repr_mimebundle_") else []
+        ):
+            html.append(data.get("text/html", "") + data.get("image/svg+xml", ""))
+    joined = "".join(html)
+    assert "<script>" not in joined and "alert('x')</script>" not in joined
+    assert "&lt;script&gt;" in joined
