@@ -75,6 +75,8 @@ def binary_operands(left, right) -> tuple[Tensor, Tensor, _types.Type]:
     return left, right, _types.merge(left.type, right.type)
 
 
+_current_recorder = _expr._current.get  # the recorder of the defn tracing now, read without a call between
+
 # Templates are immutable, and eager code makes the same few again and again: one cached
 # instance per (shape, type, names) costs half of building a new NamedTuple.
 template = functools.lru_cache(maxsize=4096)(Template)
@@ -112,7 +114,7 @@ def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None =
             if tensor.backend is not backend:
                 backend = backend_of(*inputs)
                 break
-    recorder = _expr.current()
+    recorder = _current_recorder()
     if recorder is None:
         return backend.execute(op, out, inputs, params)
     # The op runs under a named scope, so XLA's metadata maps kernels back to ops; in the

@@ -39,7 +39,7 @@ def _real_only(op: str, type_: _types.Type) -> None:
 
 def _binary(op: str, left, right, result_type=None):
     left, right, type_ = _dispatch.binary_operands(left, right)
-    if type_.is_complex:
+    if type_.kind == "c":  # the field, not the property: this runs on every eager op
         _real_only(op, type_)
     out = _dispatch.broadcast_template(left, right, result_type(type_) if result_type else type_)
     return _dispatch.run(op, out, (left, right))
@@ -47,7 +47,7 @@ def _binary(op: str, left, right, result_type=None):
 
 def _unary(op: str, tensor, result_type=None):
     tensor = _dispatch.to_tensor(tensor)
-    if tensor.type.is_complex:
+    if tensor.type.kind == "c":
         _real_only(op, tensor.type)
     type_ = result_type(tensor.type) if result_type else tensor.type
     return _dispatch.run(op, _dispatch.template(tensor.data.shape, type_, tensor.names), (tensor,))
