@@ -13,8 +13,8 @@ raw arrays: through `jax.jit`'s C++ dispatch when the code is 32-bit throughout
 `jax.enable_x64` at call time. A call whose arguments are all tensors on the
 defn's backend (the common call) finds its entry in `_hot` by a tuple of
 `(shape, type, names, id(backend))` per argument (a one-tensor call first
-compares with the last one's signature), without flattening a pytree or entering
-a context manager. Everything else (containers, static values,
+compares with the last such call's signature), without flattening a pytree or
+entering a context manager. Everything else (containers, static values,
 numbers, other backends, keyword options) takes the general path, which
 flattens the arguments into a `Signature`.
 
@@ -173,9 +173,9 @@ class Defn:
         # Entries of flat all-tensor signatures by their templates; None turns the fast path off.
         self._hot: dict | None = {} if compiler == "xla" and self.cache is not False and not self.debug else None
         self._last: _signature.Signature | None = None
-        # The last one-tensor signature called and its entry: a loop calls with the same
-        # signature again and again, and four comparisons cost less than hashing a key.
-        self._last_single: tuple = (None, None, None, None, None)
+        # The last one-tensor call with one plain tensor out: (type, names, backend, shape,
+        # call, key, out type, out names). A loop calls with the same signature again and again.
+        self._last_single: tuple | None = None
         self._lock = threading.RLock()
         self._compiles_per_shapes: dict[tuple, int] = {}
         self.hits = 0
@@ -205,6 +205,24 @@ class Defn:
         return {"compiled": len(self._cache), "hits": self.hits}
 
     def __call__(self, *args, **options):
+        last = self._last_single
+        if last is not None and len(args) == 1 and not options and _current_recorder() is None:
+            # The commonest call of all: one tensor, one tensor out, the same signature as the
+            # last call (a loop). Four comparisons instead of hashing a key, and no entry lookups.
+            arg = args[0]
+            try:
+                data = arg.data
+                same = arg.type == last[0] and arg.names == last[1] and arg.backend is last[2] and data.shape == last[3]
+            except AttributeError:  # not a tensor
+                same = False
+            if same:
+                out = last[4](data)
+                self.hits += 1
+                if telemetry.listened:
+                    telemetry.cache_hit(self.name, last[5])
+                else:
+                    self._hits["cache_hit"] += 1
+                return Tensor(out, last[6], last[7], self.backend)
         hot = self._hot
         if hot is not None and not options and _current_recorder() is None:
             # Spelled out in this frame: a comprehension would cost a frame of its own per call.
@@ -212,15 +230,17 @@ class Defn:
                 if len(args) == 1:
                     arg = args[0]
                     data = arg.data
-                    last_type, last_names, last_shape, last_backend, entry = self._last_single
-                    if not (
-                        arg.type == last_type
-                        and arg.names == last_names
-                        and arg.backend is last_backend
-                        and data.shape == last_shape
-                    ):
-                        entry = hot[((data.shape, arg.type, arg.names, id(arg.backend)),)]
-                        self._last_single = (arg.type, arg.names, data.shape, arg.backend, entry)
+                    entry = hot[((data.shape, arg.type, arg.names, id(arg.backend)),)]
+                    if entry.plain is not None:
+                        self._last_single = (
+                            arg.type,
+                            arg.names,
+                            arg.backend,
+                            data.shape,
+                            entry.call,
+                            entry.key,
+                            *entry.plain,
+                        )
                     datas = (data,)
                 else:
                     key, datas = [], []
