@@ -91,12 +91,14 @@ def test_numpy_backend_inputs_are_moved_to_the_device():
 
 
 def test_ops_run_under_named_scopes_that_reach_the_optimized_hlo():
+    # Each scope names the op and the graph node it computes: b = exp [ a ], d = add [ b, c ]
+    # (c is the constant 1, recorded before the add).
     fun = nbt.defn(lambda t: nbt.exp(t) + 1)
     signature, _ = _signature.flatten((nbt.tensor([1.0, 2.0]),), {}, lambda x: x)
     flat, _ = fun.trace(signature)
     hlo = jax.jit(flat).lower(np.zeros(2, np.float32)).compile().as_text()
-    assert 'op_name="jit(<lambda>)/exp/exp"' in hlo
-    assert 'op_name="jit(<lambda>)/add/add"' in hlo
+    assert 'op_name="jit(<lambda>)/exp#1/exp"' in hlo
+    assert 'op_name="jit(<lambda>)/add#3/add"' in hlo
 
 
 def test_debug_expr_lists_ops_in_letter_format():
