@@ -16,8 +16,9 @@ import sys
 import threading
 
 import pytest
-from IPython.testing.globalipapp import start_ipython
+from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
+from traitlets.config import Config
 
 import numbat as nbt
 
@@ -124,7 +125,9 @@ JUNK_LINES = [
 
 @pytest.fixture(scope="module")
 def shell():
-    ip = start_ipython()
+    config = Config()
+    config.HistoryManager.hist_file = ":memory:"
+    ip = InteractiveShell.instance(config=config)  # the process's one shell (other test modules share it)
     ip.run_line_magic("load_ext", "numbat")
     ip.run_cell(
         "import numbat as nbt\nfun_ok = nbt.defn(lambda t: t + 1)\nfun_bad = lambda t: t.nonexistent\nx = nbt.iota((2,))"
