@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import _types
 from .._errors import ArgumentError
+from .._tensor import Tensor
 from . import _dispatch
 
 # Ops that Nx defines for real numbers only (ordering, rounding, the error function).
@@ -38,7 +39,10 @@ def _real_only(op: str, type_: _types.Type) -> None:
 
 
 def _binary(op: str, left, right, result_type=None):
-    left, right, type_ = _dispatch.binary_operands(left, right)
+    if type(left) is Tensor and type(right) is Tensor and left.type == right.type:  # the common case, inline
+        type_ = left.type
+    else:
+        left, right, type_ = _dispatch.binary_operands(left, right)
     if type_.kind == "c":  # the field, not the property: this runs on every eager op
         _real_only(op, type_)
     out = _dispatch.broadcast_template(left, right, result_type(type_) if result_type else type_)

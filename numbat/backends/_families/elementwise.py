@@ -240,7 +240,10 @@ def _own_type_method(name, fun):
 
 def _binary_method(name, fun):
     def method(self, out, left, right):
-        return self._wrap(out, fun(self.xp, self._as(left, out), self._as(right, out)))
+        type_ = out.type  # the common case inline: operands already of the output type
+        a = left.data if left.type == type_ else self._as(left, out)
+        b = right.data if right.type == type_ else self._as(right, out)
+        return self._wrap(out, fun(self.xp, a, b))
 
     method.__name__ = name
     return method
