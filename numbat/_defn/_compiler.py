@@ -222,7 +222,7 @@ class Defn:
                     telemetry.cache_hit(self.name, last[5])
                 else:
                     self._hits["cache_hit"] += 1
-                return Tensor(out, last[6], last[7], self.backend)
+                return Tensor(out, last[6], last[7], last[2])  # last[2] is this defn's backend
         hot = self._hot
         if hot is not None and not options and _current_recorder() is None:
             # Spelled out in this frame: a comprehension would cost a frame of its own per call.
