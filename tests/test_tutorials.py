@@ -75,3 +75,17 @@ def test_tutorial_08_trains_past_90_percent_and_plots(executed):
     assert accuracy >= 90
     assert len(_data(outputs, "image/png")) >= 3  # the first digit, the loss curve, the confusion matrix
     assert _data(outputs, "application/vnd.jupyter.widget-view+json")  # the explorer, as a widget
+
+
+def test_static_html_of_the_tutorials_shows_the_widgets_views():
+    """nbconvert (as GitHub or a static site would) shows the dashboard and the panel as
+    their static HTML, with no widget manager."""
+    import nbconvert
+    import nbformat
+
+    folder = pathlib.Path(__file__).resolve().parent.parent / "notebooks"
+    exporter = nbconvert.HTMLExporter()
+    dashboard, _ = exporter.from_notebook_node(nbformat.read(folder / "03_defn_and_the_compiler.ipynb", as_version=4))
+    panel, _ = exporter.from_notebook_node(nbformat.read(folder / "06_clients_devices_memory.ipynb", as_version=4))
+    assert "numbat-dashboard" in dashboard and "latest compilations" in dashboard
+    assert "memory settings" in panel and "XLA_PYTHON_CLIENT_PREALLOCATE" in panel
