@@ -36,7 +36,6 @@ from ._defn import print_expr as print_expr
 from ._defn import print_value as print_value
 from ._defn import stop_grad as stop_grad
 from ._defn import value_and_grad as value_and_grad
-from ._defn import vectorize as vectorize
 from ._defn import while_loop as while_loop
 from ._errors import ArgumentError as ArgumentError
 from ._errors import ClientError as ClientError
@@ -200,6 +199,11 @@ from ._ops.shape import type as type
 from ._ops.sort import argsort as argsort
 from ._ops.sort import sort as sort
 from ._ops.sort import top_k as top_k
+from ._ops.vectorization import broadcast_vectors as broadcast_vectors
+from ._ops.vectorization import devectorize as devectorize
+from ._ops.vectorization import reshape_vectors as reshape_vectors
+from ._ops.vectorization import revectorize as revectorize
+from ._ops.vectorization import vectorize as vectorize
 from ._ops.window import window_max as window_max
 from ._ops.window import window_mean as window_mean
 from ._ops.window import window_min as window_min

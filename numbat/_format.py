@@ -26,6 +26,15 @@ def header(type_: Type, shape: tuple, names: tuple) -> str:
     return f"{type_}{axes}"
 
 
+def vectorized_header(axes: tuple) -> str:
+    """`vectorized[x: 2][y: 3]`: a vectorized tensor's axes, as Nx prints them.
+
+    >>> vectorized_header((("x", 2), ("y", 3)))
+    'vectorized[x: 2][y: 3]'
+    """
+    return "vectorized" + "".join(f"[{name}: {size}]" for name, size in axes)
+
+
 def number(value, type_: Type) -> str:
     """One element as Nx prints it.
 
@@ -111,9 +120,13 @@ def _nested(array: np.ndarray, type_: Type, budget: list, indent: str) -> str:
     return "[\n" + ",\n".join(rows) + "\n" + indent + "]"
 
 
-def text(type_: Type, shape: tuple, names: tuple, body: str, device_line: str | None = None) -> str:
-    """The whole block: `numbat.Tensor<`, the header, an optional device line, the body, `>`."""
-    lines = ["numbat.Tensor<", "  " + header(type_, shape, names)]
+def text(type_: Type, shape: tuple, names: tuple, body: str, device_line: str | None = None, vectorized=()) -> str:
+    """The whole block: `numbat.Tensor<`, the vectorized axes if any (`vectorized[x: 2]`),
+    the header, an optional device line, the body, `>`."""
+    lines = ["numbat.Tensor<"]
+    if vectorized:
+        lines.append("  " + vectorized_header(vectorized))
+    lines.append("  " + header(type_, shape, names))
     if device_line:
         lines.append("  " + device_line)
     lines.extend("  " + line for line in body.split("\n"))

@@ -78,9 +78,12 @@ def deserialize(blob: bytes, backend=None):
 
 def _encode(value, buffers: list, where: str):
     if isinstance(value, Tensor):
-        array = np.ascontiguousarray(value.to_numpy())
+        array = np.ascontiguousarray(value.to_numpy())  # a vectorized tensor's: every entry, its axes first
         buffers.append(array.tobytes())
-        return {"tensor": [str(value.type), list(value.shape), list(value.names), len(buffers[-1])]}
+        node = {"tensor": [str(value.type), list(value.shape), list(value.names), len(buffers[-1])]}
+        if value.vectorized_axes:
+            node["vectorized"] = [list(axis) for axis in value.vectorized_axes]
+        return node
     if _types.is_number(value):
         from ._ops.creation import tensor
 
@@ -107,8 +110,16 @@ def _decode(node: dict, payload: memoryview, backend, offset: list | None = None
         if len(chunk) != size:
             raise ValueError("the payload is shorter than the header says")
         offset[0] += size
-        array = np.frombuffer(chunk, dtype=type_.dtype).reshape(shape).copy()
-        return backend.from_numpy(Template(tuple(shape), type_, tuple(names)), array)
+        vectorized = [(str(name), int(size)) for name, size in node.get("vectorized", ())]
+        sizes = [size for _, size in vectorized]
+        array = np.frombuffer(chunk, dtype=type_.dtype).reshape(sizes + list(shape)).copy()
+        names = (None,) * len(sizes) + tuple(names)
+        tensor = backend.from_numpy(Template(tuple(array.shape), type_, names), array)
+        if vectorized:
+            from ._ops.vectorization import vectorize
+
+            tensor = vectorize(tensor, vectorized)
+        return tensor
     if "tuple" in node:
         return tuple(_decode(item, payload, backend, offset) for item in node["tuple"])
     if "list" in node:

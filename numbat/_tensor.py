@@ -47,7 +47,17 @@ class Tensor:
 
     @property
     def size(self) -> int:
+        """The number of elements, vectorized axes aside (Nx's `size`)."""
         return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def vectorized_axes(self) -> tuple:
+        """The vectorized axes as `(name, size)` pairs, outermost first (see `nbt.vectorize`).
+
+        >>> nbt.vectorize(nbt.iota((2, 3)), "x").vectorized_axes
+        (('x', 2),)
+        """
+        return _vectorized.axes_of(self)
 
     def to_numpy(self) -> np.ndarray:
         """The values as a NumPy array of the tensor's dtype (bool-free: u8 stays u8).
@@ -56,6 +66,9 @@ class Tensor:
         array([1, 2], dtype=int32)
         """
         _check_concrete(self, "read the values of")
+        data = self.data
+        if data.__class__ is _vectorized.VectorizedData:  # the values of every entry, vectorized axes first
+            return self.backend.to_numpy(Tensor(data.array, self.type, (None,) * data.array.ndim, self.backend))
         return self.backend.to_numpy(self)
 
     def __array__(self, dtype=None, copy=None):
@@ -72,7 +85,7 @@ class Tensor:
 
     def __bool__(self) -> bool:
         _check_concrete(self, "branch on")
-        if self.size != 1:
+        if self.size != 1 or self.vectorized_axes:
             raise ArgumentError(
                 f"the truth value of a tensor with shape {self.shape} is ambiguous; "
                 "reduce it first, e.g. nbt.reduce_max(t) or nbt.to_number(nbt.all(t))"
@@ -89,7 +102,7 @@ class Tensor:
             body = "<deallocated by nbt.backend_deallocate>"
         else:
             body = _format.values(self.to_numpy(), self.type)
-        return _format.text(self.type, self.shape, self.names, body)
+        return _format.text(self.type, self.shape, self.names, body, vectorized=self.vectorized_axes)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         from .notebook import _html
@@ -186,8 +199,11 @@ class Tensor:
 
     def _scalar(self, convert):
         _check_concrete(self, "convert")
-        if self.size != 1:
-            raise ArgumentError(f"only a tensor with one element converts to a Python number, got shape {self.shape}")
+        if self.size != 1 or self.vectorized_axes:
+            shape = _format.vectorized_header(self.vectorized_axes) + " " if self.vectorized_axes else ""
+            raise ArgumentError(
+                f"only a tensor with one element converts to a Python number, got shape {shape}{self.shape}"
+            )
         value = self.to_numpy().reshape(()).item()
         if isinstance(value, complex) and convert is not complex:
             raise ArgumentError(
@@ -255,7 +271,7 @@ def is_tensor(value) -> bool:
 
 
 def _is_traced(tensor: Tensor) -> bool:
-    return isinstance(tensor.data, jax.core.Tracer)
+    return isinstance(_vectorized.array_of(tensor), jax.core.Tracer)
 
 
 def _check_concrete(tensor: Tensor, action: str) -> None:
@@ -273,21 +289,27 @@ def _check_concrete(tensor: Tensor, action: str) -> None:
 
 
 def _is_deallocated(tensor: Tensor) -> bool:
-    is_deleted = getattr(tensor.data, "is_deleted", None)
+    is_deleted = getattr(_vectorized.array_of(tensor), "is_deleted", None)
     return is_deleted is not None and is_deleted()
 
 
 def _flatten(tensor: Tensor):
-    return (tensor.data,), (tensor.type, tensor.names, tensor.backend)
+    data = tensor.data
+    if data.__class__ is _vectorized.VectorizedData:  # the array is the leaf; the vectorized axes are static
+        return (data.array,), (tensor.type, tensor.names, tensor.backend, data.axes)
+    return (data,), (tensor.type, tensor.names, tensor.backend)
 
 
 def _unflatten(aux, children) -> Tensor:
     (data,) = children
+    if len(aux) == 4:
+        return Tensor(_vectorized.VectorizedData(data, aux[3]), *aux[:3])
     return Tensor(data, *aux)
 
 
 jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
 
+from ._ops import _vectorized
 from ._ops import bitwise as _bitwise
 from ._ops import elementwise as _elementwise
 from ._ops import indexing as _indexing

@@ -51,7 +51,7 @@ from ..backends import _default, backend_transfer
 from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 from ..xla import _config
-from . import _effects, _evaluator, _options, _signature
+from . import _effects, _evaluator, _options, _signature, _vectorized_call
 
 _logger = logging.getLogger("numbat.defn")
 RECOMPILATION_WARNING = 5  # compiles for the same shapes before warning, as EXLA's check_recompilation
@@ -177,6 +177,7 @@ class Defn:
         # call, key, out type, out names). A loop calls with the same signature again and again.
         self._last_single: tuple | None = None
         self._lock = threading.RLock()
+        self._devectorized: Defn | None = None  # compiles calls with vectorized tensors
         self._compiles_per_shapes: dict[tuple, int] = {}
         self.hits = 0
         functools.update_wrapper(self, fun, updated=())  # name and docstring, not the wrapped object's state
@@ -270,6 +271,8 @@ class Defn:
             # Called while another defn (or grad, or a control-flow branch) traces: inline the
             # body into the caller's graph, as Nx does, instead of compiling it on its own.
             return self.fun(*args, **options)
+        if _vectorized_call.is_vectorized_call(args):
+            return self._call_vectorized(args, options)
         if self.compiler == "evaluator":
             return _evaluator.evaluate(self, args, options)
         signature, tensors = _signature.flatten(args, options, self._convert)
@@ -291,6 +294,16 @@ class Defn:
             if self.debug:
                 _logger.info("defn %s: cache hit for %s", self.name, signature.describe())
         return self._outputs(entry, entry.call(*datas))
+
+    def _call_vectorized(self, args: tuple, options: dict):
+        """A call with vectorized tensors: a companion defn (same options and name) compiles
+        the function over their devectorized arrays, keyed by where the vectorized axes are."""
+        with self._lock:
+            if self._devectorized is None:
+                self._devectorized = Defn(_vectorized_call.devectorized(self.fun), self.compiler, **self.options)
+                self._devectorized.name = self.name
+        layout, plain = _vectorized_call.split(args)
+        return _vectorized_call.revectorized(self._devectorized(layout, *plain, **options))
 
     def _outputs(self, entry: _Entry, out):
         """The call's result: tensors on this defn's backend, in the function's output structure."""

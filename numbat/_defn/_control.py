@@ -50,6 +50,11 @@ def _is_traced(tree) -> bool:
 
 def _predicate(pred, backend, where: str) -> Tensor:
     pred = _tensor(pred, backend)
+    if pred.vectorized_axes:
+        raise ArgumentError(
+            f"{where}: the predicate is vectorized ({_format.vectorized_header(pred.vectorized_axes)}), so each entry "
+            "could take a different branch; compute both and pick per entry with nbt.select(pred, on_true, on_false)"
+        )
     if pred.shape != ():
         raise ArgumentError(
             f"{where}: the predicate must be a scalar tensor, got {_format.header(pred.type, pred.shape, pred.names)}; "

@@ -112,6 +112,8 @@ class _Differentiated:
 
                     out = sum_(out)
             result["expr"] = sub.expr([out])
+            if out.vectorized_axes:  # entries are independent: the gradient of their sum is each one's
+                return jax.numpy.sum(out.data.array), out
             return out.data, out
 
         positional = positions[0] if isinstance(self.argnums, int) else positions

@@ -9,6 +9,8 @@ import jax
 import numpy as np
 
 from .._errors import ArgumentError
+from .._format import vectorized_header as format_axes
+from .._ops._vectorized import VectorizedData
 from .._tensor import Tensor, is_tensor
 from .._types import is_number
 from ..backends._abstract import Template
@@ -53,6 +55,11 @@ def flatten(args: tuple, options: dict, to_tensor) -> tuple[Signature, list[Tens
     for position, leaf in enumerate(leaves):
         if _is_dynamic(leaf):
             tensor = to_tensor(leaf)
+            if tensor.data.__class__ is VectorizedData:
+                raise ArgumentError(
+                    f"argument leaf {position} is a vectorized tensor ({format_axes(tensor.data.axes)}); "
+                    "call the defn itself with it, or nbt.devectorize it first"
+                )
             tensors.append(tensor)
             templates.append(Template(tensor.shape, tensor.type, tensor.names))
         else:

@@ -18,6 +18,8 @@ from .._tensor import Tensor
 from ..backends import _fp_state
 from ..backends._abstract import AbstractBackend, Template
 from ..backends.numpy_backend import NumPyBackend
+from . import _vectorized
+from ._vectorized import VectorizedData as _VectorizedData
 
 
 def to_tensor(value, backend: AbstractBackend | None = None) -> Tensor:
@@ -111,9 +113,8 @@ def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None =
     if backend is None:
         backend = inputs[0].backend
         for tensor in inputs:
-            if tensor.backend is not backend:
-                backend = backend_of(*inputs)
-                break
+            if tensor.backend is not backend or tensor.data.__class__ is _VectorizedData:
+                return _run_mixed(op, out, inputs, params)
     recorder = _current_recorder()
     if recorder is None:
         return backend.execute(op, out, inputs, params)
@@ -137,3 +138,15 @@ def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None =
 
 
 _ALREADY = contextlib.nullcontext()
+
+
+def _run_mixed(op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
+    """`run` for inputs on different backends or with vectorized axes (the uncommon case)."""
+    backend = backend_of(*inputs)
+    if not any(tensor.data.__class__ is _VectorizedData for tensor in inputs):
+        return run(op, out, inputs, backend, **params)
+    recorder = _current_recorder()
+    result = _vectorized.run(op, out, inputs, backend, params)
+    if recorder is not None:
+        recorder.record(op, inputs, params, result)
+    return result

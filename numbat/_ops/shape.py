@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from .. import _check, _names, _shape
 from .._errors import ArgumentError
 from ..backends._abstract import Template
@@ -397,16 +399,21 @@ def byte_size(tensor) -> int:
     48
     """
     tensor = _dispatch.to_tensor(tensor)
-    return tensor.size * tensor.type.dtype.itemsize
+    return flat_size(tensor) * tensor.type.dtype.itemsize
 
 
 def flat_size(tensor) -> int:
-    """The number of elements (Nx's `flat_size`; the same as `size` without vectorized axes).
+    """The number of elements, those of every entry of the vectorized axes included
+    (`size` counts one entry's).
 
     >>> nbt.flat_size(nbt.iota((2, 3)))
     6
+    >>> v = nbt.vectorize(nbt.iota((4, 3, 2)), "x")
+    >>> nbt.flat_size(v), nbt.size(v)
+    (24, 6)
     """
-    return _dispatch.to_tensor(tensor).size
+    tensor = _dispatch.to_tensor(tensor)
+    return tensor.size * math.prod(size for _, size in tensor.vectorized_axes)
 
 
 def bit_size(tensor) -> int:
@@ -416,7 +423,7 @@ def bit_size(tensor) -> int:
     48
     """
     tensor = _dispatch.to_tensor(tensor)
-    return tensor.size * tensor.type.bits
+    return flat_size(tensor) * tensor.type.bits
 
 
 def axes(tensor) -> list:

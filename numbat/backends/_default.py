@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextvars
 
 from .._errors import ArgumentError
+from .._ops import _vectorized
 from .._scoped import scoped
 from .._tensor import Tensor
 from ._abstract import AbstractBackend, Template
@@ -86,6 +87,10 @@ def backend_copy(tensor: Tensor, backend: AbstractBackend | None = None) -> Tens
     backend = _check(current() if backend is None else backend)
     if not isinstance(tensor, Tensor):
         raise ArgumentError(f"backend_copy expects a tensor, got {type(tensor).__name__}")
+    if tensor.vectorized_axes:  # every entry moves, and the copy is vectorized the same way
+        from .._ops.vectorization import devectorize, vectorize
+
+        return vectorize(backend_copy(devectorize(tensor), backend), list(tensor.vectorized_axes))
     return backend.from_numpy(Template(tensor.shape, tensor.type, tensor.names), tensor.to_numpy())
 
 
@@ -100,10 +105,11 @@ def backend_deallocate(tensor: Tensor) -> str:
     """
     if not isinstance(tensor, Tensor):
         raise ArgumentError(f"backend_deallocate expects a tensor, got {type(tensor).__name__}")
-    delete = getattr(tensor.data, "delete", None)
+    data = _vectorized.array_of(tensor)
+    delete = getattr(data, "delete", None)
     if delete is None:
         return "ok"
-    if tensor.data.is_deleted():
+    if data.is_deleted():
         return "already_deallocated"
     delete()
     return "ok"

@@ -61,6 +61,11 @@ def tensor_html(tensor) -> str:
     """
     try:
         header = _format.header(tensor.type, tensor.shape, tensor.names)
+        if tensor.vectorized_axes:  # the header says so; the values are every entry's, vectorized axes first
+            header = f"{_format.vectorized_header(tensor.vectorized_axes)} {header}"
+            from .._ops.vectorization import devectorize
+
+            tensor = devectorize(tensor)
     except Exception as error:  # noqa: BLE001 -- display must never raise; say what failed instead
         return _box(f"<span>numbat.Tensor</span><span>{escape(type(error).__name__)}: {escape(error)}</span>", "")
     try:

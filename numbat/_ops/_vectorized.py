@@ -1,0 +1,162 @@
+"""Vectorized tensors (Nx's `vectorized_axes`): the data, and running one op over them.
+
+A vectorized tensor keeps its vectorized axes out of its shape: every op sees the
+inner shape, and runs once per entry of the vectorized axes (as if in a loop).
+Its `data` is a `VectorizedData`, the whole array with the vectorized axes leading.
+Ops compute their output template from the inner shapes as usual; `_dispatch.run`
+sends an op with any vectorized input here. Vectorized axes of the same name are
+the same axis across inputs (sizes equal, or one of them 1); the result has the
+union of the inputs' vectorized axes, in order of appearance, as in Nx.
+
+On XLA (and while a defn traces) the op is mapped with `jax.vmap`, once per
+vectorized axis; on the NumPy backend it runs per entry and the results are stacked.
+"""
+
+from __future__ import annotations
+
+import typing
+
+import jax
+import numpy as np
+
+from .. import _format
+from .._errors import ArgumentError
+from .._tensor import Tensor
+
+
+@typing.final
+class VectorizedShape(tuple):
+    """The inner shape of a vectorized tensor's data. It never equals (and hashes
+    apart from) the same plain shape, so code that keys compiled work by
+    `data.shape` (the defn fast paths) cannot take a vectorized tensor for a plain one."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is VectorizedShape and tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(("vectorized", *self))
+
+
+@typing.final
+class VectorizedData:
+    """The data of a vectorized tensor: `array` holds the vectorized axes first,
+    `axes` names them as `(name, size)` pairs; `shape` is the inner shape."""
+
+    __slots__ = ("array", "axes")
+
+    def __init__(self, array, axes: tuple):
+        self.array = array
+        self.axes = axes
+
+    @property
+    def shape(self) -> VectorizedShape:
+        return VectorizedShape(self.array.shape[len(self.axes) :])
+
+    @property
+    def dtype(self):
+        return self.array.dtype
+
+    def __array__(self, dtype=None, copy=None):
+        raise ArgumentError(
+            "this operation does not take vectorized tensors (vectorized axes "
+            f"{_format.vectorized_header(self.axes)}); call nbt.devectorize(t) first"
+        )
+
+
+def axes_of(tensor) -> tuple:
+    """The vectorized axes of `tensor` (`()` for a plain tensor or anything else)."""
+    data = getattr(tensor, "data", None)
+    return data.axes if type(data) is VectorizedData else ()
+
+
+def array_of(tensor):
+    """The array behind `tensor`'s data (for a vectorized tensor, with its vectorized axes)."""
+    data = tensor.data
+    return data.array if type(data) is VectorizedData else data
+
+
+def canonical(tensors) -> tuple:
+    """The vectorized axes of an op over `tensors`: each name once, in order of
+    appearance; a name's sizes must agree or be 1 (the larger wins)."""
+    found: dict = {}
+    for tensor in tensors:
+        for name, size in axes_of(tensor):
+            other = found.get(name)
+            if other is None or other == size or other == 1 or size == 1:
+                found[name] = size if other is None else max(size, other)
+            else:
+                raise ArgumentError(
+                    f"expected vectorized axis {name!r} to have the same size in both tensors "
+                    f"or one of them to have size 1, got {size} and {other}"
+                )
+    return tuple(found.items())
+
+
+def aligned(tensor: Tensor, axes: tuple) -> tuple[object, tuple]:
+    """`tensor`'s array with its own vectorized axes in the order of `axes`, those it
+    only broadcasts (size 1 where `axes` has more) dropped; and which of `axes` it has."""
+    data = tensor.data
+    if type(data) is not VectorizedData:
+        return data, (False,) * len(axes)
+    own = dict(data.axes)
+    order = [name for name, _ in axes if name in own]
+    positions = [next(i for i, (name, _) in enumerate(data.axes) if name == wanted) for wanted in order]
+    array = data.array
+    count = len(data.axes)
+    if positions != list(range(count)):
+        array = array.transpose(*positions, *range(count, array.ndim))
+    has = tuple(name in own and own[name] == size for name, size in axes)
+    kept = [own[name] for name, size in axes if name in own and own[name] == size]
+    if len(kept) != count:  # drop the size-1 axes this tensor broadcasts
+        array = array.reshape(*kept, *array.shape[count:])
+    return array, has
+
+
+def run(op: str, out, inputs: tuple, backend, params: dict) -> Tensor:
+    """Runs op `op` (output template `out`, for one entry) over every entry of the
+    inputs' vectorized axes; the result is vectorized over all of them."""
+    axes = canonical(inputs)
+    arrays, has = zip(*(aligned(t, axes) for t in inputs))
+    sizes = tuple(size for _, size in axes)
+    traced = any(isinstance(a, jax.core.Tracer) for a in arrays)
+    from ..backends.numpy_backend import NumPyBackend
+
+    if isinstance(backend, NumPyBackend) and not traced:
+        array = _per_entry(op, out, inputs, backend, params, arrays, has, sizes)
+    else:
+        array = _mapped(op, out, inputs, backend, params, arrays, has, len(axes))
+    return Tensor(VectorizedData(array, axes), out.type, out.names, backend)
+
+
+def _per_entry(op, out, inputs, backend, params, arrays, has, sizes) -> np.ndarray:
+    results = []
+    for index in np.ndindex(*sizes):
+        inner = [
+            Tensor(array[tuple(i for i, kept in zip(index, flags) if kept)], t.type, t.names, backend)
+            for array, flags, t in zip(arrays, has, inputs)
+        ]
+        results.append(np.asarray(backend.execute(op, out, tuple(inner), params).data))
+    if not results:  # a vectorized axis of size 0
+        return np.empty((*sizes, *out.shape), dtype=out.type.dtype)
+    return np.stack(results).reshape(*sizes, *out.shape)
+
+
+def _mapped(op, out, inputs, backend, params, arrays, has, count: int):
+    method = getattr(backend, op)
+    templates = [(t.type, t.names) for t in inputs]
+
+    def one(*datas):
+        inner = [Tensor(d, type_, names, backend) for d, (type_, names) in zip(datas, templates)]
+        return method(out, *inner, **params).data
+
+    fun = one
+    for level in reversed(range(count)):
+        fun = jax.vmap(fun, in_axes=tuple(0 if flags[level] else None for flags in has))
+    arrays = [jax.numpy.asarray(a) if isinstance(a, np.ndarray) else a for a in arrays]
+    with jax.enable_x64(True):
+        return fun(*arrays)
