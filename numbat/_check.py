@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from ._errors import ArgumentError
 
 
@@ -30,10 +32,10 @@ def integer(function: str, argument: str, value, minimum: int | None = None) -> 
 
 
 def boolean(function: str, argument: str, value) -> bool:
-    """`value`, which must be True or False."""
-    if not isinstance(value, bool):
+    """`value`, which must be True or False (NumPy's booleans too)."""
+    if not isinstance(value, (bool, np.bool_)):
         raise ArgumentError(f"{function}: {argument} must be True or False, got {_shown(value)}")
-    return value
+    return bool(value)
 
 
 def number(function: str, argument: str, value) -> complex:

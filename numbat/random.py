@@ -16,6 +16,8 @@ defn the sampling is traced like any op.
 
 from __future__ import annotations
 
+import contextvars
+
 import jax
 import numpy as np
 
@@ -107,10 +109,25 @@ def _sample(op: str, key, shape, type_, names, fun, **params):
 
     shape = _check_shape(shape)
     template = Template(shape, _types.parse(type_), _names.normalize(names, len(shape)))
-    keys = split(key)
-    next_key, sample_key = keys[0], keys[1]
+    if _already_split.get():  # a *_split sampler: this key draws, and no next key is made
+        next_key, sample_key = None, key
+    else:
+        keys = split(key)
+        next_key, sample_key = keys[0], keys[1]
     sample = _run(op, sample_key, template, lambda k: fun(k, shape, template.type.dtype), **params)
     return sample, next_key
+
+
+_already_split = contextvars.ContextVar("numbat_random_already_split", default=False)
+
+
+def _drawn_with(sampler, key, *args, **options) -> Tensor:
+    """`sampler`'s sample drawn with `key` itself (Nx's `*_split` samplers: the caller split it)."""
+    token = _already_split.set(True)
+    try:
+        return sampler(key, *args, **options)[0]
+    finally:
+        _already_split.reset(token)
 
 
 def _float_type(type_, op):
@@ -256,3 +273,56 @@ def multivariate_normal(key, mean, covariance, shape=(), type="f32"):
         )
 
     return _sample("multivariate_normal", key, tuple(shape) + (n,), type, None, draw)
+
+
+def uniform_split(key, min=0.0, max=1.0, shape=(), type="f32", names=None) -> Tensor:
+    """`uniform` drawn with `key` as it is (already split by the caller); only the sample.
+
+    >>> key, sample_key = nbt.random.split(nbt.random.key(7))
+    >>> drawn = nbt.random.uniform_split(sample_key, shape=(3,))
+    >>> bool(nbt.all(drawn == nbt.random.uniform(nbt.random.key(7), shape=(3,))[0]))
+    True
+    """
+    return _drawn_with(uniform, key, min, max, shape, type, names)
+
+
+def normal_split(key, mean=0.0, standard_deviation=1.0, shape=(), type="f32", names=None) -> Tensor:
+    """`normal` drawn with `key` as it is (already split by the caller); only the sample.
+
+    >>> sample_key = nbt.random.split(nbt.random.key(7))[1]
+    >>> bool(nbt.all(nbt.random.normal_split(sample_key, shape=(2,)) == nbt.random.normal(nbt.random.key(7), shape=(2,))[0]))
+    True
+    """
+    return _drawn_with(normal, key, mean, standard_deviation, shape, type, names)
+
+
+def randint_split(key, min, max, shape=(), type="s32", names=None) -> Tensor:
+    """`randint` drawn with `key` as it is (already split by the caller); only the sample.
+
+    >>> sample_key = nbt.random.split(nbt.random.key(7))[1]
+    >>> bool(nbt.all(nbt.random.randint_split(sample_key, 0, 9, shape=(4,)) == nbt.random.randint(nbt.random.key(7), 0, 9, shape=(4,))[0]))
+    True
+    """
+    return _drawn_with(randint, key, min, max, shape, type, names)
+
+
+def gumbel_split(key, shape=(), type="f32", names=None) -> Tensor:
+    """`gumbel` drawn with `key` as it is (already split by the caller); only the sample.
+
+    >>> sample_key = nbt.random.split(nbt.random.key(7))[1]
+    >>> bool(nbt.all(nbt.random.gumbel_split(sample_key, shape=(2,)) == nbt.random.gumbel(nbt.random.key(7), shape=(2,))[0]))
+    True
+    """
+    return _drawn_with(gumbel, key, shape, type, names)
+
+
+def multivariate_normal_split(key, mean, covariance, shape=(), type="f32") -> Tensor:
+    """`multivariate_normal` drawn with `key` as it is (already split by the caller); only the sample.
+
+    >>> mean, covariance = nbt.tensor([0.0, 1.0]), nbt.eye(2, type="f32")
+    >>> sample_key = nbt.random.split(nbt.random.key(7))[1]
+    >>> drawn = nbt.random.multivariate_normal_split(sample_key, mean, covariance, shape=(3,))
+    >>> bool(nbt.all(drawn == nbt.random.multivariate_normal(nbt.random.key(7), mean, covariance, shape=(3,))[0]))
+    True
+    """
+    return _drawn_with(multivariate_normal, key, mean, covariance, shape, type)

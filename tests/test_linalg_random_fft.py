@@ -91,6 +91,16 @@ def test_samplers_agree_across_backends_and_defn(mode):
     assert abs(big.to_numpy().mean() - 2.0) < 0.1 and abs(big.to_numpy().std() - 3.0) < 0.1
 
 
+def test_split_samplers_draw_with_the_key_given_inside_a_defn_too():
+    sample_key = jax.random.split(jax.random.PRNGKey(5))[1]
+    expected = jax.random.uniform(sample_key, (3,))
+    key = nbt.tensor(np.asarray(jax.random.key_data(sample_key)), type="u32")
+    drawn = nbt.jit(lambda k: nbt.random.uniform_split(k, shape=(3,)))(key)
+    np.testing.assert_array_equal(drawn.to_numpy(), expected)
+    sample, next_key = nbt.random.uniform(key, shape=(3,))  # the flag does not outlive the call
+    assert next_key.shape == (2,) and not np.array_equal(sample.to_numpy(), expected)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_ffts_match_numpy(mode):
     signal = RNG.normal(size=(3, 8))

@@ -13,10 +13,11 @@ def _reduce(op: str, tensor, axes, keep_axes: bool, type_=None):
     if tensor.type.is_complex and op in ("reduce_max", "reduce_min"):
         raise ArgumentError(f"{op} is not defined for complex tensors, got {tensor.type}")
     indices = _names.axes_indices(tensor.names, axes)
+    keep_axes = _check.boolean(op, "keep_axes", keep_axes)
     shape = _shape.reduce(tensor.shape, indices, keep_axes)
     names = tuple(n for i, n in enumerate(tensor.names) if keep_axes or i not in indices)
     out = Template(shape, type_ or tensor.type, names)
-    return _dispatch.run(op, out, (tensor,), axes=indices, keep_axes=bool(keep_axes))
+    return _dispatch.run(op, out, (tensor,), axes=indices, keep_axes=keep_axes)
 
 
 def sum(tensor, axes=None, keep_axes=False):
