@@ -34,6 +34,7 @@ from ._defn import jit as jit
 from ._defn import jit_apply as jit_apply
 from ._defn import print_expr as print_expr
 from ._defn import print_value as print_value
+from ._defn import runtime_call as runtime_call
 from ._defn import stop_grad as stop_grad
 from ._defn import value_and_grad as value_and_grad
 from ._defn import while_loop as while_loop

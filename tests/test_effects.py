@@ -70,3 +70,45 @@ def test_vectorize_inside_a_defn_is_one_node_with_the_per_example_graph():
     text = str(nbt.debug_expr(fun)(nbt.tensor([[1.0, 2.0], [3.0, 4.0]], names=["batch", "x"])))
     assert "b = vectorize [ a, axes: [0], name: 'batch' ]" in text and "of -> e:" in text
     assert "parameter c:0                               f32[x: 2]" in text and "f = multiply [ b, 2.0 ]" in text
+
+
+def _clipped_cumsum(t, limit):
+    return nbt.tensor(np.minimum(np.cumsum(t.to_numpy()), limit), type=t.type)
+
+
+@pytest.mark.parametrize("backend", [nbt.NumPyBackend, nbt.XLABackend])
+def test_runtime_call_runs_python_inside_compiled_code(backend):
+    out = nbt.template((4,), "s32")
+    with nbt.default_backend(backend()):
+        eager = nbt.runtime_call(out, nbt.tensor([1, 2, 3, 4]), _clipped_cumsum, limit=5)
+        fun = nbt.jit(lambda t: nbt.runtime_call(out, t, _clipped_cumsum, limit=5) * 10)
+        compiled = fun(nbt.tensor([1, 2, 3, 4]))
+        rows = nbt.vectorize(nbt.tensor([[1, 2, 3, 4], [4, 3, 2, 1]]), "x")
+        per_row = nbt.runtime_call(out, rows, _clipped_cumsum, limit=5)
+    assert eager.to_numpy().tolist() == [1, 3, 5, 5] and compiled.to_numpy().tolist() == [10, 30, 50, 50]
+    assert per_row.vectorized_axes == (("x", 2),) and per_row.to_numpy().tolist() == [[1, 3, 5, 5], [4, 5, 5, 5]]
+    assert isinstance(per_row.backend, backend) and isinstance(eager.backend, backend)
+    assert fun(rows).to_numpy().tolist() == [[10, 30, 50, 50], [40, 50, 50, 50]]
+
+
+def test_runtime_call_takes_containers_and_is_one_node_of_the_graph():
+    out = (nbt.template((), "s32"), nbt.template((), "f32", names=None))
+    summary = lambda d: (nbt.sum(d["a"]), nbt.mean(d["a"]))
+    fun = lambda t: nbt.runtime_call(out, {"a": t}, summary)
+    total, mean = nbt.jit(fun)(nbt.tensor([1, 2, 3]))
+    assert nbt.to_number(total) == 6 and nbt.to_number(mean) == 2.0
+    assert "runtime_call [ a, fun: '<lambda>' ]" in str(nbt.debug_expr(fun)(nbt.tensor([1, 2, 3])))
+
+
+def test_a_runtime_call_whose_result_does_not_fit_is_a_numbat_error_and_the_defn_runs_again():
+    wrong = nbt.template((3,), "s32")
+    with pytest.raises(nbt.ArgumentError, match=r"result 0 is s32\[4\], the output template says s32\[3\]"):
+        nbt.runtime_call(wrong, nbt.tensor([1, 2, 3, 4]), _clipped_cumsum, limit=5)
+    fun = nbt.jit(lambda t, n: nbt.runtime_call(nbt.template((n,), "s32"), t, _clipped_cumsum, limit=5))
+    with pytest.raises(nbt.HookError, match="runtime_call '_clipped_cumsum' raised ArgumentError"):
+        fun(nbt.tensor([1, 2, 3, 4]), n=3)  # keyword arguments are static
+    assert fun(nbt.tensor([1, 2, 3, 4]), n=4).to_numpy().tolist() == [1, 3, 5, 5]
+    with pytest.raises(nbt.HookError, match="raised ZeroDivisionError"):
+        nbt.runtime_call(wrong, nbt.tensor([1]), lambda t: 1 / 0)
+    with pytest.raises(nbt.ArgumentError, match="the output must be a template"):
+        nbt.runtime_call((3,), nbt.tensor([1]), _clipped_cumsum)

@@ -25,4 +25,5 @@ from ._jit import jit as jit
 from ._jit import jit_apply as jit_apply
 from ._options import default_defn_options as default_defn_options
 from ._options import global_default_defn_options as global_default_defn_options
+from ._runtime_call import runtime_call as runtime_call
 from ._vectorize import vectorize as vectorize

@@ -47,12 +47,22 @@ def _run(fun, tensor: Tensor, what: str) -> None:
         try:
             fun(_host_tensor(value, tensor))
         except Exception as error:  # noqa: BLE001 -- kept and raised as a HookError after the call
-            with _errors_lock:
-                _errors.append((what, error))
+            keep_error(what, error)
 
+    note_traced_callback()
+    jax.debug.callback(callback, tensor.data, ordered=True)
+
+
+def keep_error(what: str, error: BaseException) -> None:
+    """Keeps an error a callback raised in compiled code, for `raise_pending`."""
+    with _errors_lock:
+        _errors.append((what, error))
+
+
+def note_traced_callback() -> None:
+    """Counts a callback put into compiled code, so the defn checks for errors after calls."""
     global traced_callbacks
     traced_callbacks += 1
-    jax.debug.callback(callback, tensor.data, ordered=True)
 
 
 def raise_pending() -> None:

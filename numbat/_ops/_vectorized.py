@@ -154,7 +154,12 @@ def _mapped(op, out, inputs, backend, params, arrays, has, count: int):
         inner = [Tensor(d, type_, names, backend) for d, (type_, names) in zip(datas, templates)]
         return method(out, *inner, **params).data
 
-    fun = one
+    return mapped(one, arrays, has, count)
+
+
+def mapped(fun, arrays, has, count: int):
+    """`fun` over plain arrays, mapped with `jax.vmap` over `count` vectorized axes (the
+    output of `aligned` for each input: its array and which of the axes it has)."""
     for level in reversed(range(count)):
         fun = jax.vmap(fun, in_axes=tuple(0 if flags[level] else None for flags in has))
     arrays = [jax.numpy.asarray(a) if isinstance(a, np.ndarray) else a for a in arrays]
