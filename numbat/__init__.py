@@ -41,6 +41,8 @@ from ._defn import while_loop as while_loop
 from ._errors import ArgumentError as ArgumentError
 from ._errors import ClientError as ClientError
 from ._errors import HookError as HookError
+from ._heatmap import Heatmap as Heatmap
+from ._heatmap import to_heatmap as to_heatmap
 from ._ops.bitwise import bitwise_and as bitwise_and
 from ._ops.bitwise import bitwise_not as bitwise_not
 from ._ops.bitwise import bitwise_or as bitwise_or

@@ -180,3 +180,22 @@ def test_conv_permutations_match_transposing_by_hand(backend):
     np.testing.assert_allclose(permuted.to_numpy(), np.transpose(canonical.to_numpy(), [0, 2, 3, 1]), rtol=1e-5)
     with pytest.raises(nbt.ArgumentError, match="input_permutation must list each"):
         nbt.conv(image, kernel_hwio, input_permutation=[0, 0, 1, 2])
+
+
+def test_to_heatmap_prints_digits_as_nx_and_shades_with_ansi():
+    plain = repr(
+        nbt.to_heatmap(nbt.tensor([[0.0, 0.5, 1.0], [float("nan"), float("-inf"), float("inf")]]), ansi_enabled=False)
+    )
+    assert plain == "numbat.Heatmap<\n  f32[2][3]\n  059\n  x-+\n>"  # 0.5 * 9 = 4.5 rounds away from zero, as in Elixir
+    cube = repr(nbt.to_heatmap(nbt.iota((2, 1, 2), names=["a", None, "c"]), ansi_enabled=False))
+    assert cube == "numbat.Heatmap<\n  s32[a: 2][1][c: 2]\n  [\n    09,\n    09\n  ]\n>"
+    shaded = repr(nbt.to_heatmap(nbt.tensor([1, 2]), ansi_enabled=True, ansi_whitespace="#"))
+    assert "\x1b[48;5;232m#\x1b[48;5;255m#\x1b[0m" in shaded
+    vectorized = repr(nbt.to_heatmap(nbt.vectorize(nbt.iota((2, 2)), "x"), ansi_enabled=False))
+    assert vectorized.split("\n")[1:3] == ["  vectorized[x: 2]", "  s32[2]"]
+    markup = nbt.to_heatmap(nbt.tensor([[1, 2]], names=["<b>", None]))._repr_html_()
+    assert "data:image/png;base64," in markup and "&lt;b&gt;" in markup and "<b>" not in markup
+    with pytest.raises(nbt.ArgumentError, match="needs real values"):
+        nbt.to_heatmap(nbt.tensor([1j]))
+    with pytest.raises(nbt.ArgumentError, match="ansi_enabled must be True or False"):
+        nbt.to_heatmap(nbt.tensor([1]), ansi_enabled="yes")
