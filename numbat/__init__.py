@@ -82,6 +82,7 @@ from ._ops.creation import iota as iota
 from ._ops.creation import template as template
 from ._ops.creation import tensor as tensor
 from ._ops.creation import to_number as to_number
+from ._ops.creation import to_tensor as to_tensor
 from ._ops.cumulative import cumulative_max as cumulative_max
 from ._ops.cumulative import cumulative_min as cumulative_min
 from ._ops.cumulative import cumulative_product as cumulative_product

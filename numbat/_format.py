@@ -35,6 +35,13 @@ def vectorized_header(axes: tuple) -> str:
     return "vectorized" + "".join(f"[{name}: {size}]" for name, size in axes)
 
 
+def describe(tensor) -> str:
+    """A tensor's header, its vectorized axes first if any: `vectorized[x: 2] s32[3]`."""
+    text = header(tensor.type, tensor.shape, tensor.names)
+    axes = tensor.vectorized_axes
+    return f"{vectorized_header(axes)} {text}" if axes else text
+
+
 def number(value, type_: Type) -> str:
     """One element as Nx prints it.
 

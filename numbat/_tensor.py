@@ -200,9 +200,8 @@ class Tensor:
     def _scalar(self, convert):
         _check_concrete(self, "convert")
         if self.size != 1 or self.vectorized_axes:
-            shape = _format.vectorized_header(self.vectorized_axes) + " " if self.vectorized_axes else ""
             raise ArgumentError(
-                f"only a tensor with one element converts to a Python number, got shape {shape}{self.shape}"
+                f"only a tensor with one element converts to a Python number, got {_format.describe(self)}"
             )
         value = self.to_numpy().reshape(()).item()
         if isinstance(value, complex) and convert is not complex:

@@ -9,7 +9,7 @@ import jax
 import ml_dtypes
 import numpy as np
 
-from .. import _expr, _names, _types
+from .. import _expr, _format, _names, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
 from ..backends import _default
@@ -257,6 +257,27 @@ def to_number(tensor) -> int | float | complex:
     6
     """
     tensor = _dispatch.to_tensor(tensor)
-    if tensor.size != 1:
-        raise ArgumentError(f"to_number needs a tensor with one element, got shape {tensor.shape}")
+    if tensor.size != 1 or tensor.vectorized_axes:
+        raise ArgumentError(f"to_number needs a tensor with one element, got {_format.describe(tensor)}")
     return tensor.to_numpy().reshape(()).item()
+
+
+def to_tensor(value) -> Tensor:
+    """`value` as a tensor, the way every op converts its arguments: a tensor is returned
+    as it is, a number becomes a scalar of its inferred type (on the default backend).
+
+    >>> nbt.to_tensor(2.5)
+    numbat.Tensor<
+      f32
+      2.5
+    >
+    >>> t = nbt.iota((2,))
+    >>> nbt.to_tensor(t) is t
+    True
+    """
+    if not isinstance(value, Tensor) and not _types.is_number(value):
+        raise ArgumentError(
+            f"to_tensor converts numbers and tensors, got {type(value).__name__}; "
+            "build a tensor from lists or arrays with nbt.tensor"
+        )
+    return _dispatch.to_tensor(value)

@@ -60,9 +60,8 @@ def tensor_html(tensor) -> str:
     True
     """
     try:
-        header = _format.header(tensor.type, tensor.shape, tensor.names)
-        if tensor.vectorized_axes:  # the header says so; the values are every entry's, vectorized axes first
-            header = f"{_format.vectorized_header(tensor.vectorized_axes)} {header}"
+        header = _format.describe(tensor)
+        if tensor.vectorized_axes:  # the values are every entry's, vectorized axes first
             from .._ops.vectorization import devectorize
 
             tensor = devectorize(tensor)
