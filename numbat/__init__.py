@@ -28,6 +28,7 @@ from ._defn import grad as grad
 from ._defn import hook as hook
 from ._defn import inspect_expr as inspect_expr
 from ._defn import inspect_value as inspect_value
+from ._defn import io_call as io_call
 from ._defn import is_cached as is_cached
 from ._defn import jacobian as jacobian
 from ._defn import jit as jit

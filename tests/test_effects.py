@@ -112,3 +112,21 @@ def test_a_runtime_call_whose_result_does_not_fit_is_a_numbat_error_and_the_defn
         nbt.runtime_call(wrong, nbt.tensor([1]), lambda t: 1 / 0)
     with pytest.raises(nbt.ArgumentError, match="the output must be a template"):
         nbt.runtime_call((3,), nbt.tensor([1]), _clipped_cumsum)
+
+
+def test_io_call_passes_containers_through_and_names_come_from_the_hooks_option():
+    seen = []
+    record = lambda d: seen.append((d["x"].to_numpy().tolist(), nbt.to_number(d["total"])))
+    body = lambda t: nbt.io_call({"x": t, "total": nbt.sum(t)}, "log", record)["x"] * 2
+    assert nbt.jit(body)(nbt.tensor([1, 2])).to_numpy().tolist() == [2, 4]
+    assert seen == [([1, 2], 3)]  # the default function of the name
+    other = []
+    nbt.jit(body, hooks={"log": lambda d: other.append(nbt.to_number(d["total"]))})(nbt.tensor([3, 4]))
+    assert other == [7] and len(seen) == 1  # the option replaced it
+    assert nbt.io_call(nbt.tensor([5]), "unnamed").to_numpy().tolist() == [5]  # no function: nothing happens
+    assert "c = io_call [ b, a, name: 'log' ]" in str(nbt.debug_expr(body)(nbt.tensor([1, 2])))
+    failing = nbt.jit(lambda t: nbt.io_call((t,), lambda value: 1 / 0)[0])
+    with pytest.raises(nbt.HookError, match="io_call '<lambda>' raised ZeroDivisionError"):
+        failing(nbt.tensor([1]))
+    with pytest.raises(nbt.ArgumentError, match="io_call needs a function or a name"):
+        nbt.io_call(nbt.tensor([1]), 3)

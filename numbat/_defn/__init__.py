@@ -11,6 +11,7 @@ from ._control import fori_loop as fori_loop
 from ._control import while_loop as while_loop
 from ._effects import hook as hook
 from ._effects import inspect_value as inspect_value
+from ._effects import io_call as io_call
 from ._effects import print_value as print_value
 from ._grad import custom_grad as custom_grad
 from ._grad import grad as grad

@@ -20,7 +20,7 @@ import numpy as np
 from .. import _expr
 from .._errors import ArgumentError, HookError
 from .._ops import _dispatch
-from .._tensor import Tensor
+from .._tensor import Tensor, is_tensor
 from ..backends.numpy_backend import NumPyBackend
 
 # The hooks of the defn being traced (its `hooks=` option), and whether the trace used any.
@@ -34,23 +34,25 @@ def _host_tensor(value, template: Tensor) -> Tensor:
     return Tensor(np.asarray(value), template.type, template.names, NumPyBackend())
 
 
-def _run(fun, tensor: Tensor, what: str) -> None:
-    """Calls `fun` on the value of `tensor`: now, or when the compiled code runs."""
-    if not isinstance(tensor.data, jax.core.Tracer):
+def _run(fun, value, what: str) -> None:
+    """Calls `fun` on `value` (a tensor or a container of them) with host tensors: now,
+    or when the compiled code runs."""
+    leaves, treedef = jax.tree_util.tree_flatten(value, is_leaf=is_tensor)
+    if not any(isinstance(leaf.data, jax.core.Tracer) for leaf in leaves):
         try:
-            fun(_host_tensor(tensor.data, tensor))
+            fun(jax.tree_util.tree_unflatten(treedef, [_host_tensor(t.data, t) for t in leaves]))
         except Exception as error:
             raise HookError(f"{what} raised {type(error).__name__}: {error}") from error
         return
 
-    def callback(value):
+    def callback(*arrays):
         try:
-            fun(_host_tensor(value, tensor))
+            fun(jax.tree_util.tree_unflatten(treedef, [_host_tensor(a, t) for a, t in zip(arrays, leaves)]))
         except Exception as error:  # noqa: BLE001 -- kept and raised as a HookError after the call
             keep_error(what, error)
 
     note_traced_callback()
-    jax.debug.callback(callback, tensor.data, ordered=True)
+    jax.debug.callback(callback, *[t.data for t in leaves], ordered=True)
 
 
 def keep_error(what: str, error: BaseException) -> None:
@@ -89,19 +91,46 @@ def hook(tensor, fun_or_name, name=None):
     """
     tensor = _dispatch.to_tensor(tensor)
     if isinstance(fun_or_name, str):
-        label = fun_or_name
-        fun = (_hooks.get() or {}).get(fun_or_name)
-        if fun is None:
-            return tensor
-    elif callable(fun_or_name):
-        fun, label = fun_or_name, name or getattr(fun_or_name, "__name__", "hook")
-    else:
+        return io_call(tensor, fun_or_name)
+    if not callable(fun_or_name):
         raise ArgumentError(f"hook needs a function or a hook name, got {type(fun_or_name).__name__} {fun_or_name!r}")
-    _run(fun, tensor, f"hook {label!r}")
+    return io_call(tensor, name or getattr(fun_or_name, "__name__", "hook"), fun_or_name, _kind="hook")
+
+
+def io_call(tensors, fun_or_name, fun=None, *, _kind="io_call"):
+    """Nx's `io_call`: calls a function for its side effects with the value of `tensors`
+    (a tensor or a tuple, list or dict of them) when the code runs, and returns `tensors`
+    unchanged. `fun_or_name` is the function, or a name: the defn's `hooks=` option then
+    supplies the function, else `fun`, else nothing happens.
+
+    >>> totals = []
+    >>> step = nbt.jit(lambda t: nbt.io_call({"t": t, "sum": nbt.sum(t)}, lambda d: totals.append(int(d["sum"])))["t"] + 1)
+    >>> step(nbt.tensor([1, 2, 3]))
+    numbat.Tensor<
+      s32[3]
+      [2, 3, 4]
+    >
+    >>> totals
+    [6]
+    """
+    if isinstance(fun_or_name, str):
+        label, fun = fun_or_name, (_hooks.get() or {}).get(fun_or_name, fun)
+        if fun is None:
+            return tensors
+    else:
+        label, fun = getattr(fun_or_name, "__name__", "io_call"), fun_or_name
+    if not callable(fun):
+        raise ArgumentError(f"{_kind} needs a function or a name, got {type(fun).__name__} {fun!r}")
+    if not isinstance(tensors, Tensor) and not isinstance(tensors, (tuple, list, dict)):
+        tensors = _dispatch.to_tensor(tensors)
+    leaves, treedef = jax.tree_util.tree_flatten(tensors, is_leaf=is_tensor)
+    leaves = [_dispatch.to_tensor(leaf) for leaf in leaves]
+    value = jax.tree_util.tree_unflatten(treedef, leaves)
+    _run(fun, value, f"{_kind} {label!r}")
     recorder = _expr.current()
     if recorder is not None:
-        recorder.record("hook", (tensor,), {"name": label}, tensor)
-    return tensor
+        recorder.record_many(_kind, tuple(leaves), {"name": label}, leaves)
+    return value
 
 
 def print_value(tensor, formatter=None, label: str | None = None):
