@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import builtins
 
+import numpy as np
+
 from .. import _check, _names, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
@@ -312,7 +314,9 @@ def split(tensor, sizes, axis=0):
             raise ArgumentError(f"split: a fraction must be between 0 and 1 (exclusive), got {sizes}")
         first = int(sizes * total)
         sizes = [first, total - first]
-    elif isinstance(sizes, bool) or not isinstance(sizes, (int, list, tuple)):
+    elif isinstance(sizes, bool) or not (
+        isinstance(sizes, int) or (isinstance(sizes, (list, tuple)) and builtins.all(_is_size(s) for s in sizes))
+    ):
         raise ArgumentError(f"split: sizes is a number of parts, a list of sizes or a fraction, got {sizes!r}")
     if isinstance(sizes, int):
         if sizes < 1 or total % sizes:
@@ -325,6 +329,10 @@ def split(tensor, sizes, axis=0):
         parts.append(slice_along_axis(tensor, start, size, axis=index))
         start += size
     return parts
+
+
+def _is_size(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def to_batched(tensor, batch_size, leftover="repeat"):

@@ -157,7 +157,11 @@ def revectorize(tensor, axes, target_shape=None, target_names=None):
         target_shape, names = tensor.shape, tensor.names
     else:
         target_shape = _check.sequence("revectorize", "target_shape", target_shape, of="sizes")
-        names = (None,) * len(target_shape) if target_names is None else tuple(target_names)
+        names = (
+            (None,) * len(target_shape)
+            if target_names is None
+            else _check.sequence("revectorize", "target_names", target_names, of="names")
+        )
     sizes = [size for _, size in pairs] + list(target_shape)
     if sum(1 for size in sizes if size == "auto") > 1:
         raise ArgumentError("revectorize: at most one 'auto' size between the axes and target_shape")
