@@ -12,6 +12,8 @@ from . import _dispatch
 def _transform(kind: str, tensor, lengths, axes, op: str):
     tensor = _dispatch.to_tensor(tensor)
     axes = _check.sequence(op, "axes", axes, "axes")
+    if kind == "rfft" and tensor.type.is_complex:
+        raise ArgumentError(f"rfft transforms a real signal, got {tensor.type}; use fft for complex input")
     if not axes:
         raise ArgumentError(f"{op} needs at least one axis to transform")
     if tensor.rank < len(axes):

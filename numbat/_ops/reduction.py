@@ -90,8 +90,8 @@ def _arg(op: str, tensor, axis, keep_axis: bool, tie_break: str):
         raise ArgumentError(f"{op} is not defined for complex tensors, got {tensor.type}")
     if tensor.size == 0:
         raise ArgumentError(f"{op} of an empty tensor (shape {tensor.shape}) has no answer")
-    if tie_break not in ("low", "high"):
-        raise ArgumentError(f'tie_break must be "low" or "high", got {tie_break!r}')
+    tie_break = _check.choice(op, "tie_break", tie_break, ("low", "high"))
+    keep_axis = _check.boolean(op, "keep_axis", keep_axis)
     if axis is None:
         shape, names, index = (
             ((1,) * tensor.rank if keep_axis else ()),
@@ -103,7 +103,7 @@ def _arg(op: str, tensor, axis, keep_axis: bool, tie_break: str):
         shape = _shape.reduce(tensor.shape, (index,), keep_axis)
         names = tuple(n for i, n in enumerate(tensor.names) if keep_axis or i != index)
     out = Template(shape, _types.S32, names)
-    return _dispatch.run(op, out, (tensor,), axis=index, keep_axis=bool(keep_axis), tie_break=tie_break)
+    return _dispatch.run(op, out, (tensor,), axis=index, keep_axis=keep_axis, tie_break=tie_break)
 
 
 def argmax(tensor, axis=None, keep_axis=False, tie_break="low"):
