@@ -231,3 +231,11 @@ def test_every_construct_records_its_inputs_in_the_expression():
     assert "?" not in text
     for op in ("cond", "custom_grad", "while", "stop_grad", "grad", "vectorize", "hook"):
         assert f" = {op} [" in text, op
+
+
+def test_fori_loop_takes_an_int_and_a_tensor_bound_and_refuses_float_bounds():
+    fun = lambda n: nbt.fori_loop(0, n, lambda i, total: total + i, nbt.tensor(0))
+    assert nbt.to_number(nbt.jit(fun)(nbt.tensor(4))) == 6
+    assert "fori_loop [ a, 0, start: 0 ]" in str(nbt.debug_expr(fun)(nbt.tensor(4)))
+    with pytest.raises(nbt.ArgumentError, match="start must be an int or an integer scalar tensor, got f64"):
+        nbt.fori_loop(np.float64(2.5), 3, lambda i, total: total, nbt.tensor(0))

@@ -703,3 +703,8 @@ def test_a_user_string_is_escaped_in_every_html_view(ip, monkeypatch):
     joined = "".join(html)
     assert "<script>" not in joined and "alert('x')</script>" not in joined
     assert "&lt;script&gt;" in joined
+
+
+def test_a_heatmap_of_an_empty_tensor_is_a_numbat_error():
+    with pytest.raises(nbt.ArgumentError, match="nothing to draw"):
+        nbt.notebook.heatmap(nbt.tensor(np.zeros((2, 0))))

@@ -313,10 +313,16 @@ def fori_loop(start: int, stop: int, body, state):
         return state
 
     bounds = [b if isinstance(b, int) else _tensor(b, backend) for b in (start, stop)]
+    for name, bound in zip(("start", "stop"), bounds):
+        if not isinstance(bound, int) and (bound.shape != () or not bound.type.is_integer):
+            raise ArgumentError(
+                f"fori_loop: {name} must be an int or an integer scalar tensor, "
+                f"got {_format.header(bound.type, bound.shape, bound.names)}"
+            )
     with jax.enable_x64(True):
         final = jax.lax.fori_loop(*[b if isinstance(b, int) else b.data for b in bounds], step, state)
     if recorder is not None:
-        params = {"start": start, "stop": stop} if static else {}
-        inputs = tuple(_leaves(state)[0]) if static else (*bounds, *_leaves(state)[0])
+        params = {name: b for name, b in zip(("start", "stop"), bounds) if isinstance(b, int)}
+        inputs = (*[b for b in bounds if not isinstance(b, int)], *_leaves(state)[0])
         recorder.record_many("fori_loop", inputs, params, _leaves(final)[0], subgraphs=tuple(graphs[-1:]))
     return final

@@ -32,6 +32,8 @@ def heatmap(tensor, title: str | None = None):
         raise ArgumentError(f"heatmap needs a tensor of rank 2 or more, got shape {tensor.shape}")
     if tensor.type.is_complex:
         raise ArgumentError("heatmap draws real tensors; take nbt.abs or nbt.real of a complex one first")
+    if tensor.size == 0:
+        raise ArgumentError(f"heatmap has nothing to draw: the tensor is empty (shape {tensor.shape})")
     values = np.asarray(tensor[(0,) * (tensor.rank - 2)].to_numpy(), dtype=np.float64) if tensor.rank > 2 else None
     values = np.asarray(tensor.to_numpy(), dtype=np.float64) if values is None else values
     plt = _pyplot()
