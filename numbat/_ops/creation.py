@@ -9,7 +9,7 @@ import jax
 import ml_dtypes
 import numpy as np
 
-from .. import _expr, _format, _names, _types
+from .. import _check, _expr, _format, _names, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
 from ..backends import _default
@@ -149,7 +149,7 @@ def template(shape: Sequence[int], type="f32", names=None) -> Template:
 
 
 def _check_shape(shape) -> tuple:
-    if isinstance(shape, int) or not isinstance(shape, Sequence):
+    if isinstance(shape, (int, str, bytes)) or not isinstance(shape, Sequence):
         raise ArgumentError(f"a shape is a tuple of non-negative ints, got {shape!r}")
     shape = tuple(shape)
     if not builtins.all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) and 0 <= s < 2**63 for s in shape):
@@ -222,7 +222,12 @@ def broadcast(tensor, shape, axes=None, names=None) -> Tensor:
     """
     tensor = _dispatch.to_tensor(tensor)
     shape = _check_shape(shape)
-    axes = tuple(range(len(shape) - tensor.rank, len(shape))) if axes is None else tuple(axes)
+    if axes is None:
+        axes = tuple(range(len(shape) - tensor.rank, len(shape)))
+    else:
+        axes = _check.sequence("broadcast", "axes", axes, of="axis positions")
+    if not builtins.all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
+        raise ArgumentError(f"broadcast axes must be ints, got {list(axes)!r}")
     if len(axes) != tensor.rank or sorted(axes) != list(axes) or any(not 0 <= a < len(shape) for a in axes):
         raise ArgumentError(f"broadcast axes {list(axes)} must be {tensor.rank} increasing axes of shape {shape}")
     for size, axis in zip(tensor.shape, axes):

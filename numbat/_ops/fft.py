@@ -22,8 +22,8 @@ def _transform(kind: str, tensor, lengths, axes, op: str):
     if lengths is None:
         lengths = tuple(tensor.shape[a] if kind != "irfft" else 2 * (tensor.shape[a] - 1) for a in axes)
     lengths = (lengths,) if isinstance(lengths, int) else _check.sequence(op, "lengths", lengths, "positive ints")
-    if len(lengths) != len(axes) or not all(isinstance(n, int) and n >= 1 for n in lengths):
-        raise ArgumentError(f"{op}: lengths must be {len(axes)} positive ints, got {lengths!r}")
+    if len(lengths) != len(axes) or not all(isinstance(n, int) and 1 <= n < 2**31 for n in lengths):
+        raise ArgumentError(f"{op}: lengths must be {len(axes)} positive ints below 2**31, got {lengths!r}")
     shape = list(tensor.shape)
     for axis, length in zip(axes, lengths):
         shape[axis] = length // 2 + 1 if kind == "rfft" else length

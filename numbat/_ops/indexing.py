@@ -231,6 +231,8 @@ def _gather_axes(tensor: Tensor, indices: Tensor, axes, op: str) -> tuple:
     if indices.rank == 0:
         raise ArgumentError(f"{op}: indices need a last axis holding one index per gathered axis")
     count = indices.shape[-1]
+    if count > tensor.rank:
+        raise ArgumentError(f"{op}: indices hold {count} indices per position, the tensor has rank {tensor.rank}")
     axes = tuple(range(count)) if axes is None else _names.axes_indices(tensor.names, axes)
     if len(axes) != count:
         raise ArgumentError(f"{op}: indices have {count} entries per position but axes {list(axes)} has {len(axes)}")
@@ -319,7 +321,7 @@ def split(tensor, sizes, axis=0):
     ):
         raise ArgumentError(f"split: sizes is a number of parts, a list of sizes or a fraction, got {sizes!r}")
     if isinstance(sizes, int):
-        if sizes < 1 or total % sizes:
+        if sizes < 1 or sizes > builtins.max(total, 1) or total % sizes:
             raise ArgumentError(f"split: {total} elements along axis {index} do not split into {sizes} equal parts")
         sizes = [total // sizes] * sizes
     if builtins.sum(sizes) != total or builtins.any(s < 0 for s in sizes):

@@ -7,6 +7,7 @@ import typing
 
 import numpy as np
 
+from .._errors import ArgumentError
 from .._tensor import Tensor
 from . import _fp_state
 from ._abstract import Template
@@ -36,6 +37,8 @@ class NumPyBackend(ArrayBackend):
         token = _fp_state.silence()  # Nx semantics: Inf and NaN, no warnings
         try:
             return getattr(self, op)(out, *inputs, **params)
+        except np.linalg.LinAlgError as error:  # XLA gives NaN here; NumPy refuses, so say why
+            raise ArgumentError(f"linalg.{params.get('kind', op)} on the NumPy backend: {error}") from None
         finally:
             _fp_state.restore(token)
 
