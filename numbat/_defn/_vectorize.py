@@ -1,7 +1,7 @@
-"""`vectorize`: a function over single examples, run over a batch axis with `jax.vmap`.
+"""`vectorize` of a function: a function over single examples, run over a batch axis with `jax.vmap`.
 
-Nx vectorizes tensors (their leading axes become "vectorized" and every op maps over
-them); numbat expresses the same thing as a function transform on JAX's `vmap`:
+`nbt.vectorize(tensor, axes)` makes vectorized tensors, as Nx does (`numbat._ops.vectorization`);
+given a function instead, it is this transform on JAX's `vmap`:
 `nbt.vectorize(fun)(batch)` calls `fun` on each slice of `batch` along `axis` (as if
 in a loop, but as one compiled computation) and stacks the results along a new leading
 axis named `name`. Inside `fun` the tensors have no batch axis. It works eagerly and
