@@ -38,6 +38,7 @@ _log: collections.deque = collections.deque(maxlen=LOG_SIZE)
 _sequence = 0
 # Per function: {"compilation": n, "cache_hit": n}, plain dicts so that a hot path's increment is cheap.
 _counts: dict[str, dict[str, int]] = collections.defaultdict(lambda: {"compilation": 0, "cache_hit": 0})
+_cells: dict[str, list[list[int]]] = collections.defaultdict(list)  # live hit cells of defns, by name
 listened = False  # whether any handler is attached (hot paths read it without a call or the lock)
 
 
@@ -94,14 +95,18 @@ def handlers() -> list[str]:
 
 def execute(event: Event, measurements: dict, metadata: dict) -> None:
     """Logs an event and calls every handler attached to it."""
-    global _sequence
     _event("telemetry.execute", event)
     if not isinstance(measurements, dict) or not isinstance(metadata, dict):
         raise ArgumentError(
             f"telemetry.execute: measurements and metadata must be dicts, got {measurements!r} and {metadata!r}"
         )
+    _emit(event, measurements, metadata)
+
+
+def _emit(event: Event, measurements: dict, metadata: dict, count: bool = True) -> None:
+    global _sequence
     with _lock:
-        if event in (COMPILATION, CACHE_HIT):
+        if count and event in (COMPILATION, CACHE_HIT):
             _counts[metadata.get("function", "?")][event[-1]] += 1
         if event != CACHE_HIT:
             _sequence += 1
@@ -115,32 +120,50 @@ def execute(event: Event, measurements: dict, metadata: dict) -> None:
             _logger.exception("telemetry handler %r raised on %r and was detached", handler_id, event)
 
 
-def cache_hit(function: str, key: str | typing.Callable[[], str]) -> None:
-    """Counts a cache hit of `function`; emits `("numbat", "cache_hit")` (with the cache
-    `key`, or `key()` computed only then) when a handler listens, so a hit costs almost nothing otherwise."""
+def cache_hit(function: str, key: str | typing.Callable[[], str], counted: bool = False) -> None:
+    """Counts a cache hit of `function` (unless `counted`: the caller's `hit_cell` already
+    did); emits `("numbat", "cache_hit")` (with the cache `key`, or `key()` computed only
+    then) when a handler listens, so a hit costs almost nothing otherwise."""
     if not isinstance(function, str):
         raise ArgumentError(f"telemetry.cache_hit: function must be a str (its name), got {function!r}")
     if listened:
         for events, _ in list(_handlers.values()):
             if CACHE_HIT in events:
-                execute(CACHE_HIT, {"count": 1}, {"function": function, "key": key if isinstance(key, str) else key()})
+                metadata = {"function": function, "key": key if isinstance(key, str) else key()}
+                _emit(CACHE_HIT, {"count": 1}, metadata, count=not counted)
                 return
-    _counts[function]["cache_hit"] += 1
+    if not counted:
+        _counts[function]["cache_hit"] += 1
 
 
-def hit_counter(function: str) -> dict[str, int]:
-    """The live counter behind `counts()` for `function`: a hot path that has checked
-    `listened` is False bumps `counter["cache_hit"]` itself instead of calling `cache_hit`.
+def hit_cell(function: str) -> list[int]:
+    """A live one-element counter of `function`'s cache hits, summed into `counts()`: a hot
+    path bumps `cell[0]` (one increment, no call). `release_cell` folds it back.
 
-    >>> before = counts().get("hit_counter_example", {"cache_hits": 0})["cache_hits"]
-    >>> hit_counter("hit_counter_example")["cache_hit"] += 1
-    >>> counts()["hit_counter_example"]["cache_hits"] - before
+    >>> before = counts().get("hit_cell_example", {"cache_hits": 0})["cache_hits"]
+    >>> cell = hit_cell("hit_cell_example")
+    >>> cell[0] += 1
+    >>> counts()["hit_cell_example"]["cache_hits"] - before
+    1
+    >>> release_cell("hit_cell_example", cell)
+    >>> counts()["hit_cell_example"]["cache_hits"] - before
     1
     """
     if not isinstance(function, str):
-        raise ArgumentError(f"telemetry.hit_counter: function must be a str (its name), got {function!r}")
+        raise ArgumentError(f"telemetry.hit_cell: function must be a str (its name), got {function!r}")
+    cell = [0]
     with _lock:
-        return _counts[function]
+        _cells[function].append(cell)
+    return cell
+
+
+def release_cell(function: str, cell: list[int]) -> None:
+    """Folds `cell`'s hits into `function`'s count and stops reading it (its owner is gone)."""
+    with _lock:
+        cells = _cells.get(function, [])
+        if any(c is cell for c in cells):
+            cells[:] = [c for c in cells if c is not cell]
+            _counts[function]["cache_hit"] += cell[0]
 
 
 def listening(event: Event) -> bool:
@@ -181,8 +204,12 @@ def counts() -> dict[str, dict[str, int]]:
     1
     """
     with _lock:
-        return {
-            name: {"compilations": c["compilation"], "cache_hits": c["cache_hit"]}
-            for name, c in _counts.items()
-            if c["compilation"] or c["cache_hit"]
-        }
+        totals = {name: (c["compilation"], c["cache_hit"]) for name, c in _counts.items()}
+        for name, cells in _cells.items():
+            compilations, hits = totals.get(name, (0, 0))
+            totals[name] = (compilations, hits + sum(cell[0] for cell in cells))
+    return {
+        name: {"compilations": compilations, "cache_hits": hits}
+        for name, (compilations, hits) in totals.items()
+        if compilations or hits
+    }

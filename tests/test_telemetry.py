@@ -44,3 +44,37 @@ def test_log_is_bounded_and_cache_hits_are_counted_not_logged():
     assert len(compilations) == 1
     assert telemetry.counts()[compilations[0].metadata["function"]]["cache_hits"] >= 2
     assert start < before
+
+
+def test_a_defns_hits_live_in_one_counter_that_outlives_the_defn():
+    import gc
+
+    fun = nbt.jit(lambda t: t + 1)
+    fun.name = "one_counter_example"
+    x = nbt.tensor([1.0])
+    for _ in range(4):
+        fun(x)  # a compile, then hits through both fast paths
+    assert fun.cache_info() == {"compiled": 1, "hits": 3}
+    assert nbt.telemetry.counts()["one_counter_example"] == {"compilations": 1, "cache_hits": 3}
+    fun.name = "renamed_example"  # the hits so far stay with the old name, and with the defn
+    fun(x)
+    assert fun.cache_info()["hits"] == 4 and nbt.telemetry.counts()["renamed_example"]["cache_hits"] == 1
+    del fun
+    gc.collect()
+    assert nbt.telemetry.counts()["one_counter_example"]["cache_hits"] == 3  # folded back, not lost
+    assert nbt.telemetry.counts()["renamed_example"]["cache_hits"] == 1
+
+
+def test_a_hit_with_a_listener_is_emitted_once_and_counted_once():
+    fun = nbt.jit(lambda t: t * 3)
+    fun.name = "listened_hit_example"
+    x = nbt.tensor([1.0])
+    fun(x)
+    events = []
+    nbt.telemetry.attach("listened-hit", nbt.telemetry.CACHE_HIT, lambda e, m, meta: events.append(meta["function"]))
+    try:
+        fun(x), fun(x)
+    finally:
+        nbt.telemetry.detach("listened-hit")
+    assert events.count("listened_hit_example") == 2
+    assert nbt.telemetry.counts()["listened_hit_example"]["cache_hits"] == 2 == fun.cache_info()["hits"]

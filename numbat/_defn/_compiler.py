@@ -36,6 +36,7 @@ import threading
 import time
 import typing
 import warnings
+import weakref
 
 import jax
 import jax.extend
@@ -127,6 +128,9 @@ def _uses_64_bits(closed: jax.extend.core.ClosedJaxpr) -> bool:
     return walk(closed.jaxpr)
 
 
+_NO_ARGUMENT = object()  # a defn call with no positional arguments
+
+
 @typing.final
 class Defn:
     """A numerical definition: calling it runs `fun` compiled for the
@@ -179,7 +183,7 @@ class Defn:
         self._lock = threading.RLock()
         self._devectorized: Defn | None = None  # compiles calls with vectorized tensors
         self._compiles_per_shapes: dict[tuple, int] = {}
-        self.hits = 0
+        self._earlier_hits = 0  # hits counted under an earlier name
         functools.update_wrapper(self, fun, updated=())  # name and docstring, not the wrapped object's state
 
     @property
@@ -189,8 +193,18 @@ class Defn:
 
     @name.setter
     def name(self, name: str) -> None:
+        if hasattr(self, "_hits"):  # renamed: the hits so far stay with the old name
+            self._release_hits()
+            self._earlier_hits += self._hits[0]
         self._name = name
-        self._hits = telemetry.hit_counter(name)  # the live counter a cache hit bumps
+        # One live counter serves both cache_info() and telemetry.counts(): a hit bumps it once.
+        self._hits = telemetry.hit_cell(name)
+        self._release_hits = weakref.finalize(self, telemetry.release_cell, name, self._hits)
+
+    @property
+    def hits(self) -> int:
+        """How many calls were served by a compiled entry."""
+        return self._earlier_hits + self._hits[0]
 
     def __repr__(self) -> str:
         return f"<numbat.defn {self.name} ({self.compiler}, {self.cache_info()['compiled']} compiled)>"
@@ -205,25 +219,29 @@ class Defn:
         """
         return {"compiled": len(self._cache), "hits": self.hits}
 
-    def __call__(self, *args, **options):
+    def __call__(self, first=_NO_ARGUMENT, /, *rest, **options):
+        # The first argument is positional-only, so a one-tensor call packs no `*args` tuple.
         last = self._last_single
-        if last is not None and len(args) == 1 and not options and _current_recorder() is None:
+        if last is not None and not rest and not options and _current_recorder() is None:
             # The commonest call of all: one tensor, one tensor out, the same signature as the
             # last call (a loop). Four comparisons instead of hashing a key, and no entry lookups.
-            arg = args[0]
             try:
-                data = arg.data
-                same = arg.type == last[0] and arg.names == last[1] and arg.backend is last[2] and data.shape == last[3]
-            except AttributeError:  # not a tensor
+                data = first.data
+                same = (
+                    first.type == last[0]
+                    and first.names == last[1]
+                    and first.backend is last[2]
+                    and data.shape == last[3]
+                )
+            except AttributeError:  # not a tensor (or no argument)
                 same = False
             if same:
                 out = last[4](data)
-                self.hits += 1
+                self._hits[0] += 1
                 if telemetry.listened:
-                    telemetry.cache_hit(self.name, last[5])
-                else:
-                    self._hits["cache_hit"] += 1
+                    telemetry.cache_hit(self.name, last[5], counted=True)
                 return Tensor(out, last[6], last[7], last[2])  # last[2] is this defn's backend
+        args = rest if first is _NO_ARGUMENT else (first, *rest)
         hot = self._hot
         if hot is not None and not options and _current_recorder() is None:
             # Spelled out in this frame: a comprehension would cost a frame of its own per call.
@@ -254,11 +272,9 @@ class Defn:
                 pass  # a new signature, or arguments that are not all tensors: the general path
             else:
                 out = entry.call(*datas)
-                self.hits += 1
+                self._hits[0] += 1
                 if telemetry.listened:
-                    telemetry.cache_hit(self.name, entry.key)
-                else:
-                    self._hits["cache_hit"] += 1
+                    telemetry.cache_hit(self.name, entry.key, counted=True)
                 plain = entry.plain
                 if plain is not None:
                     return Tensor(out, plain[0], plain[1], self.backend)
@@ -289,8 +305,8 @@ class Defn:
                             backend = id(self.backend)
                             self._hot[tuple((*t, backend) for t in signature.templates)] = entry
         else:
-            self.hits += 1
-            telemetry.cache_hit(self.name, entry.key)
+            self._hits[0] += 1
+            telemetry.cache_hit(self.name, entry.key, counted=True)
             if self.debug:
                 _logger.info("defn %s: cache hit for %s", self.name, signature.describe())
         return self._outputs(entry, entry.call(*datas))
