@@ -87,7 +87,7 @@ class Tensor:
         _check_concrete(self, "branch on")
         if self.size != 1 or self.vectorized_axes:
             raise ArgumentError(
-                f"the truth value of a tensor with shape {self.shape} is ambiguous; "
+                f"the truth value of a tensor {_format.describe(self)} is ambiguous; "
                 "reduce it first, e.g. nbt.reduce_max(t) or nbt.to_number(nbt.all(t))"
             )
         return bool(self.to_numpy().item())
