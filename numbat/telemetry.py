@@ -159,6 +159,8 @@ def hit_cell(function: str) -> list[int]:
 
 def release_cell(function: str, cell: list[int]) -> None:
     """Folds `cell`'s hits into `function`'s count and stops reading it (its owner is gone)."""
+    if not isinstance(function, str):
+        raise ArgumentError(f"telemetry.release_cell: function must be a str (its name), got {function!r}")
     with _lock:
         cells = _cells.get(function, [])
         if any(c is cell for c in cells):
