@@ -105,10 +105,9 @@ class Heatmap:
 
 def _range(values: np.ndarray) -> tuple[float, float]:
     """The finite minimum of a 2-D slice and its span (1 where all are equal)."""
-    finite = values[np.isfinite(values)]
-    if finite.size == 0:
-        return 0.0, 1.0
-    low, high = float(finite.min()), float(finite.max())
+    from .notebook._heatmap import finite_range
+
+    low, high = finite_range(values)
     return low, (high - low) or 1.0
 
 

@@ -256,3 +256,9 @@ def test_binary_ops_on_vectorized_tensors_equal_a_loop(outer, inner, other, seed
             expected = np.stack([a * b - 1 for a, b in zip(left, right)]) if outer else np.empty((0, *inner))
             assert result.shape == tuple(inner) and result.to_numpy().shape == expected.shape
             np.testing.assert_allclose(result.to_numpy(), expected, rtol=1e-6)
+
+
+def test_the_evaluator_takes_vectorized_tensors_too():
+    fun = nbt.defn(lambda a: nbt.sum(a) * 2, compiler="evaluator")
+    result = fun(nbt.vectorize(nbt.iota((2, 3)), "x"))
+    assert result.vectorized_axes == (("x", 2),) and result.to_numpy().tolist() == [6, 24]

@@ -287,11 +287,14 @@ class Defn:
             # Called while another defn (or grad, or a control-flow branch) traces: inline the
             # body into the caller's graph, as Nx does, instead of compiling it on its own.
             return self.fun(*args, **options)
-        if _vectorized_call.is_vectorized_call(args):
-            return self._call_vectorized(args, options)
         if self.compiler == "evaluator":
+            if _vectorized_call.is_vectorized_call(args):
+                return self._call_vectorized(args, options)
             return _evaluator.evaluate(self, args, options)
-        signature, tensors = _signature.flatten(args, options, self._convert)
+        try:
+            signature, tensors = _signature.flatten(args, options, self._convert)
+        except _signature.VectorizedArgument:  # found while flattening, so plain calls pay nothing for it
+            return self._call_vectorized(args, options)
         datas = [t.data for t in tensors]
         entry = self._cache.get(signature)
         if entry is None:

@@ -16,6 +16,11 @@ from .._types import is_number
 from ..backends._abstract import Template
 
 
+class VectorizedArgument(ArgumentError):
+    """A defn argument is a vectorized tensor: a defn call compiles it devectorized
+    (`_vectorized_call`); `compile` and `debug_expr` refuse it."""
+
+
 def _is_dynamic(value) -> bool:
     return isinstance(value, (Tensor, np.ndarray, jax.Array)) or is_number(value)
 
@@ -56,7 +61,7 @@ def flatten(args: tuple, options: dict, to_tensor) -> tuple[Signature, list[Tens
         if _is_dynamic(leaf):
             tensor = to_tensor(leaf)
             if tensor.data.__class__ is VectorizedData:
-                raise ArgumentError(
+                raise VectorizedArgument(
                     f"argument leaf {position} is a vectorized tensor ({format_axes(tensor.data.axes)}); "
                     "call the defn itself with it, or nbt.devectorize it first"
                 )

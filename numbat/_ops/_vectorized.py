@@ -97,23 +97,27 @@ def canonical(tensors) -> tuple:
     return tuple(found.items())
 
 
+def order_in(own: tuple, axes: tuple) -> list[int]:
+    """The positions of a tensor's vectorized axes `own`, listed in the order of `axes`
+    (the permutation that puts them in that order)."""
+    position = {name: i for i, (name, _) in enumerate(own)}
+    return [position[name] for name, _ in axes if name in position]
+
+
 def aligned(tensor: Tensor, axes: tuple) -> tuple[object, tuple]:
     """`tensor`'s array with its own vectorized axes in the order of `axes`, those it
     only broadcasts (size 1 where `axes` has more) dropped; and which of `axes` it has."""
     data = tensor.data
     if type(data) is not VectorizedData:
         return data, (False,) * len(axes)
-    own = dict(data.axes)
-    order = [name for name, _ in axes if name in own]
-    positions = [next(i for i, (name, _) in enumerate(data.axes) if name == wanted) for wanted in order]
-    array = data.array
-    count = len(data.axes)
+    array, count = data.array, len(data.axes)
+    positions = order_in(data.axes, axes)
     if positions != list(range(count)):
         array = array.transpose(*positions, *range(count, array.ndim))
-    has = tuple(name in own and own[name] == size for name, size in axes)
-    kept = [own[name] for name, size in axes if name in own and own[name] == size]
-    if len(kept) != count:  # drop the size-1 axes this tensor broadcasts
-        array = array.reshape(*kept, *array.shape[count:])
+    own = dict(data.axes)
+    has = tuple(own.get(name) == size for name, size in axes)
+    if sum(has) != count:  # drop the size-1 axes this tensor broadcasts
+        array = array.reshape(*(size for (_, size), kept in zip(axes, has) if kept), *array.shape[count:])
     return array, has
 
 

@@ -223,10 +223,9 @@ def _aligned(function: str, tensors, align_ranks, broadcast_sizes: bool) -> list
     results = []
     for tensor in tensors:
         own = dict(tensor.vectorized_axes)
-        order = [name for name, _ in tensor.vectorized_axes]
         plain = devectorize(tensor, keep_names=False)
-        positions = [order.index(name) for name, _ in axes if name in own]
-        plain = transpose(plain, [*positions, *range(len(order), plain.rank)])
+        positions = _vectorized.order_in(tensor.vectorized_axes, axes)
+        plain = transpose(plain, [*positions, *range(len(own), plain.rank)])
         pad = rank - tensor.rank if align_ranks else 0
         inner = (1,) * pad + tensor.shape
         sizes = tuple(own.get(name, 1) for name, _ in axes)

@@ -39,11 +39,17 @@ def _downsample(data, xp, max_side: int):
     return blocks.mean(axis=(1, 3))  # a NaN makes its pixel grey
 
 
+def finite_range(values: np.ndarray) -> tuple[float, float]:
+    """The smallest and largest finite value of `values` ((0, 1) when none is finite)."""
+    finite = values[np.isfinite(values)]
+    return (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+
+
 def png(values: np.ndarray) -> bytes:
     """A PNG of 2-D `values`, low values dark purple, high values yellow (NaN grey)."""
     values = np.asarray(values, dtype=np.float64)
     finite = np.isfinite(values)
-    low, high = (values[finite].min(), values[finite].max()) if finite.any() else (0.0, 1.0)
+    low, high = finite_range(values)
     scaled = np.zeros_like(values) if high == low else (np.where(finite, values, low) - low) / (high - low)
     position = scaled * (len(_RAMP) - 1)
     index = np.minimum(position.astype(int), len(_RAMP) - 2)
