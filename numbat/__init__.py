@@ -235,6 +235,14 @@ from .backends import with_default_backend as with_default_backend
 from .xla._sharding import Mesh as Mesh
 
 
+from ._ops import _keywords  # noqa: E402
+
+# Every public op raises numbat's ArgumentError for an unknown option (not a bare TypeError).
+_keywords.guard_namespace(globals(), ("numbat._ops.",))
+_keywords.guard_namespace(vars(linalg), ("numbat.linalg",), "linalg.")
+_keywords.guard_namespace(vars(random), ("numbat.random",), "random.")
+
+
 def load_ipython_extension(ipython):
     """`%load_ext numbat`: registers magics, displays and the telemetry strip."""
     from .notebook import load_ipython_extension as load
