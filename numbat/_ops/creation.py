@@ -224,8 +224,13 @@ def eye(shape, type="s32", names=None, backend=None) -> Tensor:
 
 
 def broadcast(tensor, shape, axes=None, names=None) -> Tensor:
-    """Broadcasts `tensor` to `shape`; `axes` says which axes of `shape` the
-    tensor's axes map to (default: the trailing ones).
+    """Broadcasts `tensor` to `shape` (a tuple, or a tensor whose shape and names are
+    taken); `axes` says which axes of `shape` the tensor's axes map to (default: the
+    trailing ones). As in Nx, broadcasting drops the tensor's names: the result has
+    `names`, else the shape tensor's names, else none.
+
+    >>> nbt.broadcast(nbt.iota((2, 2), names=["x", "y"]), (2, 2)).names
+    (None, None)
 
     >>> nbt.broadcast(nbt.tensor([1, 2]), (2, 2), names=["x", "y"])
     numbat.Tensor<
@@ -245,6 +250,9 @@ def broadcast(tensor, shape, axes=None, names=None) -> Tensor:
     >
     """
     tensor = _dispatch.to_tensor(tensor)
+    if isinstance(shape, Tensor):  # as Nx: a tensor gives its shape and, without names, its names
+        names = shape.names if names is None else names
+        shape = shape.shape
     shape = _check_shape(shape)
     if axes is None:
         axes = tuple(range(len(shape) - tensor.rank, len(shape)))
@@ -257,10 +265,6 @@ def broadcast(tensor, shape, axes=None, names=None) -> Tensor:
     for size, axis in zip(tensor.shape, axes):
         if size not in (1, shape[axis]):
             raise ArgumentError(f"cannot broadcast axis of size {size} to axis {axis} of size {shape[axis]} in {shape}")
-    if names is None:
-        names = [None] * len(shape)
-        for name, axis in zip(tensor.names, axes):
-            names[axis] = name
     out = Template(shape, tensor.type, _names.normalize(names, len(shape)))
     return _dispatch.run("broadcast", out, (tensor,), axes=axes)
 
