@@ -44,6 +44,7 @@ from ._errors import ClientError as ClientError
 from ._errors import HookError as HookError
 from ._heatmap import Heatmap as Heatmap
 from ._heatmap import to_heatmap as to_heatmap
+from ._ops import _keywords
 from ._ops.bitwise import bitwise_and as bitwise_and
 from ._ops.bitwise import bitwise_not as bitwise_not
 from ._ops.bitwise import bitwise_or as bitwise_or
@@ -233,6 +234,11 @@ from .backends import default_backend as default_backend
 from .backends import global_default_backend as global_default_backend
 from .backends import with_default_backend as with_default_backend
 from .xla._sharding import Mesh as Mesh
+
+# Every public op raises numbat's ArgumentError for an unknown option (not a bare TypeError).
+_keywords.guard_namespace(globals(), ("numbat._ops.",))
+_keywords.guard_namespace(vars(linalg), ("numbat.linalg",), "linalg.")
+_keywords.guard_namespace(vars(random), ("numbat.random",), "random.")
 
 
 def load_ipython_extension(ipython):

@@ -22,7 +22,7 @@ def test_composed_ops_match_numpy(mode, backend):
     np.testing.assert_array_equal(
         run(lambda v: nbt.make_diagonal(v, offset=-1), nbt.tensor([1, 2])), np.diag([1, 2], -1)
     )
-    np.testing.assert_array_equal(run(lambda x: nbt.diff(x, n=2, axis=1), t), np.diff(M, n=2, axis=1))
+    np.testing.assert_array_equal(run(lambda x: nbt.diff(x, order=2, axis=1), t), np.diff(M, n=2, axis=1))
     np.testing.assert_allclose(run(lambda x: nbt.covariance(x, ddof=1), t), np.cov(M, rowvar=False), rtol=1e-6)
     np.testing.assert_array_equal(run(lambda x: nbt.fill(x, 3), t), np.full_like(M, 3))
     np.testing.assert_array_equal(run(lambda x: nbt.bitcast(x, "s32"), t), M.view(np.int32))
@@ -42,7 +42,7 @@ def test_conversions_round_trip():
         (lambda: nbt.from_binary(b"\x01\x02\x03", "s16"), "not a whole number"),
         (lambda: nbt.linspace(0, 1, 0), "n must be a positive int"),
         (lambda: nbt.put_diagonal(nbt.iota((2, 2)), nbt.tensor([1, 2, 3])), "has 2 elements"),
-        (lambda: nbt.diff(nbt.iota((2,)), n=2), "n must be between"),
+        (lambda: nbt.diff(nbt.iota((2,)), order=2), "order must be between"),
     ],
 )
 def test_bad_input(call, message):

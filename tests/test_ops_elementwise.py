@@ -163,7 +163,9 @@ def test_integer_power_with_a_negative_exponent_is_defined(backend):
 
 
 def test_select_clip_and_predicates(backend):
-    assert nbt.select(nbt.tensor([[1], [0]]), nbt.tensor([1, 2]), 9).to_numpy().tolist() == [[1, 2], [9, 9]]
+    assert nbt.select(nbt.tensor([[1, 1], [0, 0]]), nbt.tensor([1, 2]), 9).to_numpy().tolist() == [[1, 2], [9, 9]]
+    with pytest.raises(nbt.ArgumentError, match="broadcast to the predicate"):  # Nx: the predicate's shape
+        nbt.select(nbt.tensor([[1], [0]]), nbt.tensor([1, 2]), 9)
     assert nbt.clip(nbt.tensor([-1.5, 0.5, 9.0]), 0, 1).to_numpy().tolist() == [0.0, 0.5, 1.0]
     nan = nbt.tensor([float("nan"), float("inf"), 1.0])
     assert nbt.is_nan(nan).to_numpy().tolist() == [1, 0, 0]

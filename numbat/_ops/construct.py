@@ -14,24 +14,48 @@ from . import _dispatch
 
 
 def linspace(start, stop, n: int, type="f32", endpoint=True, name=None, backend=None):
-    """`n` evenly spaced values from `start` to `stop` (included with `endpoint=True`).
+    """`n` evenly spaced values of `type` from `start` to `stop` (included with
+    `endpoint=True`). `start` and `stop` are numbers or tensors of one shape; the values
+    run along a new last axis named `name`. As in Nx, they are computed in floating point
+    and converted to `type` (integer types truncate).
 
     >>> nbt.linspace(0, 1, 5)
     numbat.Tensor<
       f32[5]
       [0.0, 0.25, 0.5, 0.75, 1.0]
     >
+    >>> nbt.linspace(0, 24, 8, type="s32", endpoint=False)
+    numbat.Tensor<
+      s32[8]
+      [0, 3, 6, 9, 12, 15, 18, 21]
+    >
+    >>> nbt.linspace(nbt.tensor([0, 10]), nbt.tensor([10, 100]), 10, type="u8", name="samples")
+    numbat.Tensor<
+      u8[2][samples: 10]
+      [
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 10],
+        [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
+      ]
+    >
     """
-    from .creation import iota
-    from .elementwise import add, multiply
+    from .creation import as_type, iota
+    from .elementwise import add, divide, multiply, subtract
+    from .shape import new_axis
 
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ArgumentError(f"linspace: n must be a positive int, got {n!r}")
-    start, stop = _check.number("linspace", "start", start), _check.number("linspace", "stop", stop)
     type_ = _types.parse(type)
-    steps = (n - 1) if endpoint else n
-    step = (stop - start) / steps if steps else 0.0
-    return add(multiply(iota((n,), type=type_, names=[name], backend=backend), step), start)
+    backend = _default.resolve(backend)
+    start = as_type(_dispatch.to_tensor(start, backend), type_)
+    stop = as_type(_dispatch.to_tensor(stop, backend), type_)
+    if start.shape != stop.shape:
+        raise ArgumentError(f"linspace: start and stop must have the same shape, got {start.shape} and {stop.shape}")
+    start = new_axis(start, -1, name)
+    if n == 1:
+        return start
+    step = divide(subtract(new_axis(stop, -1, name), start), (n - 1) if endpoint else n)
+    values = iota(start.shape[:-1] + (n,), axis=-1, type=type_, names=start.names, backend=backend)
+    return as_type(add(multiply(values, step), start), type_)
 
 
 def tri(n: int, m: int | None = None, k: int = 0, backend=None):
@@ -177,8 +201,9 @@ def put_diagonal(tensor, diagonal, offset: int = 0):
     return indexed_put(tensor, indices, diagonal)
 
 
-def fill(tensor, value):
-    """A tensor of `tensor`'s shape, type and names with every element `value`.
+def fill(tensor, value, type=None):
+    """A tensor of `tensor`'s shape and names with every element `value`; its type is
+    `type`, else `tensor`'s type merged with `value`'s, as in Nx.
 
     >>> nbt.fill(nbt.tensor([[1, 2]], names=["x", "y"]), 7)
     numbat.Tensor<
@@ -187,11 +212,29 @@ def fill(tensor, value):
         [7, 7]
       ]
     >
+    >>> nbt.fill(nbt.tensor([1, 2]), 0.5)
+    numbat.Tensor<
+      f32[2]
+      [0.5, 0.5]
+    >
+    >>> nbt.fill(nbt.tensor([1, 2]), 0.5, type="f64").type
+    Type('f', 64)
     """
-    from .creation import broadcast
+    from .creation import as_type, broadcast
 
     tensor = _dispatch.to_tensor(tensor)
-    return broadcast(_dispatch.scalar(value, tensor.type, tensor.backend), tensor.shape, names=tensor.names)
+    if type is None:
+        if _types.is_number(value):
+            type_ = _types.merge_number(tensor.type, value)
+        else:
+            type_ = _types.merge(tensor.type, _dispatch.to_tensor(value, tensor.backend).type)
+    else:
+        type_ = _types.parse(type)
+    if _types.is_number(value) and not (type_.kind == "u" and not isinstance(value, complex) and value < 0):
+        value = _dispatch.scalar(value, type_, tensor.backend)
+    else:
+        value = as_type(_dispatch.to_tensor(value, tensor.backend), type_)
+    return broadcast(value, tensor.shape, names=tensor.names)
 
 
 def bitcast(tensor, type):
@@ -210,13 +253,19 @@ def bitcast(tensor, type):
     return _dispatch.run("bitcast", Template(tensor.shape, target, tensor.names), (tensor,))
 
 
-def diff(tensor, n: int = 1, axis=-1):
-    """The `n`-th forward difference along `axis`: `t[1:] - t[:-1]`, repeated.
+def diff(tensor, order: int = 1, axis=-1):
+    """The `order`-th forward difference along `axis`: `t[1:] - t[:-1]`, repeated, as Nx's
+    `diff`.
 
-    >>> nbt.diff(nbt.tensor([1, 4, 9, 16]))
+    >>> nbt.diff(nbt.tensor([1, 2, 4, 7, 0]))
+    numbat.Tensor<
+      s32[4]
+      [1, 2, 3, -7]
+    >
+    >>> nbt.diff(nbt.tensor([1, 2, 4, 7, 0]), order=2)
     numbat.Tensor<
       s32[3]
-      [3, 5, 7]
+      [1, 1, -10]
     >
     """
     from .elementwise import subtract
@@ -224,11 +273,11 @@ def diff(tensor, n: int = 1, axis=-1):
 
     tensor = _dispatch.to_tensor(tensor)
     index = _names.axis_index(tensor.names, axis)
-    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < max(tensor.shape[index], 1):
+    if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order < max(tensor.shape[index], 1):
         raise ArgumentError(
-            f"diff: n must be between 0 and the axis size - 1, got {n!r} for axis of size {tensor.shape[index]}"
+            f"diff: order must be between 0 and the axis size - 1, got {order!r} for axis of size {tensor.shape[index]}"
         )
-    for _ in range(n):
+    for _ in range(order):
         size = tensor.shape[index]
         tensor = subtract(
             slice_along_axis(tensor, 1, size - 1, axis=index), slice_along_axis(tensor, 0, size - 1, axis=index)
@@ -272,22 +321,35 @@ def to_list(tensor) -> list:
     return _dispatch.to_tensor(tensor).to_numpy().tolist()
 
 
-def to_flat_list(tensor) -> list:
-    """The values as one flat Python list, in row-major order.
+def _limited(tensor, limit, op: str) -> np.ndarray:
+    """The flat values of `tensor` (vectorized axes included), the first `limit` of them."""
+    flat = _dispatch.to_tensor(tensor).to_numpy().reshape(-1)
+    if limit is None:
+        return flat
+    return flat[: _check.integer(op, "limit", limit, minimum=0)]
+
+
+def to_flat_list(tensor, limit=None) -> list:
+    """The values as one flat Python list, in row-major order (the first `limit`).
 
     >>> nbt.to_flat_list(nbt.tensor([[1, 2], [3, 4]]))
     [1, 2, 3, 4]
+    >>> nbt.to_flat_list(nbt.tensor([1.0, 2.0, 3.0]), limit=2)
+    [1.0, 2.0]
     """
-    return _dispatch.to_tensor(tensor).to_numpy().reshape(-1).tolist()
+    return _limited(tensor, limit, "to_flat_list").tolist()
 
 
-def to_binary(tensor) -> bytes:
-    """The raw bytes of the values, row-major, in the machine's byte order.
+def to_binary(tensor, limit=None) -> bytes:
+    """The raw bytes of the values, row-major, in the machine's byte order (the first
+    `limit` values).
 
     >>> nbt.to_binary(nbt.tensor([1, 2], type="u8"))
     b'\\x01\\x02'
+    >>> nbt.to_binary(nbt.tensor([1, 2, 3], type="u8"), limit=2)
+    b'\\x01\\x02'
     """
-    return _dispatch.to_tensor(tensor).to_numpy().tobytes()
+    return _limited(tensor, limit, "to_binary").tobytes()
 
 
 def from_binary(binary: bytes, type, backend=None):

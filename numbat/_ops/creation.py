@@ -49,8 +49,9 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
             f"a template ({data}) has no data, so ops cannot run on it; pass it to nbt.compile or "
             "nbt.xla.to_mlir_module, or build a tensor with nbt.broadcast(0, shape)"
         )
-    array, inferred = _host_array(data)
-    type_ = inferred if type is None else _types.parse(type)
+    requested = None if type is None else _types.parse(type)
+    array, inferred = _host_array(data, requested)
+    type_ = inferred if requested is None else requested
     if type_.is_integer and array.dtype.kind in "fc" and not isinstance(data, (np.ndarray, jax.Array)):
         raise ArgumentError(
             f"cannot build a {type_} tensor from floats in {_preview(data)}; pass integers or a float type"
@@ -59,7 +60,8 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
     if type_.kind == "f8_e4m3fn" and array.dtype.kind == "f":  # no infinities: saturate, as Nx does
         finite_max = float(ml_dtypes.finfo(type_.dtype).max)
         array = np.where(np.isnan(array), array, np.clip(array, -finite_max, finite_max))
-    array = array.astype(type_.dtype, copy=False)
+    with np.errstate(over="ignore"):  # a float beyond the type's range is an infinity, as in Nx
+        array = array.astype(type_.dtype, copy=False)
     result = backend.from_numpy(out, array)
     recorder = _expr.current()
     if recorder is not None:  # inside a defn: a constant of the graph, with its values
@@ -90,8 +92,9 @@ def _transfer(tensor: Tensor, backend) -> Tensor:
     return backend_transfer(tensor, backend)
 
 
-def _host_array(data) -> tuple[np.ndarray, _types.Type]:
-    """A host array for `data` and the Nx type `data` implies."""
+def _host_array(data, requested: _types.Type | None = None) -> tuple[np.ndarray, _types.Type]:
+    """A host array for `data` and the Nx type `data` implies; Python ints keep their exact
+    value (s64 or u64) unless `requested` is a float or complex type."""
     if isinstance(data, (np.ndarray, np.generic, jax.Array)):
         array = np.asarray(data)
         return array, _types.of_dtype(array.dtype)
@@ -102,13 +105,34 @@ def _host_array(data) -> tuple[np.ndarray, _types.Type]:
     try:
         array = np.asarray(data)
     except OverflowError:
-        raise ArgumentError(f"an integer in {_preview(data)} does not fit in s64 or u64") from None
+        array = np.asarray(data, dtype=object)
+    if array.dtype.kind == "O" or (array.dtype.kind == "f" and array.size and np.abs(array).max() >= 2**63):
+        # NumPy holds ints from 2**63 mixed with smaller ones as floats (or objects): keep them exact
+        objects = np.asarray(data, dtype=object)
+        if requested is not None and not requested.is_integer:
+            array = objects.astype(np.complex128 if requested.is_complex else np.float64)
+        elif all(isinstance(item, (int, np.integer)) and not isinstance(item, bool) for item in objects.flat):
+            array = _int_array(objects, data)
     if array.dtype.kind not in "biufc":
         raise ArgumentError(f"a tensor holds numbers, got {_preview(data)}")
     if array.dtype.kind in "iu":
         fits_s32 = array.size == 0 or (array.min() >= -(2**31) and array.max() < 2**31)
         return array, _types.S32 if fits_s32 else _types.of_dtype(array.dtype)
     return array, {"b": _types.U8, "f": _types.F32, "c": _types.C64}[array.dtype.kind]
+
+
+def _int_array(array: np.ndarray, data) -> np.ndarray:
+    """Python ints as s64 or u64, whichever holds them all; else the largest type's range."""
+    low, high = min(array.flat, default=0), max(array.flat, default=0)
+    if low >= -(2**63) and high < 2**63:
+        return array.astype(np.int64)
+    if low >= 0 and high < 2**64:
+        return array.astype(np.uint64)
+    raise ArgumentError(
+        f"the integer {high if high >= 2**63 else low} in {_preview(data)} is out of range for every Nx type: "
+        f"the largest integer types hold s64 {-(2**63)}..{2**63 - 1} and u64 0..{2**64 - 1} "
+        "(ints mixing negatives and values from 2**63 fit neither); pass type='f64' for an approximation"
+    )
 
 
 def _check_rectangular(data: Sequence, where: tuple) -> int:
@@ -200,8 +224,13 @@ def eye(shape, type="s32", names=None, backend=None) -> Tensor:
 
 
 def broadcast(tensor, shape, axes=None, names=None) -> Tensor:
-    """Broadcasts `tensor` to `shape`; `axes` says which axes of `shape` the
-    tensor's axes map to (default: the trailing ones).
+    """Broadcasts `tensor` to `shape` (a tuple, or a tensor whose shape and names are
+    taken); `axes` says which axes of `shape` the tensor's axes map to (default: the
+    trailing ones). As in Nx, broadcasting drops the tensor's names: the result has
+    `names`, else the shape tensor's names, else none.
+
+    >>> nbt.broadcast(nbt.iota((2, 2), names=["x", "y"]), (2, 2)).names
+    (None, None)
 
     >>> nbt.broadcast(nbt.tensor([1, 2]), (2, 2), names=["x", "y"])
     numbat.Tensor<
@@ -221,6 +250,9 @@ def broadcast(tensor, shape, axes=None, names=None) -> Tensor:
     >
     """
     tensor = _dispatch.to_tensor(tensor)
+    if isinstance(shape, Tensor):  # as Nx: a tensor gives its shape and, without names, its names
+        names = shape.names if names is None else names
+        shape = shape.shape
     shape = _check_shape(shape)
     if axes is None:
         axes = tuple(range(len(shape) - tensor.rank, len(shape)))
@@ -233,10 +265,6 @@ def broadcast(tensor, shape, axes=None, names=None) -> Tensor:
     for size, axis in zip(tensor.shape, axes):
         if size not in (1, shape[axis]):
             raise ArgumentError(f"cannot broadcast axis of size {size} to axis {axis} of size {shape[axis]} in {shape}")
-    if names is None:
-        names = [None] * len(shape)
-        for name, axis in zip(tensor.names, axes):
-            names[axis] = name
     out = Template(shape, tensor.type, _names.normalize(names, len(shape)))
     return _dispatch.run("broadcast", out, (tensor,), axes=axes)
 

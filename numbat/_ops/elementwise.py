@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .. import _types
+from .. import _shape, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
 from . import _dispatch
@@ -400,8 +400,9 @@ def max(left, right):
 
 
 def select(pred, on_true, on_false):
-    """`on_true` where `pred` is non-zero, else `on_false`; all three broadcast together
-    and the result has the merged type of `on_true` and `on_false`.
+    """`on_true` where `pred` is non-zero, else `on_false`: the result has the merged type
+    of `on_true` and `on_false`, and the predicate's shape and names (the branches
+    broadcast to it), or the branches' broadcast shape when `pred` is a scalar, as in Nx.
 
     >>> nbt.select(nbt.tensor([1, 0, 1]), nbt.tensor([1, 2, 3]), 0.5)
     numbat.Tensor<
@@ -411,7 +412,15 @@ def select(pred, on_true, on_false):
     """
     pred = _dispatch.to_tensor(pred)
     on_true, on_false, type_ = _dispatch.binary_operands(on_true, on_false)
-    out = _dispatch.broadcast_all((pred, on_true, on_false), type_)
+    if pred.rank == 0:  # as Nx: a scalar predicate takes the branches' broadcast shape and names
+        out = _dispatch.broadcast_all((on_true, on_false), type_)
+    else:  # otherwise the predicate's shape and names, which both branches must broadcast to
+        for branch in (on_true, on_false):
+            if _shape.broadcast(pred.shape, branch.shape) != pred.shape:
+                raise ArgumentError(
+                    f"select: a branch of shape {branch.shape} does not broadcast to the predicate's {pred.shape}"
+                )
+        out = _dispatch.template(pred.shape, type_, pred.names)
     return _dispatch.run("select", out, (pred, on_true, on_false))
 
 

@@ -6,6 +6,7 @@ dict of axis name to index), `slice`, `put_slice`, `slice_along_axis`, `take`,
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
@@ -17,9 +18,11 @@ from . import _dispatch
 
 
 def getitem(tensor, index):
-    """`tensor[index]`: an int drops its axis, a slice keeps it (and its name); `...`
-    stands for the remaining axes; an integer tensor takes along the first axis; a
-    dict indexes by axis name (`t[{"x": slice(1, 3)}]` is Nx's `t[x: 1..2]`).
+    """`tensor[index]`: an int drops its axis, a slice keeps it (and its name) and follows
+    Python's slicing (negative steps included); `...` stands for the remaining axes; a
+    scalar integer tensor is a run-time index, clamped into the axis as Nx does; any
+    other integer tensor takes along the first axis; a dict indexes by axis name
+    (`t[{"x": slice(1, 3)}]` is Nx's `t[x: 1..2]`). NumPy's `None` is `nbt.new_axis`.
 
     >>> t = nbt.tensor([[1, 2, 3], [4, 5, 6]], names=["x", "y"])
     >>> t[1]
@@ -40,13 +43,21 @@ def getitem(tensor, index):
       s32[x: 2]
       [3, 6]
     >
-    >>> t[..., 0]
+    >>> t[..., ::-1]
     numbat.Tensor<
-      s32[x: 2]
-      [1, 4]
+      s32[x: 2][y: 3]
+      [
+        [3, 2, 1],
+        [6, 5, 4]
+      ]
+    >
+    >>> t[nbt.tensor(5), nbt.tensor(-1)]
+    numbat.Tensor<
+      s32
+      4
     >
     """
-    if isinstance(index, Tensor):
+    if isinstance(index, Tensor) and index.rank:
         return take(tensor, index, axis=0)
     if isinstance(index, dict):
         positional = [builtins.slice(None)] * tensor.rank
@@ -54,37 +65,73 @@ def getitem(tensor, index):
             positional[_names.axis_index(tensor.names, axis)] = item
         index = tuple(positional)
     index = index if isinstance(index, tuple) else (index,)
-    if builtins.any(item is Ellipsis for item in index):
+    if builtins.any(item is None for item in index):
+        raise ArgumentError(
+            "tensors are not indexed with None (NumPy's new axis); use nbt.new_axis(t, axis) to add an axis"
+        )
+    ellipses = builtins.sum(1 for item in index if item is Ellipsis)
+    if ellipses > 1:
+        raise ArgumentError(f"an index can hold one ... (Ellipsis), got {ellipses}")
+    if ellipses:
         at = index.index(Ellipsis)
-        fill = tensor.rank - (len(index) - 1)
+        fill = builtins.max(tensor.rank - (len(index) - 1), 0)
         index = index[:at] + (builtins.slice(None),) * fill + index[at + 1 :]
     if len(index) > tensor.rank:
         raise ArgumentError(
             f"too many indices ({len(index)}) for a tensor of rank {tensor.rank} (shape {tensor.shape})"
         )
+    if builtins.any(isinstance(item, Tensor) for item in index):
+        tensor, index = _dynamic_indices(tensor, index)
     shape, names, normalized = [], [], []
     for axis, item in enumerate(index):
         size = tensor.shape[axis]
         if isinstance(item, builtins.slice):
+            if item.step == 0:
+                raise ArgumentError(f"slice step cannot be zero (axis {axis}, shape {tensor.shape})")
             start, stop, step = item.indices(size)
-            normalized.append(builtins.slice(start, stop, step))
+            # A negative step that runs to the front stops "before 0": None, since -1 means the end.
+            normalized.append(builtins.slice(start, None if stop < 0 else stop, step))
             shape.append(len(range(start, stop, step)))
             names.append(tensor.names[axis])
-        elif isinstance(item, int) and not isinstance(item, bool):
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
             if not -size <= item < size:
                 raise ArgumentError(
                     f"index {item} is out of range for axis {axis} of size {size} (shape {tensor.shape})"
                 )
-            normalized.append(item % size)
+            normalized.append(int(item) % size)
         else:
             raise ArgumentError(
-                f"tensors are indexed with ints, slices, ..., an integer tensor or a dict of axis names; "
+                f"tensors are indexed with ints, slices, ..., integer tensors or a dict of axis names; "
                 f"got {item!r} for axis {axis}"
             )
     shape.extend(tensor.shape[len(index) :])
     names.extend(tensor.names[len(index) :])
     out = Template(tuple(shape), tensor.type, tuple(names))
     return _dispatch.run("getitem", out, (tensor,), index=tuple(normalized))
+
+
+def _dynamic_indices(tensor: Tensor, index: tuple) -> tuple:
+    """Scalar tensor indices as Nx's Access runs them: a slice of length 1 starting at the
+    index (clamped into the axis), whose axis the static index then drops."""
+    starts, lengths = [], []
+    for axis, item in enumerate(index):
+        if isinstance(item, Tensor):
+            if item.rank or not item.type.is_integer:
+                raise ArgumentError(
+                    f"a tensor index among others must be an integer scalar, got {item.type}{list(item.shape)} "
+                    f"for axis {axis}; use nbt.take or nbt.gather for tensors of indices"
+                )
+            if tensor.shape[axis] == 0:
+                raise ArgumentError(f"cannot index axis {axis} of shape {tensor.shape}: it is empty")
+            starts.append(item)
+            lengths.append(1)
+        else:
+            starts.append(0)
+            lengths.append(tensor.shape[axis])
+    starts.extend([0] * (tensor.rank - len(index)))
+    lengths.extend(tensor.shape[len(index) :])
+    window = slice(tensor, starts, lengths)
+    return window, tuple(0 if isinstance(item, Tensor) else item for item in index)
 
 
 def _start_tensors(tensor: Tensor, starts, op: str) -> tuple:
@@ -180,11 +227,12 @@ def _indices(indices, op: str) -> Tensor:
 
 def take(tensor, indices, axis=0):
     """The elements at `indices` (an integer tensor) along `axis`; that axis is replaced
-    by the indices' axes.
+    by the indices' axes (rank-1 indices keep its name, as in Nx). Out-of-range indices
+    are clamped into the axis, as Nx (on XLA) does.
 
     >>> nbt.take(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]), nbt.tensor([1, 0, 1]), axis="x")
     numbat.Tensor<
-      s32[3][y: 2]
+      s32[x: 3][y: 2]
       [
         [3, 4],
         [1, 2],
@@ -197,13 +245,16 @@ def take(tensor, indices, axis=0):
     if tensor.shape[index] == 0 and indices.size:
         raise ArgumentError(f"take: axis {index} of shape {tensor.shape} is empty; there is nothing to take")
     shape = tensor.shape[:index] + indices.shape + tensor.shape[index + 1 :]
-    names = tensor.names[:index] + indices.names + tensor.names[index + 1 :]
+    taken = indices.names
+    if indices.rank == 1:  # as Nx: rank-1 indices keep the taken axis' name (merged with theirs)
+        taken = _names.broadcast_names((1,), (tensor.names[index],), (1,), indices.names)
+    names = tensor.names[:index] + taken + tensor.names[index + 1 :]
     return _dispatch.run("take", Template(shape, tensor.type, names), (tensor, indices), axis=index)
 
 
 def take_along_axis(tensor, indices, axis=0):
     """The elements at `indices` along `axis`, where `indices` has the tensor's shape
-    except on that axis (as `argsort` returns).
+    except on that axis (as `argsort` returns). Out-of-range indices are clamped.
 
     >>> t = nbt.tensor([[3, 1, 2], [6, 5, 4]])
     >>> nbt.take_along_axis(t, nbt.argsort(t, axis=1), axis=1)
@@ -217,6 +268,8 @@ def take_along_axis(tensor, indices, axis=0):
     """
     tensor, indices = _dispatch.to_tensor(tensor), _indices(indices, "take_along_axis")
     index = _names.axis_index(tensor.names, axis)
+    if tensor.shape[index] == 0 and indices.size:
+        raise ArgumentError(f"take_along_axis: axis {index} of shape {tensor.shape} is empty; there is nothing to take")
     if indices.rank != tensor.rank or builtins.any(
         a != b for i, (a, b) in enumerate(zip(indices.shape, tensor.shape)) if i != index
     ):
@@ -241,7 +294,7 @@ def _gather_axes(tensor: Tensor, indices: Tensor, axes, op: str) -> tuple:
 
 def gather(tensor, indices, axes=None):
     """The elements (or slices) at `indices`: the last axis of `indices` holds one index
-    per axis in `axes` (default: the leading ones).
+    per axis in `axes` (default: the leading ones). Out-of-range indices are clamped.
 
     >>> nbt.gather(nbt.tensor([[1, 2], [3, 4]]), nbt.tensor([[1, 1], [0, 1]]))
     numbat.Tensor<
@@ -251,6 +304,8 @@ def gather(tensor, indices, axes=None):
     """
     tensor, indices = _dispatch.to_tensor(tensor), _indices(indices, "gather")
     axes = _gather_axes(tensor, indices, axes, "gather")
+    if indices.size and builtins.any(tensor.shape[a] == 0 for a in axes):
+        raise ArgumentError(f"gather: an indexed axis of shape {tensor.shape} is empty; there is nothing to gather")
     rest = [a for a in range(tensor.rank) if a not in axes]
     shape = indices.shape[:-1] + tuple(tensor.shape[a] for a in rest)
     names = indices.names[:-1] + tuple(tensor.names[a] for a in rest)
@@ -272,7 +327,8 @@ def _indexed(mode: str, tensor, indices, updates, axes):
 
 
 def indexed_add(tensor, indices, updates, axes=None):
-    """`tensor` with `updates` added at `indices` (repeated indices add up).
+    """`tensor` with `updates` added at `indices` (repeated indices add up). Updates at
+    out-of-range indices are dropped, as XLA's scatter (and so Nx on EXLA) does.
 
     >>> nbt.indexed_add(nbt.tensor([0, 0, 0]), nbt.tensor([[0], [2], [0]]), nbt.tensor([1, 5, 1]))
     numbat.Tensor<
@@ -284,7 +340,8 @@ def indexed_add(tensor, indices, updates, axes=None):
 
 
 def indexed_put(tensor, indices, updates, axes=None):
-    """`tensor` with `updates` written at `indices`.
+    """`tensor` with `updates` written at `indices`. Updates at out-of-range indices are
+    dropped, as in `indexed_add`.
 
     >>> nbt.indexed_put(nbt.tensor([[0, 0], [0, 0]]), nbt.tensor([[0, 1], [1, 0]]), nbt.tensor([7, 8]))
     numbat.Tensor<
@@ -298,39 +355,52 @@ def indexed_put(tensor, indices, updates, axes=None):
     return _indexed("put", tensor, indices, updates, axes)
 
 
-def split(tensor, sizes, axis=0):
-    """Splits along `axis` into parts: `sizes` is a number of equal parts, a list of
-    sizes, or a float between 0 and 1: the fraction of the axis in the first of two
-    parts, rounded down (as Nx's `split`).
+def split(tensor, split, axis=0):
+    """Splits along `axis` in two, as Nx's `split`: an int is the size of the first part
+    (a negative one counts from the end), a float between 0 and 1 the fraction of the
+    axis in the first part, rounded up. A list of sizes (numbat's addition) gives one
+    part per size.
 
+    >>> [part.shape for part in nbt.split(nbt.iota((3, 4)), 2)]
+    [(2, 4), (1, 4)]
+    >>> [part.shape for part in nbt.split(nbt.iota((3, 4)), 0.5)]
+    [(2, 4), (1, 4)]
+    >>> [nbt.to_flat_list(part) for part in nbt.split(nbt.tensor([1, 2, 3, 4]), -1)]
+    [[1, 2, 3], [4]]
     >>> [nbt.to_number(nbt.sum(part)) for part in nbt.split(nbt.iota((6,)), [2, 4])]
     [1, 14]
-    >>> [part.shape for part in nbt.split(nbt.iota((10, 2)), 0.75)]
-    [(7, 2), (3, 2)]
     """
     tensor = _dispatch.to_tensor(tensor)
     index = _names.axis_index(tensor.names, axis)
     total = tensor.shape[index]
-    if isinstance(sizes, float):
-        if not 0 < sizes < 1:
-            raise ArgumentError(f"split: a fraction must be between 0 and 1 (exclusive), got {sizes}")
-        first = int(sizes * total)
+    if isinstance(split, (list, tuple)):
+        if not builtins.all(_is_size(s) and s >= 0 for s in split) or builtins.sum(split) != total:
+            raise ArgumentError(
+                f"split: sizes {list(split)} must be non-negative ints adding up to axis {index}'s {total}"
+            )
+        sizes = [int(s) for s in split]
+    elif _is_size(split):
+        if not (0 < split < total or -total < split < 0):
+            raise ArgumentError(
+                f"split: an int split must be between 1 and {total - 1} (or -{total - 1} and -1) "
+                f"for axis {index} of size {total}, got {split}"
+            )
+        first = split if split > 0 else total + split
         sizes = [first, total - first]
-    elif isinstance(sizes, bool) or not (
-        isinstance(sizes, int) or (isinstance(sizes, (list, tuple)) and builtins.all(_is_size(s) for s in sizes))
-    ):
-        raise ArgumentError(f"split: sizes is a number of parts, a list of sizes or a fraction, got {sizes!r}")
-    if isinstance(sizes, int):
-        if sizes < 1 or sizes > builtins.max(total, 1) or total % sizes:
-            raise ArgumentError(f"split: {total} elements along axis {index} do not split into {sizes} equal parts")
-        sizes = [total // sizes] * sizes
-    if builtins.sum(sizes) != total or builtins.any(s < 0 for s in sizes):
-        raise ArgumentError(f"split: sizes {list(sizes)} do not add up to axis {index}'s {total}")
+    elif isinstance(split, float):
+        first = math.ceil(split * total)
+        if not 0 < first < total:
+            raise ArgumentError(
+                f"split: a float split must give 0 < ceil(split * {total}) < {total} for axis {index}, got {split}"
+            )
+        sizes = [first, total - first]
+    else:
+        raise ArgumentError(f"split: split is an int, a float or a list of sizes, got {split!r}")
     parts, start = [], 0
     for size in sizes:
         parts.append(slice_along_axis(tensor, start, size, axis=index))
         start += size
-    return parts
+    return tuple(parts)
 
 
 def _is_size(value) -> bool:

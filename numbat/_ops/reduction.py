@@ -84,7 +84,7 @@ def reduce_min(tensor, axes=None, keep_axes=False):
     return _reduce("reduce_min", tensor, axes, keep_axes)
 
 
-def _arg(op: str, tensor, axis, keep_axis: bool, tie_break: str):
+def _arg(op: str, tensor, axis, keep_axis: bool, tie_break: str, type="s32"):
     tensor = _dispatch.to_tensor(tensor)
     if tensor.type.is_complex:
         raise ArgumentError(f"{op} is not defined for complex tensors, got {tensor.type}")
@@ -102,13 +102,17 @@ def _arg(op: str, tensor, axis, keep_axis: bool, tie_break: str):
         index = _names.axis_index(tensor.names, axis)
         shape = _shape.reduce(tensor.shape, (index,), keep_axis)
         names = tuple(n for i, n in enumerate(tensor.names) if keep_axis or i != index)
-    out = Template(shape, _types.S32, names)
+    type_ = _types.parse(type)
+    if not type_.is_integer:
+        raise ArgumentError(f"{op}: type must be an integer type, got {type_}")
+    out = Template(shape, type_, names)
     return _dispatch.run(op, out, (tensor,), axis=index, keep_axis=keep_axis, tie_break=tie_break)
 
 
-def argmax(tensor, axis=None, keep_axis=False, tie_break="low"):
+def argmax(tensor, axis=None, keep_axis=False, tie_break="low", type="s32"):
     """The index of the largest element along `axis` (None: of the flattened tensor);
-    `tie_break` picks the "low" or "high" index among equal maxima.
+    `tie_break` picks the "low" or "high" index among equal maxima; `type` is the
+    indices' integer type (s32 by default, as in Nx).
 
     >>> t = nbt.tensor([[1, 3, 3], [4, 0, 4]], names=["x", "y"])
     >>> nbt.argmax(t, axis="y")
@@ -116,9 +120,9 @@ def argmax(tensor, axis=None, keep_axis=False, tie_break="low"):
       s32[x: 2]
       [1, 0]
     >
-    >>> nbt.argmax(t, axis="y", tie_break="high")
+    >>> nbt.argmax(t, axis="y", tie_break="high", type="u8")
     numbat.Tensor<
-      s32[x: 2]
+      u8[x: 2]
       [2, 2]
     >
     >>> nbt.argmax(t)
@@ -127,10 +131,10 @@ def argmax(tensor, axis=None, keep_axis=False, tie_break="low"):
       3
     >
     """
-    return _arg("argmax", tensor, axis, keep_axis, tie_break)
+    return _arg("argmax", tensor, axis, keep_axis, tie_break, type)
 
 
-def argmin(tensor, axis=None, keep_axis=False, tie_break="low"):
+def argmin(tensor, axis=None, keep_axis=False, tie_break="low", type="s32"):
     """The index of the smallest element along `axis` (None: of the flattened tensor).
 
     >>> nbt.argmin(nbt.tensor([[2, 1], [0, 0]], names=["x", "y"]), axis="x", keep_axis=True)
@@ -141,7 +145,7 @@ def argmin(tensor, axis=None, keep_axis=False, tie_break="low"):
       ]
     >
     """
-    return _arg("argmin", tensor, axis, keep_axis, tie_break)
+    return _arg("argmin", tensor, axis, keep_axis, tie_break, type)
 
 
 def product(tensor, axes=None, keep_axes=False):

@@ -269,20 +269,31 @@ def reflect(tensor, padding_config):
 
 
 def tile(tensor, multiples):
-    """Repeats the tensor `multiples[i]` times along each axis.
+    """Repeats the tensor `multiples[i]` times along each axis. Fewer multiples than axes
+    apply to the trailing axes (the leading ones repeat once); more add leading axes, as
+    in Nx.
 
     >>> nbt.tile(nbt.tensor([1, 2]), [2])
     numbat.Tensor<
       s32[4]
       [1, 2, 1, 2]
     >
+    >>> nbt.tile(nbt.tensor([[1, 2], [3, 4]]), [2])
+    numbat.Tensor<
+      s32[2][4]
+      [
+        [1, 2, 1, 2],
+        [3, 4, 3, 4]
+      ]
+    >
     """
     from .creation import broadcast
 
     tensor = _dispatch.to_tensor(tensor)
-    multiples = _check.sequence("tile", "multiples", multiples, "positive ints")
-    if len(multiples) < tensor.rank or not all(isinstance(m, int) and m >= 1 for m in multiples):
-        raise ArgumentError(f"tile: multiples must be at least {tensor.rank} positive ints, got {multiples!r}")
+    multiples = _check.sequence("tile", "multiples", multiples, "non-negative ints")
+    if not all(isinstance(m, int) and not isinstance(m, bool) and m >= 0 for m in multiples):
+        raise ArgumentError(f"tile: multiples must be non-negative ints, got {multiples!r}")
+    multiples = (1,) * (tensor.rank - len(multiples)) + tuple(multiples)
     extra = len(multiples) - tensor.rank
     shape = (1,) * extra + tensor.shape
     interleaved = tuple(s for pair in zip(multiples, shape) for s in pair)
@@ -290,20 +301,44 @@ def tile(tensor, multiples):
     return reshape(spread, tuple(m * s for m, s in zip(multiples, shape)))
 
 
+def _flatten_container(tensors, op: str) -> list:
+    """The tensors of a list or container, in order: Nx traverses tuples and dicts (by
+    sorted key) recursively; a list inside is one tensor's data."""
+    if isinstance(tensors, dict):
+        items = [tensors[key] for key in sorted(tensors)]
+    elif isinstance(tensors, (list, tuple)):
+        items = list(tensors)
+    else:
+        raise ArgumentError(f"{op} needs a list or container of tensors, got {tensors!r}")
+    flat = []
+    for item in items:
+        if isinstance(item, (tuple, dict)):
+            flat.extend(_flatten_container(item, op))
+        else:
+            flat.append(_dispatch.to_tensor(item))
+    return flat
+
+
 def concatenate(tensors, axis=0):
     """Joins tensors along an existing `axis` (the other axes must match; types merge).
+    `tensors` is a list or any container (tuples, dicts), traversed recursively as in Nx.
 
     >>> nbt.concatenate([nbt.tensor([1, 2]), nbt.tensor([3.5])])
     numbat.Tensor<
       f32[3]
       [1.0, 2.0, 3.5]
     >
+    >>> nbt.concatenate((nbt.tensor([1, 2]), (nbt.tensor([3, 4]), nbt.tensor([5, 6]))))
+    numbat.Tensor<
+      s32[6]
+      [1, 2, 3, 4, 5, 6]
+    >
     """
     from .. import _types
 
-    if not isinstance(tensors, (list, tuple)) or not tensors:
-        raise ArgumentError(f"concatenate needs a non-empty list of tensors, got {tensors!r}")
-    tensors = [_dispatch.to_tensor(t) for t in tensors]
+    tensors = _flatten_container(tensors, "concatenate")
+    if not tensors:
+        raise ArgumentError("concatenate: no tensors were given")
     first = tensors[0]
     index = _names.axis_index(first.names, axis)
     type_, names = first.type, first.names
@@ -322,7 +357,8 @@ def concatenate(tensors, axis=0):
 
 
 def stack(tensors, axis=0, name=None):
-    """Joins tensors of one shape along a new `axis`, named `name`.
+    """Joins tensors of one shape along a new `axis`, named `name`; `tensors` is a list
+    or any container, traversed recursively as in `concatenate`.
 
     >>> nbt.stack([nbt.tensor([1, 2]), nbt.tensor([3, 4])], name="pair")
     numbat.Tensor<
@@ -332,9 +368,12 @@ def stack(tensors, axis=0, name=None):
         [3, 4]
       ]
     >
+    >>> nbt.stack((nbt.tensor([1, 2]), (nbt.tensor([3, 4]), nbt.tensor([5, 6])))).shape
+    (3, 2)
     """
-    if not isinstance(tensors, (list, tuple)) or not tensors:
-        raise ArgumentError(f"stack needs a non-empty list of tensors, got {tensors!r}")
+    tensors = _flatten_container(tensors, "stack")
+    if not tensors:
+        raise ArgumentError("stack: no tensors were given")
     return concatenate([new_axis(t, axis, name) for t in tensors], axis=axis)
 
 

@@ -1,5 +1,7 @@
-"""Sorting: `sort`, `argsort` and `top_k`. Sorts are stable; NaN sorts last in ascending
-order and first in descending order, as in Nx."""
+"""Sorting: `sort`, `argsort` and `top_k`, in Nx's order: NaN sorts higher than everything
+else, Inf included (last ascending, first descending); -0.0 equals 0.0. numbat's sorts are
+always stable (equal elements keep their order in either direction), so `stable=False`
+(Nx's default, "any order of equals") gives the same answer as `stable=True`."""
 
 from __future__ import annotations
 
@@ -9,19 +11,35 @@ from ..backends._abstract import Template
 from . import _dispatch
 
 
-def _direction(direction: str) -> bool:
+def _direction(direction: str, stable, tensor, op: str) -> bool:
     if not isinstance(direction, str) or direction not in ("asc", "desc"):
-        raise ArgumentError(f'direction must be "asc" or "desc", got {direction!r}')
+        raise ArgumentError(f'{op}: direction must be "asc" or "desc", got {direction!r}')
+    if not isinstance(stable, bool):
+        raise ArgumentError(f"{op}: stable must be True or False, got {stable!r}")
+    if tensor.type.is_complex:
+        raise ArgumentError(f"{op}: complex tensors have no order (got {tensor.type}); sort their real part or abs")
     return direction == "desc"
 
 
-def sort(tensor, axis=0, direction="asc"):
-    """The elements sorted along `axis`.
+def sort(tensor, axis=0, direction="asc", stable=False):
+    """The elements sorted along `axis` (an int or name), `direction` "asc" or "desc".
+    NaN sorts higher than everything else, infinities included, as in Nx:
 
-    >>> nbt.sort(nbt.tensor([3.0, float("nan"), 1.0, 2.0]))
+    >>> t = nbt.tensor([float("nan"), -float("inf"), 0.0, float("inf")])
+    >>> nbt.sort(t)
     numbat.Tensor<
       f32[4]
-      [1.0, 2.0, 3.0, NaN]
+      [-Inf, 0.0, Inf, NaN]
+    >
+    >>> nbt.sort(t, direction="desc")
+    numbat.Tensor<
+      f32[4]
+      [NaN, Inf, 0.0, -Inf]
+    >
+    >>> nbt.sort(nbt.tensor([0, 127, -128, 5], type="s8"), direction="desc")
+    numbat.Tensor<
+      s8[4]
+      [127, 5, 0, -128]
     >
     >>> nbt.sort(nbt.tensor([[3, 1], [2, 4]], names=["x", "y"]), axis="y", direction="desc")
     numbat.Tensor<
@@ -33,30 +51,40 @@ def sort(tensor, axis=0, direction="asc"):
     >
     """
     tensor = _dispatch.to_tensor(tensor)
-    descending = _direction(direction)
+    descending = _direction(direction, stable, tensor, "sort")
     index = _names.axis_index(tensor.names, axis)
     out = Template(tensor.shape, tensor.type, tensor.names)
     return _dispatch.run("sort", out, (tensor,), axis=index, descending=descending, stable=True)
 
 
-def argsort(tensor, axis=0, direction="asc", type="s32"):
-    """The indices that sort `tensor` along `axis` (stable: equal elements keep their order).
+def argsort(tensor, axis=0, direction="asc", stable=False, type="s32"):
+    """The indices (of integer type `type`) that sort `tensor` along `axis`, in `sort`'s
+    order; equal elements keep their order.
 
     >>> nbt.argsort(nbt.tensor([3, 1, 2, 1]))
     numbat.Tensor<
       s32[4]
       [1, 3, 2, 0]
     >
+    >>> nbt.argsort(nbt.tensor([float("nan"), -float("inf"), float("inf"), 0.0]), direction="desc")
+    numbat.Tensor<
+      s32[4]
+      [0, 2, 3, 1]
+    >
     """
     tensor = _dispatch.to_tensor(tensor)
-    descending = _direction(direction)
+    descending = _direction(direction, stable, tensor, "argsort")
     index = _names.axis_index(tensor.names, axis)
-    out = Template(tensor.shape, _types.parse(type), tensor.names)
+    type_ = _types.parse(type)
+    if not type_.is_integer:
+        raise ArgumentError(f"argsort: type must be an integer type, got {type_}")
+    out = Template(tensor.shape, type_, tensor.names)
     return _dispatch.run("argsort", out, (tensor,), axis=index, descending=descending, stable=True)
 
 
 def top_k(tensor, k=1):
-    """The `k` largest elements along the last axis and their indices, as `(values, indices)`.
+    """The `k` largest elements along the last axis and their indices, as `(values, indices)`
+    (NaN is the largest, as in `sort`).
 
     >>> values, indices = nbt.top_k(nbt.tensor([1, 5, 3, 4]), k=2)
     >>> values

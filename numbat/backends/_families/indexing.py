@@ -74,35 +74,52 @@ class Array(ArrayBase, Interface):
             return self._wrap(out, data)
         return self._wrap(out, jax.lax.dynamic_update_slice(data, values, begins))
 
+    def _clamped(self, index, size):
+        """Indices clamped into `0..size - 1`, as XLA's gather (and so Nx) does."""
+        return self.xp.clip(self.xp.asarray(index), 0, size - 1)
+
     def take(self, out, tensor, indices, axis):
-        return self._wrap(out, self.xp.take(self._as(tensor, out), self.xp.asarray(indices.data), axis=axis))
+        data = self._as(tensor, out)
+        index = self._clamped(indices.data, data.shape[axis])
+        return self._wrap(out, self.xp.take(data, index, axis=axis, mode="clip"))
 
     def take_along_axis(self, out, tensor, indices, axis):
-        data, index = self._as(tensor, out), self.xp.asarray(indices.data)
-        return self._wrap(out, self.xp.take_along_axis(data, index, axis=axis))
-
-    def _index_tuple(self, indices, axes):
-        index = self.xp.asarray(indices.data)
-        return tuple(index[..., i] for i in range(len(axes)))
+        data = self._as(tensor, out)
+        index = self._clamped(indices.data, data.shape[axis])
+        if self.xp is np:
+            return self._wrap(out, np.take_along_axis(data, index, axis=axis))
+        return self._wrap(out, self.xp.take_along_axis(data, index, axis=axis, mode="clip"))
 
     def gather(self, out, tensor, indices, axes):
         data = self._as(tensor, out)
         rest = [a for a in range(data.ndim) if a not in axes]
         data = self.xp.transpose(data, list(axes) + rest)
-        return self._wrap(out, data[self._index_tuple(indices, axes)])
+        index = self.xp.asarray(indices.data)
+        clamped = tuple(self._clamped(index[..., i], data.shape[i]) for i in range(len(axes)))
+        return self._wrap(out, data[clamped])
 
     def indexed(self, out, tensor, indices, updates, axes, mode):
+        """Updates at out-of-range indices (negative ones included) are dropped, as XLA's
+        scatter (and so Nx) does."""
         xp, data, values = self.xp, self._as(tensor, out), self._as(updates, out)
         rest = [a for a in range(data.ndim) if a not in axes]
         order = list(axes) + rest
         data = xp.transpose(data, order)
-        index = self._index_tuple(indices, axes)
+        index = xp.asarray(indices.data)
+        columns = [index[..., i] for i in range(len(axes))]
+        valid = xp.ones(index.shape[:-1], dtype=bool)
+        for column, size in zip(columns, data.shape):
+            valid = valid & (column >= 0) & (column < size)
         if xp is np:
             data = data.copy()
+            chosen = tuple(column[valid] for column in columns)
             if mode == "add":
-                np.add.at(data, index, values)
+                np.add.at(data, chosen, values[valid])
             else:
-                data[index] = values
+                data[chosen] = values[valid]
         else:
-            data = data.at[index].add(values) if mode == "add" else data.at[index].set(values)
+            # Negative indices would wrap in jax.numpy: move every invalid one past the end, then drop.
+            chosen = tuple(xp.where(valid, column, size) for column, size in zip(columns, data.shape))
+            at = data.at[chosen]
+            data = at.add(values, mode="drop") if mode == "add" else at.set(values, mode="drop")
         return self._wrap(out, xp.transpose(data, np.argsort(order)))

@@ -77,16 +77,18 @@ class Array(ArrayBase, Interface):
         return self._wrap(out, index.astype(out.type.dtype))
 
     def _argsort(self, data, axis, descending, stable):
-        """A stable argsort; NaN sorts last ascending and first descending, as in Nx."""
+        """A stable argsort in Nx's order: NaN sorts above everything (last ascending,
+        first descending), -0.0 equals 0.0, and equal elements keep their order either way.
+        Descending is the ascending sort of the reversed axis, reversed: nothing is negated,
+        so no integer minimum overflows."""
         xp = self.xp
-        if descending and data.dtype.kind == "u":
-            data = data.astype("int64" if xp is np else "int32") if data.dtype.itemsize < 8 else data
-        if descending and data.dtype.kind in "iuf":
-            key = -data
-            if data.dtype.kind == "f":
-                key = xp.where(xp.isnan(data), -xp.inf, key)  # NaN first when descending
-            return xp.argsort(key, axis=axis, stable=True)
-        return xp.argsort(data, axis=axis, stable=True)
+        if xp is np and data.dtype.kind not in "iuf":  # bf16, f8: NumPy sorts them wrongly around NaN
+            data = data.astype(np.float64)  # exact for every narrower float
+        if not descending:
+            return xp.argsort(data, axis=axis, stable=True)
+        size = data.shape[axis]
+        index = xp.argsort(xp.flip(data, axis), axis=axis, stable=True)
+        return (size - 1) - xp.flip(index, axis)
 
     def conv(
         self, out, tensor, kernel, strides, padding, input_dilation, kernel_dilation, feature_groups, batch_groups

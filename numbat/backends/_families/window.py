@@ -67,7 +67,7 @@ class Array(ArrayBase, Interface):
         if xp is np:
             ufunc = {"sum": np.add, "product": np.multiply, "min": np.fmin, "max": np.fmax}[kind]
             result = ufunc.accumulate(data, axis=axis, dtype=out.type.dtype)
-            if kind in ("min", "max") and data.dtype.kind == "f":  # NaN propagates onward, as in XLA
+            if kind in ("min", "max") and out.type.is_float:  # NaN propagates onward, as in XLA (bf16, f8 too)
                 result = np.where(np.logical_or.accumulate(np.isnan(data), axis=axis), np.nan, result)
         else:
             fun = {"sum": jax.lax.cumsum, "product": jax.lax.cumprod, "min": jax.lax.cummin, "max": jax.lax.cummax}[

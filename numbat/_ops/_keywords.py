@@ -1,0 +1,107 @@
+"""Unknown options are numbat errors: `guard_namespace` wraps every public op so that a
+keyword the op does not take raises `ArgumentError` naming the op and the options it
+takes, instead of Python's bare `TypeError`.
+
+The wrapper has the op's own parameters (plus `**unknown`), so the normal path costs
+one extra plain call; the message is only built when an unknown keyword came.
+
+>>> nbt.sort(nbt.tensor([2, 1]), dirction="desc")
+Traceback (most recent call last):
+...
+numbat.ArgumentError: sort: unknown option 'dirction'; sort takes tensor, axis, direction, stable
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+
+from .._errors import ArgumentError
+
+
+def _options(fun) -> tuple:
+    """The keyword names `fun` takes, in order, or None when it takes any (`**kwargs`)."""
+    parameters = inspect.signature(fun).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return tuple(p.name for p in parameters if p.kind in kinds)
+
+
+def unknown_option(name: str, options: tuple, given) -> ArgumentError:
+    """The error for keywords `given` that `name` does not take."""
+    unknown = [key for key in given if key not in options]
+    listed = ", ".join(options) if options else "no options"
+    plural = "s" if len(unknown) > 1 else ""
+    return ArgumentError(f"{name}: unknown option{plural} {', '.join(map(repr, unknown))}; {name} takes {listed}")
+
+
+def guard(fun, name: str | None = None):
+    """`fun`, raising `ArgumentError` for an unknown keyword (a function that takes
+    `**kwargs` is returned as it is). `functools.wraps` keeps its name, docstring and
+    signature for `help()`, doctests and `inspect.signature`."""
+    options = _options(fun)
+    if options is None:
+        return fun
+    name = name or fun.__name__
+    guarded = _exact(fun, name, options) or _generic(fun, name, options)
+    functools.update_wrapper(guarded, fun)
+    guarded.__numbat_guarded__ = True
+    return guarded
+
+
+def _exact(fun, name: str, options: tuple):
+    """A wrapper with `fun`'s own parameters and defaults plus `**unknown`: a call passes
+    its arguments straight through (no tuple or dict repacking). None when `fun` has
+    positional-only, keyword-only or `*args` parameters."""
+    parameters = list(inspect.signature(fun).parameters.values())
+    if any(p.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters):
+        return None
+    namespace = {"_fun": fun, "_error": lambda unknown: unknown_option(name, options, unknown)}
+    listed = []
+    for position, parameter in enumerate(parameters):
+        if parameter.default is inspect.Parameter.empty:
+            listed.append(parameter.name)
+        else:
+            namespace[f"_default{position}"] = parameter.default
+            listed.append(f"{parameter.name}=_default{position}")
+    names = ", ".join(p.name for p in parameters)
+    source = (
+        f"def guarded({', '.join(listed + ['**_unknown'])}):\n"
+        f"    if _unknown:\n"
+        f"        raise _error(_unknown)\n"
+        f"    return _fun({names})\n"
+    )
+    exec(compile(source, f"<numbat guard for {name}>", "exec"), namespace)  # noqa: S102 - our own fixed template
+    return namespace["guarded"]
+
+
+def _generic(fun, name: str, options: tuple):
+    """A `*args, **kwargs` wrapper, for signatures `_exact` does not copy."""
+
+    def guarded(*args, **kwargs):
+        try:
+            return fun(*args, **kwargs)
+        except TypeError:
+            # An unknown keyword fails while binding, before the op's body runs; any
+            # other TypeError (or one with only known keywords) is not ours to rename.
+            if any(key not in options for key in kwargs):
+                raise unknown_option(name, options, kwargs) from None
+            raise
+
+    return guarded
+
+
+def guard_namespace(namespace: dict, modules: tuple[str, ...], prefix: str = "") -> list[str]:
+    """Replaces each public function in `namespace` (a module's globals) defined in a module
+    whose name starts with one of `modules` by its guarded form; returns the names guarded."""
+    guarded = []
+    for key, value in list(namespace.items()):
+        if key.startswith("_") or not isinstance(value, types.FunctionType):
+            continue
+        if getattr(value, "__numbat_guarded__", False) or not value.__module__.startswith(modules):
+            continue
+        namespace[key] = guard(value, prefix + key)
+        guarded.append(key)
+    return guarded
