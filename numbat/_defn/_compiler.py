@@ -151,7 +151,7 @@ class Defn:
         self.fun = fun
         self.compiler = compiler
         self.options = dict(opts)
-        self.backend = XLABackend(opts.get("client"), opts.get("device_id", 0))
+        self.backend = XLABackend(opts.get("client"), opts.get("device_id"))
         if self.backend == _default.current():
             self.backend = _default.current()  # the same object as the tensors' backend: an identity check on calls
         self.precision = opts.get("precision", "default")
@@ -387,37 +387,57 @@ class Defn:
         treedef, outputs = self._run_body(signature, list(tensors), _expr.Recorder())
         return jax.tree_util.tree_unflatten(treedef, outputs)
 
-    def _compile(self, signature: _signature.Signature, datas: list | None = None) -> _Entry:
-        """Traces, lowers and compiles `signature` (for `datas`, the call's arrays, or for
-        placeholders on this defn's device), reports it, and returns its entry."""
+    def lower(self, signature: _signature.Signature, datas: list | None = None):
+        """Traces and lowers `signature` exactly as a call compiles it, with this defn's
+        options (precision, x64): the one lowering that the call, `to_mlir_module`, the HLO
+        and fusion views, `serialize` and the disk-cache key all come from (DESIGN decision
+        15). `datas` are the call's arrays, or None for placeholders on this defn's device.
+        Returns `(lowered, jitted, traced, plain_jit)`; `plain_jit` says the code is 32-bit
+        throughout with no precision of its own, so it is called through `jitted`.
+
+        >>> f = nbt.defn(lambda a, b: nbt.dot(a, b), precision="highest")
+        >>> signature, _ = nbt._defn._signature.flatten((nbt.iota((2, 2), type="f32"),) * 2, {}, f._convert)
+        >>> "HIGHEST" in f.lower(signature)[0].as_text()
+        True
+        """
         if datas is None:
             sharding = jax.sharding.SingleDeviceSharding(self.backend.device)
             datas = [jax.ShapeDtypeStruct(t.shape, t.type.dtype, sharding=sharding) for t in signature.templates]
         wide = any(t.type.bits >= 64 for t in signature.templates)
         flat, traced = self.trace(signature)
         jitted = jax.jit(flat)
-        from_disk, saved_us = False, 0
-        start = time.perf_counter_ns()
-        precision = _config.precision_name(self.precision) if self.precision != "default" else None
         # Trace as the calls run: under x64 only for 64-bit inputs (without it jit would narrow
         # them), so that jit's own cache finds the executable. Code that is 32-bit throughout
         # lowers and compiles as it is and is called through jit. Code with 64-bit values inside
         # (s64 indices, f64 casts), a precision of its own or a disk cache entry lowers under
         # x64 (and that precision) and is called as its compiled executable, which needs no
         # context at call time.
-        with (
-            jax.enable_x64(True) if wide else contextlib.nullcontext(),
-            jax.default_matmul_precision(precision) if precision else contextlib.nullcontext(),
-        ):
+        with self.lowering_context(wide):
             staged = jitted.trace(*datas)
-        plain_jit = not wide and precision is None and self.cache is True and not _uses_64_bits(staged.jaxpr)
-        with contextlib.ExitStack() as stack:
-            if not plain_jit:
-                stack.enter_context(jax.enable_x64(True))
-            if precision:
-                stack.enter_context(jax.default_matmul_precision(precision))
+        plain_jit = not wide and self.precision == "default" and self.cache is True
+        plain_jit = plain_jit and not _uses_64_bits(staged.jaxpr)
+        with self.lowering_context(not plain_jit):
             lowered = staged.lower()
-            lowered_at = time.perf_counter_ns()
+        return lowered, jitted, traced, plain_jit
+
+    def lowering_context(self, x64: bool) -> contextlib.ExitStack:
+        """The settings this defn traces, lowers and compiles under: x64 when asked, and
+        its matmul precision."""
+        stack = contextlib.ExitStack()
+        if x64:
+            stack.enter_context(jax.enable_x64(True))
+        if self.precision != "default":
+            stack.enter_context(jax.default_matmul_precision(_config.precision_name(self.precision)))
+        return stack
+
+    def _compile(self, signature: _signature.Signature, datas: list | None = None) -> _Entry:
+        """Traces, lowers and compiles `signature` (for `datas`, the call's arrays, or for
+        placeholders on this defn's device), reports it, and returns its entry."""
+        from_disk, saved_us = False, 0
+        start = time.perf_counter_ns()
+        lowered, jitted, traced, plain_jit = self.lower(signature, datas)
+        lowered_at = time.perf_counter_ns()
+        with self.lowering_context(not plain_jit):
             if isinstance(self.cache, (str, os.PathLike)):
                 from ..xla import _disk_cache
 
