@@ -158,7 +158,6 @@ def settings() -> dict[str, tuple[str, str]]:
         out[name] = (value if value is not None else "(unset)", origin)
     count, origin = _client.host_device_count()
     out["host device_count"] = (str(count), origin)
-    out["preferred clients"] = (", ".join(_client.preferred()), _origin.get("preferred clients", "default"))
     out["default client"] = (
         _client.configured_default() or "(first available)",
         _origin.get("default client", "default"),
