@@ -107,8 +107,6 @@ def same_device(one, other) -> bool:
     return isinstance(one, XLABackend) and isinstance(other, XLABackend) and one.device == other.device
 
 
-
-
 def _name(fun) -> str:
     return getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or repr(fun)
 
@@ -190,9 +188,7 @@ class Defn:
                 "on the host and slice them before the call"
             )
         if lazy not in LAZY_TRANSFERS:
-            raise ArgumentError(
-                f"defn option lazy_transfers must be one of {', '.join(LAZY_TRANSFERS)}, got {lazy!r}"
-            )
+            raise ArgumentError(f"defn option lazy_transfers must be one of {', '.join(LAZY_TRANSFERS)}, got {lazy!r}")
         self.name = _name(fun)
         self._convert = _to_tensor(self.backend)
         self._cache: dict[_signature.Signature, _Entry] = {}

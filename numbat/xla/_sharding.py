@@ -118,14 +118,18 @@ def shard_jit(fun, mesh: Mesh, input_shardings: list, **opts):
             raise ArgumentError(f"shard_jit: each device's list must hold {count} argument(s)")
         jax_mesh = mesh.jax_mesh()
         try:
-            arguments = [_place(jax_mesh, mesh, position, spec, shards) for position, spec in enumerate(input_shardings)]
-            compiled, key = _compile(target, mesh, specs, arguments)
+            arguments = [
+                _place(jax_mesh, mesh, position, spec, shards) for position, spec in enumerate(input_shardings)
+            ]
+            compiled = _compile(target, mesh, specs, arguments)
             with jax.enable_x64(True):
                 return compiled(*arguments)
         except (ValueError, jax.errors.JAXTypeError, DuplicateSpecError) as error:
             if isinstance(error, ArgumentError):
                 raise
-            raise ArgumentError(f"shard_jit of {target.name} on mesh {mesh.name!r}: {_in_mesh_terms(error, mesh)}") from None
+            raise ArgumentError(
+                f"shard_jit of {target.name} on mesh {mesh.name!r}: {_in_mesh_terms(error, mesh)}"
+            ) from None
 
     return run
 
@@ -157,9 +161,9 @@ def _place(jax_mesh, mesh: Mesh, position: int, spec: dict, shards) -> Tensor:
     return Tensor(data, first.type, first.names, XLABackend(mesh.client))
 
 
-def _compile(target, mesh: Mesh, specs: tuple, arguments: list) -> tuple:
-    """The compiled sharded function for `arguments` (from the cache, counting a hit, or
-    compiled now, reporting the compilation) and its cache key."""
+def _compile(target, mesh: Mesh, specs: tuple, arguments: list):
+    """The compiled sharded function for `arguments`: from the cache, counting a hit, or
+    compiled now, reporting the compilation."""
     from .._defn import _options
     from .._defn._compiler import _key
     from .._defn._signature import flatten
@@ -177,7 +181,7 @@ def _compile(target, mesh: Mesh, specs: tuple, arguments: list) -> tuple:
         if found is not None:
             _compiled.move_to_end(cache_key)
             telemetry.cache_hit(target.name, key)
-            return found, key
+            return found
         start = time.perf_counter_ns()
         with target.lowering_context(True):
             lowered = jax.jit(target._traced_call).trace(*arguments).lower()
@@ -202,7 +206,7 @@ def _compile(target, mesh: Mesh, specs: tuple, arguments: list) -> tuple:
             "reason": "first call for this signature and mesh",
         },
     )
-    return compiled, key
+    return compiled
 
 
 def _in_mesh_terms(error: Exception, mesh: Mesh) -> str:
