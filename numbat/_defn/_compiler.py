@@ -14,7 +14,9 @@ raw arrays: through `jax.jit`'s C++ dispatch when the code is 32-bit throughout
 defn's backend (the common call) finds its entry in `_hot` by a tuple of
 `(shape, type, names, id(backend))` per argument (a one-tensor call first
 compares with the last such call's signature), without flattening a pytree or
-entering a context manager. Everything else (containers, static values,
+entering a context manager; tensors on another backend object naming the same device
+(`XLABackend()` for a defn with `client="host"`) are registered there too, and are
+never transferred. Everything else (containers, static values,
 numbers, other backends, keyword options) takes the general path, which
 flattens the arguments into a `Signature`.
 
