@@ -10,6 +10,7 @@ cannot be read backwards: "numbat defn is 1.07x slower than jax.jit".
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -187,12 +188,65 @@ def notebook_suite(size: int, rounds: int) -> list[dict]:
     ]
 
 
+DEFAULT_SIZES = {"softmax": 1_000_000, "dispatch": 8, "eager": 8, "trace": 8, "notebook": 4096}
+# Bytes a suite holds at once for a problem size: its arrays (NumPy, device and results)
+# over the size's elements (the notebook suite's tensor is size x size f32).
+_FOOTPRINT = {
+    "softmax": lambda size: 8 * 8 * size,
+    "dispatch": lambda size: 4 * 4 * size,
+    "eager": lambda size: 6 * 4 * size,
+    "trace": lambda size: 4 * 4 * size,
+    "notebook": lambda size: 3 * 4 * size * size,
+}
+
+
+def check_size(suite: str, size: int, available: int | None = None) -> None:
+    """Refuses a problem size whose arrays cannot fit in the memory available now
+    (`available` bytes; default: the machine's free memory), before anything is allocated.
+
+    >>> check_size("notebook", 1_000_000, available=2**34)
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: bench notebook --size 1000000 needs about 10.9 TiB (a 1000000 x 1000000 f32 tensor and its copies); 16.0 GiB is available: choose a size of at most 37837
+    """
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise nbt.ArgumentError(f"bench {suite} --size must be a positive int, got {size!r}")
+    if available is None:
+        available = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
+    need = _FOOTPRINT[suite](size)
+    if need > available:
+        largest = 1
+        while _FOOTPRINT[suite](largest * 2) <= available:
+            largest *= 2
+        step = largest
+        while step > 1:  # the largest size that fits, by bisection
+            step //= 2
+            if _FOOTPRINT[suite](largest + step) <= available:
+                largest += step
+        what = f"a {size} x {size} f32 tensor and its copies" if suite == "notebook" else f"arrays of {size} values"
+        raise nbt.ArgumentError(
+            f"bench {suite} --size {size} needs about {_human(need)} ({what}); {_human(available)} is available: "
+            f"choose a size of at most {largest}"
+        )
+
+
+def _human(count: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if count < 1024 or unit == "TiB":
+            return f"{count:.1f} {unit}"
+        count /= 1024
+    return f"{count:.1f} TiB"
+
+
 def run(suite: str = "all", size: int | None = None, rounds: int = 200) -> list[dict]:
-    """Runs one suite (or all); `size` overrides each suite's default problem size."""
+    """Runs one suite (or all); `size` overrides each suite's default problem size. A
+    size that cannot fit in memory is refused before any suite runs."""
     if suite != "all" and suite not in SUITES:
         raise ValueError(f"unknown suite {suite!r}; suites are {', '.join(SUITES)}, all")
-    defaults = {"softmax": 1_000_000, "dispatch": 8, "eager": 8, "trace": 8, "notebook": 4096}
+    defaults = DEFAULT_SIZES
     chosen = SUITES if suite == "all" else (suite,)
+    for name in chosen:
+        check_size(name, size or defaults[name])
     results = []
     for name in chosen:
         suite_rounds = rounds if name not in ("softmax", "trace") else max(rounds // 4, 3)

@@ -13,6 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ._errors import ArgumentError
+
 KERNEL_NAME = "numbat"
 NOTEBOOK = "notebooks/01_tensors_and_defn.ipynb"
 
@@ -119,7 +121,7 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def _mib(value) -> str:
-    return "n/a" if value is None else f"{value / 2**20:.1f} MiB"
+    return "not tracked" if value is None else f"{value / 2**20:.1f} MiB"
 
 
 def _doctor_warnings(settings: dict, clients: dict) -> list[str]:
@@ -149,7 +151,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import _bench
 
-    results = _bench.run(args.suite, size=args.size, rounds=args.rounds)
+    try:
+        results = _bench.run(args.suite, size=args.size, rounds=args.rounds)
+    except ArgumentError as error:
+        print(f"numbat: error: {error}", file=sys.stderr)
+        return 2
     _bench.print_tables(results)
     if args.json:
         _bench.write_json(results, args.json)

@@ -14,7 +14,9 @@ raw arrays: through `jax.jit`'s C++ dispatch when the code is 32-bit throughout
 defn's backend (the common call) finds its entry in `_hot` by a tuple of
 `(shape, type, names, id(backend))` per argument (a one-tensor call first
 compares with the last such call's signature), without flattening a pytree or
-entering a context manager. Everything else (containers, static values,
+entering a context manager; tensors on another backend object naming the same device
+(`XLABackend()` for a defn with `client="host"`) are registered there too, and are
+never transferred. Everything else (containers, static values,
 numbers, other backends, keyword options) takes the general path, which
 flattens the arguments into a `Signature`.
 
@@ -58,7 +60,7 @@ _logger = logging.getLogger("numbat.defn")
 RECOMPILATION_WARNING = 5  # compiles for the same shapes before warning, as EXLA's check_recompilation
 COMPILERS = ("xla", "evaluator")
 OPTIONS = ("client", "device_id", "precision", "cache", "debug", "hooks", "lazy_transfers")
-LAZY_TRANSFERS = ("opt_in", "always", "never")
+LAZY_TRANSFERS = ("opt_in", "never")  # both transfer every argument when the call starts, as jax.jit does
 # What calling a defn with the wrong arguments typically raises inside it (a different container
 # structure, a missing key, JAX's concretization errors): reported as numbat.ArgumentError.
 _MISUSE = (TypeError, ValueError, KeyError, IndexError, AttributeError)
@@ -86,13 +88,25 @@ class _Entry(typing.NamedTuple):
 
 
 def _to_tensor(backend):
-    """A converter of defn arguments to tensors on `backend`."""
+    """A converter of defn arguments to tensors on `backend`: a tensor already on its
+    device (an equal backend, or another XLA backend naming the same device) is not
+    transferred."""
 
     def convert(value):
         tensor = _dispatch.to_tensor(value, backend)
-        return tensor if tensor.backend == backend else backend_transfer(tensor, backend)
+        if tensor.backend == backend:
+            return tensor
+        if same_device(tensor.backend, backend):
+            return Tensor(tensor.data, tensor.type, tensor.names, backend)
+        return backend_transfer(tensor, backend)
 
     return convert
+
+
+def same_device(one, other) -> bool:
+    """Whether two backends are XLA backends on the same device (`XLABackend()` and
+    `XLABackend("host", 0)` on the host: equal places, not equal objects)."""
+    return isinstance(one, XLABackend) and isinstance(other, XLABackend) and one.device == other.device
 
 
 def _name(fun) -> str:
@@ -151,7 +165,7 @@ class Defn:
         self.fun = fun
         self.compiler = compiler
         self.options = dict(opts)
-        self.backend = XLABackend(opts.get("client"), opts.get("device_id", 0))
+        self.backend = XLABackend(opts.get("client"), opts.get("device_id"))
         if self.backend == _default.current():
             self.backend = _default.current()  # the same object as the tensors' backend: an identity check on calls
         self.precision = opts.get("precision", "default")
@@ -165,18 +179,25 @@ class Defn:
             isinstance(k, str) and callable(v) for k, v in self.hooks.items()
         ):
             raise ArgumentError(f"defn option hooks must map hook names to functions, got {self.hooks!r}")
-        # EXLA's lazy_transfers decides when host arguments reach the device; jax.jit transfers
-        # them when the call starts, so every value is accepted and behaves as "opt_in".
-        if opts.get("lazy_transfers", "opt_in") not in LAZY_TRANSFERS:
+        # EXLA's lazy_transfers="always" feeds an argument to the device only when the running
+        # computation first needs it (an infeed inside a loop or branch). jax.jit transfers every
+        # argument when the call starts and has no infeed for it, so "always" is refused.
+        lazy = opts.get("lazy_transfers", "opt_in")
+        if lazy == "always":
             raise ArgumentError(
-                f"defn option lazy_transfers must be one of {', '.join(LAZY_TRANSFERS)}, got {opts['lazy_transfers']!r}"
+                'defn option lazy_transfers="always" is not supported: JAX transfers every argument to the '
+                'device when the call starts; use "opt_in" or "never" (both do that), or keep large inputs '
+                "on the host and slice them before the call"
             )
+        if lazy not in LAZY_TRANSFERS:
+            raise ArgumentError(f"defn option lazy_transfers must be one of {', '.join(LAZY_TRANSFERS)}, got {lazy!r}")
         self.name = _name(fun)
         self._convert = _to_tensor(self.backend)
         self._cache: dict[_signature.Signature, _Entry] = {}
         # Entries of flat all-tensor signatures by their templates; None turns the fast path off.
         self._hot: dict | None = {} if compiler == "xla" and self.cache is not False and not self.debug else None
         self._last: _signature.Signature | None = None
+        self._equal_backends: dict[int, object] = {}  # backends on this defn's device the fast path knows
         # The last one-tensor call with one plain tensor out: (type, names, backend, shape,
         # call, key, out type, out names). A loop calls with the same signature again and again.
         self._last_single: tuple | None = None
@@ -217,7 +238,11 @@ class Defn:
         >>> double.cache_info()
         {'compiled': 2, 'hits': 1}
         """
-        return {"compiled": len(self._cache), "hits": self.hits}
+        compiled, hits = len(self._cache), self.hits
+        if self._devectorized is not None:  # calls with vectorized tensors compile in the companion
+            companion = self._devectorized.cache_info()
+            compiled, hits = compiled + companion["compiled"], hits + companion["hits"]
+        return {"compiled": compiled, "hits": hits}
 
     def __call__(self, first=_NO_ARGUMENT, /, *rest, **options):
         # The first argument is positional-only, so a one-tensor call packs no `*args` tuple.
@@ -236,11 +261,15 @@ class Defn:
             except AttributeError:  # not a tensor (or no argument)
                 same = False
             if same:
-                out = last[4](data)
+                try:
+                    out = last[4](data)
+                except RuntimeError:
+                    self._raise_if_deallocated((first,))
+                    raise
                 self._hits[0] += 1
                 if telemetry.listened:
                     telemetry.cache_hit(self.name, last[5], counted=True)
-                return Tensor(out, last[6], last[7], last[2])  # last[2] is this defn's backend
+                return Tensor(out, last[6], last[7], self.backend)
         args = rest if first is _NO_ARGUMENT else (first, *rest)
         hot = self._hot
         if hot is not None and not options and _current_recorder() is None:
@@ -271,7 +300,11 @@ class Defn:
             except (KeyError, AttributeError, TypeError):
                 pass  # a new signature, or arguments that are not all tensors: the general path
             else:
-                out = entry.call(*datas)
+                try:
+                    out = entry.call(*datas)
+                except RuntimeError:
+                    self._raise_if_deallocated(args)
+                    raise
                 self._hits[0] += 1
                 if telemetry.listened:
                     telemetry.cache_hit(self.name, entry.key, counted=True)
@@ -295,6 +328,9 @@ class Defn:
             signature, tensors = _signature.flatten(args, options, self._convert)
         except _signature.VectorizedArgument:  # found while flattening, so plain calls pay nothing for it
             return self._call_vectorized(args, options)
+        except RuntimeError:
+            self._raise_if_deallocated(args)
+            raise
         datas = [t.data for t in tensors]
         entry = self._cache.get(signature)
         if entry is None:
@@ -307,12 +343,45 @@ class Defn:
                         if self._hot is not None and _signature.is_flat(signature, len(args)):
                             backend = id(self.backend)
                             self._hot[tuple((*t, backend) for t in signature.templates)] = entry
+                            self._hot_for_equal_devices(args, signature, entry)
         else:
             self._hits[0] += 1
             telemetry.cache_hit(self.name, entry.key, counted=True)
             if self.debug:
                 _logger.info("defn %s: cache hit for %s", self.name, signature.describe())
-        return self._outputs(entry, entry.call(*datas))
+            if self._hot is not None and _signature.is_flat(signature, len(args)):
+                self._hot_for_equal_devices(args, signature, entry)
+        try:
+            out = entry.call(*datas)
+        except RuntimeError:
+            self._raise_if_deallocated(args)
+            raise
+        return self._outputs(entry, out)
+
+    def _raise_if_deallocated(self, args: tuple) -> None:
+        """Raises the numbat error for a call on a tensor freed with `backend_deallocate`
+        (JAX's own says only "Array has been deleted"), when that is why the call failed."""
+        leaves = jax.tree_util.tree_leaves(args, is_leaf=is_tensor)
+        for position, leaf in enumerate(leaves):
+            data = getattr(leaf, "data", None)
+            if isinstance(leaf, Tensor) and isinstance(data, jax.Array) and data.is_deleted():
+                raise ArgumentError(
+                    f"defn {self.name}: tensor argument {position} ({leaf.type}{list(leaf.shape)}) was freed with "
+                    "nbt.backend_deallocate and cannot be used again; compute it anew"
+                ) from None
+
+    def _hot_for_equal_devices(self, args: tuple, signature: _signature.Signature, entry: _Entry) -> None:
+        """Lets the fast path serve tensors on another backend object that names this defn's
+        device (`XLABackend()` for a defn with `client="host"`): it keys by backend identity,
+        so each such backend is kept alive here while the defn lives."""
+        backends = [getattr(arg, "backend", None) for arg in args]
+        if all(b is self.backend for b in backends) or not all(
+            b is self.backend or same_device(b, self.backend) for b in backends
+        ):
+            return
+        for b in backends:
+            self._equal_backends[id(b)] = b
+        self._hot[tuple((*t, id(b)) for t, b in zip(signature.templates, backends))] = entry
 
     def _call_vectorized(self, args: tuple, options: dict):
         """A call with vectorized tensors: a companion defn (same options and name) compiles
@@ -387,37 +456,57 @@ class Defn:
         treedef, outputs = self._run_body(signature, list(tensors), _expr.Recorder())
         return jax.tree_util.tree_unflatten(treedef, outputs)
 
-    def _compile(self, signature: _signature.Signature, datas: list | None = None) -> _Entry:
-        """Traces, lowers and compiles `signature` (for `datas`, the call's arrays, or for
-        placeholders on this defn's device), reports it, and returns its entry."""
+    def lower(self, signature: _signature.Signature, datas: list | None = None):
+        """Traces and lowers `signature` exactly as a call compiles it, with this defn's
+        options (precision, x64): the one lowering that the call, `to_mlir_module`, the HLO
+        and fusion views, `serialize` and the disk-cache key all come from (DESIGN decision
+        15). `datas` are the call's arrays, or None for placeholders on this defn's device.
+        Returns `(lowered, jitted, traced, plain_jit)`; `plain_jit` says the code is 32-bit
+        throughout with no precision of its own, so it is called through `jitted`.
+
+        >>> f = nbt.defn(lambda a, b: nbt.dot(a, b), precision="highest")
+        >>> signature, _ = nbt._defn._signature.flatten((nbt.iota((2, 2), type="f32"),) * 2, {}, f._convert)
+        >>> "HIGHEST" in f.lower(signature)[0].as_text()
+        True
+        """
         if datas is None:
             sharding = jax.sharding.SingleDeviceSharding(self.backend.device)
             datas = [jax.ShapeDtypeStruct(t.shape, t.type.dtype, sharding=sharding) for t in signature.templates]
         wide = any(t.type.bits >= 64 for t in signature.templates)
         flat, traced = self.trace(signature)
         jitted = jax.jit(flat)
-        from_disk, saved_us = False, 0
-        start = time.perf_counter_ns()
-        precision = _config.precision_name(self.precision) if self.precision != "default" else None
         # Trace as the calls run: under x64 only for 64-bit inputs (without it jit would narrow
         # them), so that jit's own cache finds the executable. Code that is 32-bit throughout
         # lowers and compiles as it is and is called through jit. Code with 64-bit values inside
         # (s64 indices, f64 casts), a precision of its own or a disk cache entry lowers under
         # x64 (and that precision) and is called as its compiled executable, which needs no
         # context at call time.
-        with (
-            jax.enable_x64(True) if wide else contextlib.nullcontext(),
-            jax.default_matmul_precision(precision) if precision else contextlib.nullcontext(),
-        ):
+        with self.lowering_context(wide):
             staged = jitted.trace(*datas)
-        plain_jit = not wide and precision is None and self.cache is True and not _uses_64_bits(staged.jaxpr)
-        with contextlib.ExitStack() as stack:
-            if not plain_jit:
-                stack.enter_context(jax.enable_x64(True))
-            if precision:
-                stack.enter_context(jax.default_matmul_precision(precision))
+        plain_jit = not wide and self.precision == "default" and self.cache is True
+        plain_jit = plain_jit and not _uses_64_bits(staged.jaxpr)
+        with self.lowering_context(not plain_jit):
             lowered = staged.lower()
-            lowered_at = time.perf_counter_ns()
+        return lowered, jitted, traced, plain_jit
+
+    def lowering_context(self, x64: bool) -> contextlib.ExitStack:
+        """The settings this defn traces, lowers and compiles under: x64 when asked, and
+        its matmul precision."""
+        stack = contextlib.ExitStack()
+        if x64:
+            stack.enter_context(jax.enable_x64(True))
+        if self.precision != "default":
+            stack.enter_context(jax.default_matmul_precision(_config.precision_name(self.precision)))
+        return stack
+
+    def _compile(self, signature: _signature.Signature, datas: list | None = None) -> _Entry:
+        """Traces, lowers and compiles `signature` (for `datas`, the call's arrays, or for
+        placeholders on this defn's device), reports it, and returns its entry."""
+        from_disk, saved_us = False, 0
+        start = time.perf_counter_ns()
+        lowered, jitted, traced, plain_jit = self.lower(signature, datas)
+        lowered_at = time.perf_counter_ns()
+        with self.lowering_context(not plain_jit):
             if isinstance(self.cache, (str, os.PathLike)):
                 from ..xla import _disk_cache
 

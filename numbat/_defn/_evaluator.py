@@ -1,6 +1,7 @@
 """The Evaluator compiler (Nx's `Nx.Defn.Evaluator`): a defn run op by op, eagerly,
 on the default backend (NumPy included), or on the XLA device that the `client` and
-`device_id` options name. Nothing is traced or compiled: control flow runs its
+`device_id` options name (tensor arguments move there first; an unavailable client or
+a device out of range is an error). Nothing is traced or compiled: control flow runs its
 branches and loops in Python, hooks and `print_value` run right away. Each call
 emits `("numbat", "evaluation")` with its `total_time` (µs) when a handler listens.
 """
@@ -34,6 +35,13 @@ def evaluate(defn, args: tuple, options: dict):
     """Runs `defn` on `args`: numbers and arrays become tensors, the rest passes through."""
     start = time.perf_counter_ns()
     backend = backend_of(defn)
+    if backend is defn.backend:
+        # The client and device the options name: checked (an unavailable client or a device
+        # out of range is an error, as for the XLA compiler), and tensor arguments move there.
+        _ = backend.device
+        args = jax.tree_util.tree_map(
+            lambda leaf: defn._convert(leaf) if isinstance(leaf, Tensor) else leaf, args, is_leaf=is_tensor
+        )
     args = jax.tree_util.tree_map(lambda leaf: _as_tensor(leaf, backend), args, is_leaf=is_tensor)
     with _default.default_backend(backend), scoped(_effects._hooks, defn.hooks):
         result = defn.fun(*args, **options)

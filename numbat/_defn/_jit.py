@@ -27,8 +27,9 @@ def defn(fun=None, *, compiler: str | None = None, **opts):
     compiling), `cache` (True, False to compile every call, or a directory for the
     disk cache), `debug` (logs compilations and hits on the `numbat.defn` logger),
     `hooks` (`{name: function}` for named `nbt.hook`s) and `lazy_transfers`
-    (EXLA's `"opt_in"`, `"always"`, `"never"`: accepted for compatibility; on JAX
-    arguments move to the device when the call starts, whichever is given).
+    (EXLA's `"opt_in"` or `"never"`: arguments move to the device when the call
+    starts, as JAX does; `"always"`, EXLA's transfer-when-first-needed, is refused).
+    `device_id` left out means the client's configured `default_device_id`.
     Tensors, numbers (which become tensors) and containers of them are traced;
     any other argument is static: part of the cache key, passed as it is.
 

@@ -20,14 +20,15 @@ from ._array import ArrayBackend
 @typing.final
 @dataclasses.dataclass(frozen=True)
 class XLABackend(ArrayBackend):
-    """Data on device `device_id` of XLA client `client` (None: the default client).
+    """Data on device `device_id` of XLA client `client` (None: the default client;
+    a `device_id` of None: the client's configured `default_device_id`).
 
     >>> nbt.XLABackend(client="host").device.platform
     'cpu'
     """
 
     client: str | None = None
-    device_id: int = 0
+    device_id: int | None = None
     xp: typing.ClassVar = jnp
 
     @property

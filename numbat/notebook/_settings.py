@@ -85,7 +85,9 @@ def precision(arguments: list[str]) -> list[Section] | str:
     return [Section("precision", (), [], note)]
 
 
-def _bytes(count: int) -> str:
+def _bytes(count: int | None) -> str:
+    if count is None:  # a figure the device's allocator does not keep (the host's peak)
+        return "not tracked"
     for unit in ("B", "KiB", "MiB", "GiB"):
         if count < 1024 or unit == "GiB":
             return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"

@@ -1,13 +1,16 @@
 """The XLA client: a process singleton that starts on first use.
 
 Clients are named as in EXLA (`cuda`, `rocm`, `tpu`, `host`) and map onto
-JAX platforms; the default is the first available in that order.
+JAX platforms; the default is the configured one, else the first available in the
+preferred order (EXLA's: cuda, rocm, tpu, host). A device id left out means the
+client's `default_device_id` (device 0 unless configured).
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import re
 
 import jax
 from jax._src import xla_bridge
@@ -22,12 +25,52 @@ current_cell: int | None = None
 _started_in_cell: int | None = None
 _default: str | None = None  # set by nbt.xla.configure(default_client=...)
 default_device_ids: dict[str, int] = {}  # per client, from nbt.xla.configure
+_preferred: tuple[str, ...] | None = None  # set by nbt.xla.configure(preferred_clients=...)
+_HOST_COUNT_FLAG = re.compile(r"--xla_force_host_platform_device_count=(\d+)")
 
 
 def set_default(name: str) -> None:
     """Makes `name` the default client (before the client starts)."""
     global _default
     _default = name
+
+
+def set_preferred(names: list[str]) -> None:
+    """Makes `names` the order in which clients are preferred (before the client starts)."""
+    global _preferred
+    _preferred = tuple(names)
+
+
+def preferred() -> tuple[str, ...]:
+    """The order in which the default client is chosen among the available ones."""
+    return _preferred if _preferred is not None else tuple(PLATFORMS)
+
+
+def host_device_count() -> tuple[int, str]:
+    """How many host devices the host client has (or will have when it starts), and where
+    that number comes from: "numbat" (configure), "XLA_FLAGS", or "default".
+
+    >>> host_device_count()[0] >= 1
+    True
+    """
+    if started() and "host" in available():
+        return len(jax.local_devices(backend="cpu")), _host_origin()
+    return _host_count_setting(), _host_origin()
+
+
+def _host_count_setting() -> int:
+    configured = jax.config.jax_num_cpu_devices
+    if configured is not None and configured > 0:
+        return configured
+    flag = _HOST_COUNT_FLAG.search(os.environ.get("XLA_FLAGS", ""))
+    return int(flag.group(1)) if flag else 1
+
+
+def _host_origin() -> str:
+    configured = jax.config.jax_num_cpu_devices
+    if configured is not None and configured > 0:
+        return "numbat"
+    return "XLA_FLAGS" if _HOST_COUNT_FLAG.search(os.environ.get("XLA_FLAGS", "")) else "default"
 
 
 def configured_default() -> str | None:
@@ -67,35 +110,54 @@ def available() -> tuple[str, ...]:
 
 
 def default_client() -> str:
-    """The configured default client, else the first available of cuda, rocm, tpu and host."""
+    """The configured default client, else the first available in the preferred order
+    (an unavailable client in that order is skipped, as in EXLA, never required).
+
+    >>> default_client() in available()
+    True
+    """
     if _default is not None:
         if _default not in available():
             raise ClientError(
                 f"the default XLA client {_default!r} is not available here; available: {', '.join(available())}"
             )
         return _default
-    return available()[0]
+    for name in preferred():
+        if name in available():
+            return name
+    raise ClientError(
+        f"none of the preferred XLA clients ({', '.join(preferred())}) is available here; "
+        f"available: {', '.join(available())}"
+    )
 
 
-def device(client: str | None, device_id: int) -> jax.Device:
-    """The JAX device for `client` (None: the default) and `device_id`.
+def device(client: str | None, device_id: int | None = None) -> jax.Device:
+    """The JAX device for `client` (None: the default) and `device_id` (None: the
+    client's `default_device_id`).
 
     >>> device("host", 0).platform
     'cpu'
     """
     if client is not None and (not isinstance(client, str) or client not in PLATFORMS):
         raise ArgumentError(f"unknown XLA client {client!r}; clients are {', '.join(PLATFORMS)}")
-    if isinstance(device_id, bool) or not isinstance(device_id, int):
+    if device_id is not None and (isinstance(device_id, bool) or not isinstance(device_id, int)):
         raise ArgumentError(f"device_id must be an int, got {device_id!r}")
     return _device(client, device_id)
 
 
 @functools.cache
-def _device(client: str | None, device_id: int) -> jax.Device:
+def _device(client: str | None, device_id: int | None) -> jax.Device:
     name = client or default_client()
     if name not in available():
         raise ClientError(f"XLA client {name!r} is not available here; available clients: {', '.join(available())}")
     devices = jax.local_devices(backend=PLATFORMS[name])  # this process's: with several, ids are local
+    if device_id is None:
+        device_id = default_device_ids.get(name, 0)
+        if not 0 <= device_id < len(devices):
+            raise ArgumentError(
+                f"default_device_id {device_id} of client {name!r} is out of range: it has {len(devices)} "
+                "device(s); configure an id below that (nbt.xla.configure, before the client starts)"
+            )
     if not 0 <= device_id < len(devices):
         raise ArgumentError(f"device_id {device_id} is out of range: client {name!r} has {len(devices)} device(s)")
     return devices[device_id]

@@ -53,15 +53,32 @@ def _check_client(name: str, options) -> dict:
         raise ArgumentError(f"xla.configure: device_count must be a positive int, got {count!r}")
     if "preallocate" in options and not isinstance(options["preallocate"], bool):
         raise ArgumentError(f"xla.configure: preallocate must be True or False, got {options['preallocate']!r}")
+    device_id = options.get("default_device_id", 0)
+    if isinstance(device_id, bool) or not isinstance(device_id, int) or device_id < 0:
+        raise ArgumentError(f"xla.configure: default_device_id must be a non-negative int, got {device_id!r}")
+    if platform == "host":  # the host's device count is known before it starts; a GPU's is checked when it starts
+        devices = count if count is not None else _client.host_device_count()[0]
+        if device_id >= devices:
+            raise ArgumentError(
+                f"xla.configure: default_device_id {device_id} of client {name!r} is out of range: it has "
+                f"{devices} device(s) (set device_count to have more host devices)"
+            )
     return {**options, "platform": platform}
 
 
 def configure(clients: dict | None = None, default_client: str | None = None, preferred_clients: list | None = None):
     """Configures the XLA clients before the client starts: per client `platform`
     (cuda, rocm, tpu, host), `preallocate`, `memory_fraction` (GPU memory), `device_count`
-    (host devices), `default_device_id`; which client is the default; and the order in
-    which clients are preferred (EXLA's default: cuda, rocm, tpu, host). Returns the
-    settings in force.
+    (host devices), `default_device_id` (where new tensors and defns without a
+    `device_id` go); which client is the default; and the order in which clients are
+    preferred (EXLA's default: cuda, rocm, tpu, host): the default client is the first
+    of them that is available, and an unavailable one is skipped. Returns the settings
+    in force.
+
+    >>> configure(clients={"host": {"platform": "host", "device_count": 2, "default_device_id": 7}})
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: xla.configure: default_device_id 7 of client 'host' is out of range: it has 2 device(s) (set device_count to have more host devices)
     """
     clients = {} if clients is None else clients
     if not isinstance(clients, dict) or not all(isinstance(name, str) for name in clients):
@@ -87,17 +104,23 @@ def configure(clients: dict | None = None, default_client: str | None = None, pr
             jax.config.update("jax_num_cpu_devices", options["device_count"])
             _origin["host device_count"] = "numbat"
     if order is not None:
-        platforms = [PLATFORMS[checked.get(n, {}).get("platform", n)] for n in order]
-        os.environ["JAX_PLATFORMS"] = ",".join(dict.fromkeys(platforms))
-        jax.config.update("jax_platforms", os.environ["JAX_PLATFORMS"])
-        _origin["JAX_PLATFORMS"] = "numbat"
+        # Only the choice of the default client: JAX_PLATFORMS would make every listed platform
+        # mandatory (JAX fails to start without it), where EXLA takes the first available.
+        _client.set_preferred(list(dict.fromkeys(_client_name(checked, n) for n in order)))
+        _origin["preferred clients"] = "numbat"
     if default_client is not None:
-        _client.set_default(default_client)
+        _client.set_default(_client_name(checked, default_client))
         _origin["default client"] = "numbat"
     for name, options in checked.items():
         if "default_device_id" in options:
-            _client.default_device_ids[name] = options["default_device_id"]
+            _client.default_device_ids[_client_name(checked, name)] = options["default_device_id"]
     return settings()
+
+
+def _client_name(checked: dict, name: str) -> str:
+    """numbat's client for a configured name: the name of its platform ("gpu" configured
+    with platform "cuda" is the cuda client)."""
+    return checked.get(name, {}).get("platform", name)
 
 
 def set_memory(preallocate: bool | None = None, fraction: float | None = None) -> None:
@@ -133,7 +156,8 @@ def settings() -> dict[str, tuple[str, str]]:
         value = os.environ.get(name)
         origin = _origin.get(name, "environment") if value is not None else "default"
         out[name] = (value if value is not None else "(unset)", origin)
-    out["host device_count"] = (str(jax.config.jax_num_cpu_devices), _origin.get("host device_count", "default"))
+    count, origin = _client.host_device_count()
+    out["host device_count"] = (str(count), origin)
     out["default client"] = (
         _client.configured_default() or "(first available)",
         _origin.get("default client", "default"),

@@ -57,14 +57,14 @@ def serialize(fun, args, portable: bool = False, **opts) -> bytes:
     signature, tensors = flatten(placeholders, {}, target._convert)
     if len(tensors) != len(args) or signature.statics:
         raise ArgumentError("serialize: args must be tensors or templates (one per parameter), not containers")
-    flat, traced = target.trace(signature)
+    lowered, jitted, traced, plain_jit = target.lower(signature)  # the lowering a call compiles
     avals = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in signature.templates]
-    with jax.enable_x64(True):
-        jitted = jax.jit(flat)
+    with target.lowering_context(True):
         if portable:
             payload = bytes(jax.export.export(jitted)(*avals).serialize())
-        else:
-            payload, _, _ = serialize_executable.serialize(jitted.trace(*avals).lower().compile())
+    if not portable:
+        with target.lowering_context(not plain_jit):
+            payload, _, _ = serialize_executable.serialize(lowered.compile())
     if traced["effectful"]:
         raise ArgumentError("serialize: functions with hooks or print_value cannot be serialized")
     device = target.backend.device

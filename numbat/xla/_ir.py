@@ -34,9 +34,14 @@ def to_mlir_module(fun, args, **opts) -> str:
 
 
 def hlo(fun, args, **opts) -> str:
-    """The optimized HLO text of `fun` for `args`, after XLA's fusion passes."""
-    _, lowered = _lowering.lower(fun, args, **opts)
-    return lowered.compile().as_text()
+    """The optimized HLO text of `fun` for `args`, after XLA's fusion passes: the
+    program a call of the defn (with `opts`) runs.
+
+    >>> "operand_precision={highest,highest}" in nbt.xla.hlo(nbt.dot, [nbt.iota((2, 2), type="f32")] * 2, precision="highest")
+    True
+    """
+    _, compiled = _lowering.compiled(fun, args, **opts)
+    return compiled.as_text()
 
 
 @typing.final
@@ -65,6 +70,7 @@ class FusionReport:
     argument_bytes: int
     output_bytes: int
     temp_bytes: int
+    hlo: str = ""  # the optimized HLO the report reads (the program a call runs)
 
     def fused_ops(self) -> dict[str, str]:
         """Which kernel computes each numbat op (by op name)."""
@@ -142,8 +148,7 @@ def fusion_report(fun, args, **opts) -> FusionReport:
     >>> [(k.opcode, k.numbat_ops) for k in report.kernels]
     [('fusion', ('multiply', 'add'))]
     """
-    target, lowered = _lowering.lower(fun, args, **opts)
-    compiled = lowered.compile()
+    target, compiled = _lowering.compiled(fun, args, **opts)
     computations = _computations(compiled.as_text())
     kernels = []
     for line in computations.get("ENTRY", []):
@@ -179,4 +184,5 @@ def fusion_report(fun, args, **opts) -> FusionReport:
         int(getattr(memory, "argument_size_in_bytes", 0)),
         int(getattr(memory, "output_size_in_bytes", 0)),
         int(getattr(memory, "temp_size_in_bytes", 0)),
+        compiled.as_text(),
     )

@@ -1,5 +1,7 @@
 """One place that turns a function and its arguments into JAX's lowered and compiled
-forms, for the IR views, the fusion report, streaming and serialization."""
+forms, for the IR views, the fusion report, streaming and serialization: the defn's
+own `lower`, the very lowering its calls compile (DESIGN decision 15), so every
+option (precision, x64) shows in every view."""
 
 from __future__ import annotations
 
@@ -19,7 +21,27 @@ def as_defn(fun, **opts) -> Defn:
 
 
 def lower(fun, args, **opts) -> tuple[Defn, jax.stages.Lowered]:
-    """The lowered (StableHLO) form of `fun` for `args` (a list of tensors, templates or numbers)."""
+    """The lowered (StableHLO) form of `fun` for `args` (a list of tensors, templates or
+    numbers): what a call of the defn (with `opts`) compiles for that signature.
+
+    >>> _, lowered = lower(lambda a: a * 2, [nbt.template((3,), "f32")])
+    >>> "stablehlo.multiply" in lowered.as_text()
+    True
+    """
+    target, signature = signature_of(fun, args, **opts)
+    return target, target.lower(signature)[0]
+
+
+def compiled(fun, args, **opts) -> tuple[Defn, jax.stages.Compiled]:
+    """`lower(fun, args, **opts)` compiled as a call compiles it."""
+    target, signature = signature_of(fun, args, **opts)
+    lowered, _, _, plain_jit = target.lower(signature)
+    with target.lowering_context(not plain_jit):
+        return target, lowered.compile()
+
+
+def signature_of(fun, args, **opts):
+    """The defn for `fun` (with `opts`) and the signature of `args` (templates allowed)."""
     from ..backends._abstract import Template
 
     target = as_defn(fun, **opts)
@@ -28,10 +50,7 @@ def lower(fun, args, **opts) -> tuple[Defn, jax.stages.Lowered]:
     signature, _ = flatten(
         tuple(_placeholder(a, target) if isinstance(a, Template) else a for a in args), {}, target._convert
     )
-    flat, _ = target.trace(signature)
-    avals = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in signature.templates]
-    with jax.enable_x64(True):
-        return target, jax.jit(flat).trace(*avals).lower()
+    return target, signature
 
 
 def _placeholder(template, target):
