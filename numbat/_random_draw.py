@@ -54,6 +54,9 @@ def template(shape, type_: _types.Type, names=None) -> Template:
 @functools.cache
 def _compiled(fun, static: tuple, split_first: bool):
     def call(*arrays):
+        # The operands are opaque to XLA: constants (numbers, or tensors a defn built) must
+        # not be folded into the arithmetic differently from values passed at run time.
+        arrays = jax.lax.optimization_barrier(arrays)
         if not split_first:
             return fun(*arrays, **dict(static))
         keys = _threefry.split(arrays[0], 2)

@@ -8,7 +8,7 @@ process-wide JAX setting. `numbat.random` checks arguments, picks types and turn
 the arrays into tensors; on the NumPy backend it runs these same functions on the
 host CPU, so that every path computes the same numbers.
 
->>> import jax.numpy as jnp
+>>> import jax
 >>> with jax.enable_x64(True):
 ...     [int(v) for v in split(jnp.asarray([0, 1701], jnp.uint32), 2)[0]]
 [56197195, 1801093307]
@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import math
 
-import jax
 import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
