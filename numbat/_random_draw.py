@@ -113,17 +113,23 @@ def type_of(value) -> _types.Type:
     return value.type if isinstance(value, Tensor) else _types.infer(value)
 
 
-def merged_type(*values) -> _types.Type:
-    merged = type_of(values[0])
-    for value in values[1:]:
-        merged = _types.merge(merged, type_of(value))
+def merged_type(op: str, **values) -> _types.Type:
+    """The merged type of the named `values`, each a tensor or a number."""
+    for name, value in values.items():
+        if not isinstance(value, Tensor):
+            _check.number(f"random.{op}", name, value)
+    types = [type_of(value) for value in values.values()]
+    merged = types[0]
+    for other in types[1:]:
+        merged = _types.merge(merged, other)
     return merged
 
 
-def float_type(op: str, type_, *values) -> _types.Type:
-    """The requested type, or the floating type of `values` (Nx's `infer_float_type`),
-    which must be a float or complex type."""
-    parsed = _types.to_floating(merged_type(*values)) if type_ is None else _types.parse(type_)
+def float_type(op: str, type_, **values) -> _types.Type:
+    """The requested type, or the floating type of the named `values` (Nx's
+    `infer_float_type`), which must be a float or complex type."""
+    merged = merged_type(op, **values)
+    parsed = _types.to_floating(merged) if type_ is None else _types.parse(type_)
     if not (parsed.is_float or parsed.is_complex):
         raise ArgumentError(f"random.{op}: expected a float or complex type, got {parsed}")
     return parsed

@@ -87,7 +87,11 @@ def _real(type_: Type, fun, key, shape: tuple):
 
 
 def _cast(value, type_: Type):
-    return jnp.asarray(value).astype(type_.dtype)
+    """`value` as `type_` (a complex value to a real type keeps its real part, as Nx's `as_type`)."""
+    value = jnp.asarray(value)
+    if jnp.iscomplexobj(value) and not type_.is_complex:
+        value = jnp.real(value)
+    return value.astype(type_.dtype)
 
 
 def uniform(key, low, high, shape: tuple, type_: Type):

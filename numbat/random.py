@@ -24,12 +24,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import _check, _names, _threefry, _types
+from . import _random_draw as _draw
 from ._errors import ArgumentError
 from ._ops import _dispatch
-from ._ops.creation import _check_shape, tensor
-from ._ops.indexing import slice_along_axis, take, take_along_axis
-from ._ops.shape import reshape
-from ._random_draw import KEY, U32, float_type, key_tensor, merged_type, operand, run, takes_options, template
+from ._ops import creation as _creation
+from ._ops import indexing as _indexing
+from ._ops import shape as _shape
 from ._tensor import Tensor
 from .backends import _default
 
@@ -55,13 +55,15 @@ def key(seed, backend=None) -> Tensor:
     if isinstance(seed, Tensor):
         if not seed.type.is_integer or seed.shape != ():
             raise ArgumentError(f"random.key needs an integer seed, got a {seed.type}{list(seed.shape)} tensor")
-        return run("key", _key_of_seed, (seed,), (KEY,), {})
+        return _draw.run("key", _key_of_seed, (seed,), (_draw.KEY,), {})
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise ArgumentError(f"random.key needs an integer seed (or an integer tensor), got {seed!r}")
     if not -(2**63) <= int(seed) < 2**64:
         raise ArgumentError(f"random.key: seed {seed} does not fit in 64 bits (s64 or u64)")
     bits = int(seed) % 2**64
-    return tensor(np.asarray([bits >> 32, bits & 0xFFFFFFFF], np.uint32), type="u32", backend=_default.resolve(backend))
+    return _creation.tensor(
+        np.asarray([bits >> 32, bits & 0xFFFFFFFF], np.uint32), type="u32", backend=_default.resolve(backend)
+    )
 
 
 def _key_of_seed(seed):
@@ -80,9 +82,9 @@ def split(key, parts: int = 2) -> Tensor:
       ]
     >
     """
-    key = key_tensor(key, "split")
+    key = _draw.key_tensor(key, "split")
     parts = _check.integer("random.split", "parts", parts, minimum=1)
-    return run("split", _threefry.split, (key,), (template((parts, 2), U32),), {"parts": parts})
+    return _draw.run("split", _threefry.split, (key,), (_draw.template((parts, 2), _draw.U32),), {"parts": parts})
 
 
 def fold_in(key, data) -> Tensor:
@@ -95,14 +97,14 @@ def fold_in(key, data) -> Tensor:
       [2015327502, 1351855566]
     >
     """
-    key = key_tensor(key, "fold_in")
+    key = _draw.key_tensor(key, "fold_in")
     if not isinstance(data, Tensor):
         if isinstance(data, bool) or not isinstance(data, (int, np.integer)):
             raise ArgumentError(f"random.fold_in: data must be an integer or a tensor, got {data!r}")
         if not -(2**63) <= int(data) < 2**64:
             raise ArgumentError(f"random.fold_in: data {data} does not fit in 64 bits (s64 or u64)")
         data = np.asarray(int(data) % 2**64, np.uint64)
-    return run("fold_in", _fold_in, (key, data), (template(np.shape(data) + (2,), U32),), {})
+    return _draw.run("fold_in", _fold_in, (key, data), (_draw.template(np.shape(data) + (2,), _draw.U32),), {})
 
 
 def _fold_in(key, data):
@@ -110,15 +112,17 @@ def _fold_in(key, data):
 
 
 def _uniform(op, key, min, max, shape, type, names, split_first):
-    key, shape = key_tensor(key, op), _check_shape(shape)
-    type_ = float_type(op, type, min, max)
+    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
+    type_ = _draw.float_type(op, type, min=min, max=max)
     real = _types.to_real(type_).dtype
-    low, high = operand(op, "min", min, shape, real), operand(op, "max", max, shape, real)
+    low, high = _draw.operand(op, "min", min, shape, real), _draw.operand(op, "max", max, shape, real)
     static = {"shape": shape, "type_": type_}
-    return run(op, _threefry.uniform, (key, low, high), (template(shape, type_, names),), static, split_first)
+    return _draw.run(
+        op, _threefry.uniform, (key, low, high), (_draw.template(shape, type_, names),), static, split_first
+    )
 
 
-@takes_options
+@_draw.takes_options
 def uniform(key, min=0.0, max=1.0, *, shape=(), type=None, names=None):
     """`(sample, next_key)`: uniform floats in `[min, max)` of `type` (the floating type
     of `min` and `max` unless given: f32 for numbers). A complex type draws its real and
@@ -138,7 +142,7 @@ def uniform(key, min=0.0, max=1.0, *, shape=(), type=None, names=None):
     return _uniform("uniform", key, min, max, shape, type, names, True)
 
 
-@takes_options
+@_draw.takes_options
 def uniform_split(key, min=0.0, max=1.0, *, shape=(), type=None, names=None) -> Tensor:
     """`uniform`'s sample drawn with `key` as it is (split by the caller).
 
@@ -153,16 +157,18 @@ def uniform_split(key, min=0.0, max=1.0, *, shape=(), type=None, names=None) -> 
 
 
 def _normal(op, key, mean, standard_deviation, shape, type, names, split_first):
-    key, shape = key_tensor(key, op), _check_shape(shape)
-    type_ = float_type(op, type, mean, standard_deviation)
+    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
+    type_ = _draw.float_type(op, type, mean=mean, standard_deviation=standard_deviation)
     real = _types.to_real(type_).dtype
-    mean = operand(op, "mean", mean, shape, real)
-    deviation = operand(op, "standard_deviation", standard_deviation, shape, real)
+    mean = _draw.operand(op, "mean", mean, shape, real)
+    deviation = _draw.operand(op, "standard_deviation", standard_deviation, shape, real)
     static = {"shape": shape, "type_": type_}
-    return run(op, _threefry.normal, (key, mean, deviation), (template(shape, type_, names),), static, split_first)
+    return _draw.run(
+        op, _threefry.normal, (key, mean, deviation), (_draw.template(shape, type_, names),), static, split_first
+    )
 
 
-@takes_options
+@_draw.takes_options
 def normal(key, mean=0.0, standard_deviation=1.0, *, shape=(), type=None, names=None):
     """`(sample, next_key)`: normally distributed floats with `mean` and
     `standard_deviation` (`sqrt(2) erf_inv(u)` for u uniform in (-1, 1)), of `type` (the
@@ -178,7 +184,7 @@ def normal(key, mean=0.0, standard_deviation=1.0, *, shape=(), type=None, names=
     return _normal("normal", key, mean, standard_deviation, shape, type, names, True)
 
 
-@takes_options
+@_draw.takes_options
 def normal_split(key, mean=0.0, standard_deviation=1.0, *, shape=(), type=None, names=None) -> Tensor:
     """`normal`'s sample drawn with `key` as it is (split by the caller).
 
@@ -193,7 +199,7 @@ def normal_split(key, mean=0.0, standard_deviation=1.0, *, shape=(), type=None, 
 
 
 def _randint(op, key, min, max, shape, type, names, split_first):
-    key, shape = key_tensor(key, op), _check_shape(shape)
+    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
     for name, value in (("min", min), ("max", max)):
         if isinstance(value, Tensor) and not value.type.is_integer:
             raise ArgumentError(f"random.{op}: {name} must be an integer or an integer tensor, got {value.type}")
@@ -201,16 +207,21 @@ def _randint(op, key, min, max, shape, type, names, split_first):
             _check.integer(f"random.{op}", name, value)
     if not isinstance(min, Tensor) and not isinstance(max, Tensor) and max <= min:
         raise ArgumentError(f"random.{op} needs min < max, got [{min}, {max})")
-    type_ = merged_type(min, max) if type is None else _types.parse(type)
+    type_ = _draw.merged_type(op, min=min, max=max) if type is None else _types.parse(type)
     if not type_.is_integer:
         raise ArgumentError(f"random.{op}: expected an integer type, got {type_}")
-    low_type, high_type = merged_type(min), merged_type(max)
-    low, high = operand(op, "min", min, shape, low_type.dtype), operand(op, "max", max, shape, high_type.dtype)
+    low_type, high_type = _draw.merged_type(op, min=min), _draw.merged_type(op, max=max)
+    low, high = (
+        _draw.operand(op, "min", min, shape, low_type.dtype),
+        _draw.operand(op, "max", max, shape, high_type.dtype),
+    )
     static = {"shape": shape, "type_": type_, "low_type": low_type, "high_type": high_type}
-    return run(op, _threefry.randint, (key, low, high), (template(shape, type_, names),), static, split_first)
+    return _draw.run(
+        op, _threefry.randint, (key, low, high), (_draw.template(shape, type_, names),), static, split_first
+    )
 
 
-@takes_options
+@_draw.takes_options
 def randint(key, min, max, *, shape=(), type=None, names=None):
     """`(sample, next_key)`: integers in `[min, max)` of `type` (the merged type of `min`
     and `max` unless given: s32 for numbers), from two draws of the type's width.
@@ -229,7 +240,7 @@ def randint(key, min, max, *, shape=(), type=None, names=None):
     return _randint("randint", key, min, max, shape, type, names, True)
 
 
-@takes_options
+@_draw.takes_options
 def randint_split(key, min, max, *, shape=(), type=None, names=None) -> Tensor:
     """`randint`'s sample drawn with `key` as it is (split by the caller).
 
@@ -244,15 +255,15 @@ def randint_split(key, min, max, *, shape=(), type=None, names=None) -> Tensor:
 
 
 def _gumbel(op, key, shape, type, names, split_first):
-    key, shape = key_tensor(key, op), _check_shape(shape)
+    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
     type_ = _types.parse(type)
     if not type_.is_float:
         raise ArgumentError(f"random.{op}: expected a float type, got {type_}")
     static = {"shape": shape, "type_": type_}
-    return run(op, _threefry.gumbel, (key,), (template(shape, type_, names),), static, split_first)
+    return _draw.run(op, _threefry.gumbel, (key,), (_draw.template(shape, type_, names),), static, split_first)
 
 
-@takes_options
+@_draw.takes_options
 def gumbel(key, *, shape=(), type="f32", names=None):
     """`(sample, next_key)`: standard Gumbel floats, `-log(-log(u))` for u uniform in
     [smallest normal, 1).
@@ -267,7 +278,7 @@ def gumbel(key, *, shape=(), type="f32", names=None):
     return _gumbel("gumbel", key, shape, type, names, True)
 
 
-@takes_options
+@_draw.takes_options
 def gumbel_split(key, *, shape=(), type="f32", names=None) -> Tensor:
     """`gumbel`'s sample drawn with `key` as it is (split by the caller).
 
@@ -282,23 +293,23 @@ def gumbel_split(key, *, shape=(), type="f32", names=None) -> Tensor:
 
 
 def _multivariate_normal(op, key, mean, covariance, shape, type, names, method, split_first):
-    key = key_tensor(key, op)
+    key = _draw.key_tensor(key, op)
     mean, covariance = _dispatch.to_tensor(mean), _dispatch.to_tensor(covariance)
     _check.choice(f"random.{op}", "method", method, ("cholesky", "svd", "eigh"))
-    type_ = float_type(op, type, mean, covariance)
+    type_ = _draw.float_type(op, type, mean=mean, covariance=covariance)
     if type_.is_complex:
         raise ArgumentError(f"random.{op}: complex types are not supported (got {type_})")
     if mean.rank != 1 or covariance.rank != 2 or covariance.shape != (mean.shape[0],) * 2:
         raise ArgumentError(
             f"random.{op}: mean must have shape (n,) and covariance (n, n), got {mean.shape} and {covariance.shape}"
         )
-    shape = (mean.shape[0],) if shape is None else _check_shape(shape) + (mean.shape[0],)
+    shape = (mean.shape[0],) if shape is None else _creation._check_shape(shape) + (mean.shape[0],)
     static = {"shape": shape, "type_": type_, "method": method}
-    out = template(shape, type_, names)
-    return run(op, _threefry.multivariate_normal, (key, mean, covariance), (out,), static, split_first)
+    out = _draw.template(shape, type_, names)
+    return _draw.run(op, _threefry.multivariate_normal, (key, mean, covariance), (out,), static, split_first)
 
 
-@takes_options
+@_draw.takes_options
 def multivariate_normal(key, mean, covariance, *, shape=None, type=None, names=None, method="cholesky"):
     """`(sample, next_key)`: samples of a multivariate normal with `mean` [n] and a
     positive semi-definite `covariance` [n, n], of shape `shape + (n,)`. `method` factors
@@ -315,7 +326,7 @@ def multivariate_normal(key, mean, covariance, *, shape=None, type=None, names=N
     return _multivariate_normal("multivariate_normal", key, mean, covariance, shape, type, names, method, True)
 
 
-@takes_options
+@_draw.takes_options
 def multivariate_normal_split(key, mean, covariance, *, shape=None, type=None, names=None, method="cholesky"):
     """`multivariate_normal`'s sample drawn with `key` as it is (split by the caller).
 
@@ -332,11 +343,11 @@ def multivariate_normal_split(key, mean, covariance, *, shape=None, type=None, n
 
 def _permutation(key, shape: tuple, axis: int):
     """(s32 indices of `shape`, next key) of Nx's `shuffle_independent` along `axis`."""
-    out = template(shape, _S32)
-    return run("permutation", _threefry.permutation, (key,), (out, KEY), {"shape": shape, "axis": axis})
+    out = _draw.template(shape, _S32)
+    return _draw.run("permutation", _threefry.permutation, (key,), (out, _draw.KEY), {"shape": shape, "axis": axis})
 
 
-@takes_options
+@_draw.takes_options
 def shuffle(key, tensor, *, axis=0, independent=False):
     """`(shuffled, next_key)`: `tensor` with its entries along `axis` in a random order; with
     `independent=True` each position of the other axes gets its own order.
@@ -352,18 +363,20 @@ def shuffle(key, tensor, *, axis=0, independent=False):
       ]
     >
     """
-    key = key_tensor(key, "shuffle")
+    key = _draw.key_tensor(key, "shuffle")
     tensor = _dispatch.to_tensor(tensor)
     independent = _check.boolean("random.shuffle", "independent", independent)
+    if tensor.rank < 1:
+        raise ArgumentError("random.shuffle: the tensor must have rank 1 or more, got a scalar")
     axis = _names.axis_index(tensor.names, axis)
     if independent:
         indices, next_key = _permutation(key, tensor.shape, axis)
-        return take_along_axis(tensor, indices, axis=axis), next_key
+        return _indexing.take_along_axis(tensor, indices, axis=axis), next_key
     indices, next_key = _permutation(key, (tensor.shape[axis],), 0)
-    return take(tensor, indices, axis=axis), next_key
+    return _indexing.take(tensor, indices, axis=axis), next_key
 
 
-@takes_options
+@_draw.takes_options
 def choice(key, tensor, p=None, *, samples=1, axis=None, replace=True):
     """`(chosen, next_key)`: `samples` entries of `tensor` along `axis` (of the flattened
     tensor when `axis` is None), with or without replacement, weighted by the
@@ -381,14 +394,14 @@ def choice(key, tensor, p=None, *, samples=1, axis=None, replace=True):
       ]
     >
     """
-    key = key_tensor(key, "choice")
+    key = _draw.key_tensor(key, "choice")
     tensor = _dispatch.to_tensor(tensor)
     samples = _check.integer("random.choice", "samples", samples, minimum=1)
     replace = _check.boolean("random.choice", "replace", replace)
     if tensor.rank < 1:
         raise ArgumentError("random.choice: the tensor must have rank 1 or more, got a scalar")
     if axis is None:
-        tensor, axis = reshape(tensor, (tensor.size,)), 0
+        tensor, axis = _shape.reshape(tensor, (tensor.size,)), 0
     axis = _names.axis_index(tensor.names, axis)
     size = tensor.shape[axis]
     if not replace and samples > size:
@@ -396,14 +409,16 @@ def choice(key, tensor, p=None, *, samples=1, axis=None, replace=True):
     if p is None:
         if replace:
             indices, next_key = randint(key, 0, size, shape=(samples,), type="u32")
-            return take(tensor, indices, axis=axis), next_key
+            return _indexing.take(tensor, indices, axis=axis), next_key
         shuffled, next_key = shuffle(key, tensor, axis=axis)
-        return slice_along_axis(shuffled, 0, samples, axis=axis), next_key
+        return _indexing.slice_along_axis(shuffled, 0, samples, axis=axis), next_key
     p = _dispatch.to_tensor(p)
     if p.rank != 1 or p.size != size:
         raise ArgumentError(f"random.choice: p must have shape ({size},) (one per entry), got {p.shape}")
     if not p.type.is_float:
         raise ArgumentError(f"random.choice: p must be a float tensor, got {p.type}")
     static = {"samples": samples, "replace": replace, "type_": p.type}
-    indices, next_key = run("choice", _threefry.weighted_indices, (key, p), (template((samples,), _S32), KEY), static)
-    return take(tensor, indices, axis=axis), next_key
+    indices, next_key = _draw.run(
+        "choice", _threefry.weighted_indices, (key, p), (_draw.template((samples,), _S32), _draw.KEY), static
+    )
+    return _indexing.take(tensor, indices, axis=axis), next_key
