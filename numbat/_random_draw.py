@@ -93,7 +93,9 @@ def run(op: str, fun, operands: tuple, outputs: tuple, static: dict, split_first
     ]
     recorder = _expr.current()
     if recorder is not None:
-        shown = {name: str(value) if isinstance(value, _types.Type) else value for name, value in static.items()}
+        shown = {
+            name.rstrip("_"): str(value) if isinstance(value, _types.Type) else value for name, value in static.items()
+        }
         recorder.record_many(f"random_{op}", tensors, shown, made)
     return tuple(made) if len(made) > 1 else made[0]
 
