@@ -1,328 +1,424 @@
-"""`nbt.random`: Nx.Random's counter-based random numbers on JAX's threefry generator.
+"""`nbt.random`: Nx.Random's counter-based random numbers, number for number.
 
 A key is a u32[2] tensor. Samplers take a key and return `(sample, next_key)`: the
-key is split, one half draws the sample and the other is returned for the next draw,
-so the same key always gives the same numbers. Keys, `split`, `fold_in` and the
-bits behind `uniform` are JAX's (`jax.random` with the threefry2x32 implementation),
-and so equal Nx's. On the NumPy backend the numbers are computed with JAX on the
-host and returned as NumPy data: every backend gives the same numbers. Inside a
-defn the sampling is traced like any op.
+key is split, the second half draws the sample and the first is returned for the
+next draw, so the same key always gives the same numbers. The `*_split` samplers
+draw with the key as it is and return only the sample. The algorithms are Nx's
+(its threefry2x32 counter layout, its integer, float and normal recipes), over
+JAX's threefry2x32 primitive and without changing any JAX setting, so a seed gives
+the numbers Nx's documentation shows. Every path computes them with the same code
+(`numbat._threefry`): the XLA backend on its device, a defn as part of its trace,
+the NumPy backend (and the evaluator on it) on the host CPU.
 
->>> key = nbt.random.key(42)
->>> sample, key = nbt.random.uniform(key, shape=(3,))
->>> sample.shape, str(sample.type)
-((3,), 'f32')
+>>> key = nbt.random.key(12)
+>>> sample, key = nbt.random.uniform(key)
+>>> sample
+numbat.Tensor<
+  f32
+  0.7691127
+>
 """
 
 from __future__ import annotations
 
-import contextvars
-
-import jax
 import numpy as np
 
-from . import _check, _expr, _names, _types
+from . import _check, _names, _threefry, _types
+from . import _random_draw as _draw
 from ._errors import ArgumentError
 from ._ops import _dispatch
+from ._ops import creation as _creation
+from ._ops import indexing as _indexing
+from ._ops import shape as _shape
 from ._tensor import Tensor
 from .backends import _default
-from .backends._abstract import Template
-from .backends.numpy_backend import NumPyBackend
+
+_S32 = _types.Type("s", 32)
 
 
-def _wrap(data, template: Template, backend, op: str, inputs: tuple, params: dict) -> Tensor:
-    if isinstance(backend, NumPyBackend):
-        data = np.asarray(data)
-    result = Tensor(data, template.type, template.names, backend)
-    recorder = _expr.current()
-    if recorder is not None:
-        recorder.record(op, inputs, params, result)
-    return result
+def key(seed, backend=None) -> Tensor:
+    """The key of an integer `seed` (Nx's `Nx.Random.key`): u32[2], the high and the low
+    32 bits of the seed as 64 bits (a negative seed as its s64 bits). `seed` may be an
+    integer tensor, inside a defn too.
 
-
-def _key_data(key, op: str) -> Tensor:
-    key = _dispatch.to_tensor(key)
-    if key.shape[-1:] != (2,) or key.type != _types.Type("u", 32):
-        raise ArgumentError(
-            f"random.{op}: a key is a u32[2] tensor from nbt.random.key, got {key.type}{list(key.shape)}"
-        )
-    return key
-
-
-def _run(op: str, key: Tensor, template: Template, fun, **params) -> Tensor:
-    """`fun(jax_key)` as a tensor of `template` on the key's backend, recorded as `op`."""
-    wide = template.type.bits >= 64
-    with jax.enable_x64(wide):
-        data = key.data if isinstance(key.data, jax.Array) else jax.device_put(key.data, jax.devices("cpu")[0])
-        jax_key = jax.random.wrap_key_data(data, impl="threefry2x32")
-        result = fun(jax_key)
-    return _wrap(result, template, key.backend, f"random_{op}", (key,), params)
-
-
-def key(seed: int, backend=None) -> Tensor:
-    """A key for seed `seed` (JAX's `PRNGKey(seed)`: u32[2]).
-
-    >>> nbt.random.key(42)
+    >>> nbt.random.key(12)
     numbat.Tensor<
       u32[2]
-      [0, 42]
+      [0, 12]
+    >
+    >>> nbt.random.key(999999999999)
+    numbat.Tensor<
+      u32[2]
+      [232, 3567587327]
     >
     """
+    if isinstance(seed, Tensor):
+        if not seed.type.is_integer or seed.shape != ():
+            raise ArgumentError(f"random.key needs an integer seed, got a {seed.type}{list(seed.shape)} tensor")
+        return _draw.run("key", _key_of_seed, (seed,), (_draw.KEY,), {})
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ArgumentError(f"random.key needs an integer seed, got {seed!r}")
-    from ._ops.creation import tensor
+        raise ArgumentError(f"random.key needs an integer seed (or an integer tensor), got {seed!r}")
+    if not -(2**63) <= int(seed) < 2**64:
+        raise ArgumentError(f"random.key: seed {seed} does not fit in 64 bits (s64 or u64)")
+    bits = int(seed) % 2**64
+    return _creation.tensor(
+        np.asarray([bits >> 32, bits & 0xFFFFFFFF], np.uint32), type="u32", backend=_default.resolve(backend)
+    )
 
-    try:
-        data = np.asarray(jax.random.key_data(jax.random.PRNGKey(int(seed))))
-    except OverflowError:
-        raise ArgumentError(f"random.key: seed {seed} does not fit in 64 bits") from None
-    return tensor(data, type="u32", backend=_default.resolve(backend))
+
+def _key_of_seed(seed):
+    return _threefry.key(seed.astype(np.uint64))
 
 
 def split(key, parts: int = 2) -> Tensor:
-    """`parts` new independent keys from `key` (u32[parts][2]).
+    """`parts` new keys from `key` (u32[parts][2]).
 
-    >>> nbt.random.split(nbt.random.key(0)).shape
-    (2, 2)
+    >>> nbt.random.split(nbt.random.key(1701))
+    numbat.Tensor<
+      u32[2][2]
+      [
+        [56197195, 1801093307],
+        [961309823, 1704866707]
+      ]
+    >
     """
-    key = _key_data(key, "split")
-    if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
-        raise ArgumentError(f"random.split: parts must be a positive int, got {parts!r}")
-    template = Template((parts, 2), key.type, (None, None))
-    return _run("split", key, template, lambda k: jax.random.key_data(jax.random.split(k, parts)), parts=parts)
+    key = _draw.key_tensor(key, "split")
+    parts = _check.integer("random.split", "parts", parts, minimum=1)
+    return _draw.run("split", _threefry.split, (key,), (_draw.template((parts, 2), _draw.U32),), {"parts": parts})
 
 
-def fold_in(key, data: int) -> Tensor:
-    """A new key that mixes the integer `data` into `key`.
+def fold_in(key, data) -> Tensor:
+    """A new key that mixes `data` into `key`: an integer gives one key, a tensor one key
+    per element (u32[*shape][2]); data counts as u64.
 
-    >>> nbt.random.fold_in(nbt.random.key(0), 1).shape
-    (2,)
+    >>> nbt.random.fold_in(nbt.random.key(42), 99)
+    numbat.Tensor<
+      u32[2]
+      [2015327502, 1351855566]
+    >
     """
-    key = _key_data(key, "fold_in")
-    template = Template((2,), key.type, (None,))
-    return _run("fold_in", key, template, lambda k: jax.random.key_data(jax.random.fold_in(k, data)), data=data)
+    key = _draw.key_tensor(key, "fold_in")
+    if not isinstance(data, Tensor):
+        if isinstance(data, bool) or not isinstance(data, (int, np.integer)):
+            raise ArgumentError(f"random.fold_in: data must be an integer or a tensor, got {data!r}")
+        if not -(2**63) <= int(data) < 2**64:
+            raise ArgumentError(f"random.fold_in: data {data} does not fit in 64 bits (s64 or u64)")
+        data = np.asarray(int(data) % 2**64, np.uint64)
+    return _draw.run("fold_in", _fold_in, (key, data), (_draw.template(np.shape(data) + (2,), _draw.U32),), {})
 
 
-def _sample(op: str, key, shape, type_, names, fun, **params):
-    key = _key_data(key, op)
-    from ._ops.creation import _check_shape
-
-    shape = _check_shape(shape)
-    template = Template(shape, _types.parse(type_), _names.normalize(names, len(shape)))
-    if _already_split.get():  # a *_split sampler: this key draws, and no next key is made
-        next_key, sample_key = None, key
-    else:
-        keys = split(key)
-        next_key, sample_key = keys[0], keys[1]
-    sample = _run(op, sample_key, template, lambda k: fun(k, shape, template.type.dtype), **params)
-    return sample, next_key
+def _fold_in(key, data):
+    return _threefry.fold_in(key, data.astype(np.uint64))
 
 
-_already_split = contextvars.ContextVar("numbat_random_already_split", default=False)
-
-
-def _drawn_with(sampler, key, *args, **options) -> Tensor:
-    """`sampler`'s sample drawn with `key` itself (Nx's `*_split` samplers: the caller split it)."""
-    token = _already_split.set(True)
-    try:
-        return sampler(key, *args, **options)[0]
-    finally:
-        _already_split.reset(token)
-
-
-def _float_type(type_, op):
-    parsed = _types.parse(type_)
-    if not parsed.is_float:
-        raise ArgumentError(f"random.{op} draws floats; type {parsed} is not a float type")
-    return parsed
-
-
-def uniform(key, min=0.0, max=1.0, shape=(), type="f32", names=None):
-    """Uniform floats in `[min, max)`.
-
-    >>> sample, next_key = nbt.random.uniform(nbt.random.key(1), shape=(2,), type="f64")
-    >>> bool(nbt.all((sample >= 0) & (sample < 1)))
-    True
-    """
-    _float_type(type, "uniform")
-    return _sample(
-        "uniform",
-        key,
-        shape,
-        type,
-        names,
-        lambda k, s, d: jax.random.uniform(k, s, d, minval=min, maxval=max),
-        min=min,
-        max=max,
+def _uniform(op, key, min, max, shape, type, names, split_first):
+    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
+    type_ = _draw.float_type(op, type, min=min, max=max)
+    real = _types.to_real(type_).dtype
+    low, high = _draw.operand(op, "min", min, shape, real), _draw.operand(op, "max", max, shape, real)
+    static = {"shape": shape, "type_": type_}
+    return _draw.run(
+        op, _threefry.uniform, (key, low, high), (_draw.template(shape, type_, names),), static, split_first
     )
 
 
-def normal(key, mean=0.0, standard_deviation=1.0, shape=(), type="f32", names=None):
-    """Normally distributed floats with `mean` and `standard_deviation`.
+@_draw.takes_options
+def uniform(key, min=0.0, max=1.0, *, shape=(), type=None, names=None):
+    """`(sample, next_key)`: uniform floats in `[min, max)` of `type` (the floating type
+    of `min` and `max` unless given: f32 for numbers). A complex type draws its real and
+    imaginary parts so.
 
-    >>> sample, _ = nbt.random.normal(nbt.random.key(0), 10.0, 0.001, shape=(1000,))
-    >>> abs(nbt.to_number(nbt.mean(sample)) - 10) < 0.01
-    True
+    >>> sample, _ = nbt.random.uniform(nbt.random.key(1701), shape=(3, 2), type="f16")
+    >>> sample
+    numbat.Tensor<
+      f16[3][2]
+      [
+        [0.754, 0.6484],
+        [0.7295, 0.2148],
+        [0.09766, 0.06934]
+      ]
+    >
     """
-    _float_type(type, "normal")
-    return _sample(
-        "normal",
-        key,
-        shape,
-        type,
-        names,
-        lambda k, s, d: jax.random.normal(k, s, d) * standard_deviation + mean,
-        mean=mean,
-        standard_deviation=standard_deviation,
+    return _uniform("uniform", key, min, max, shape, type, names, True)
+
+
+@_draw.takes_options
+def uniform_split(key, min=0.0, max=1.0, *, shape=(), type=None, names=None) -> Tensor:
+    """`uniform`'s sample drawn with `key` as it is (split by the caller).
+
+    >>> _, sample_key = nbt.random.split(nbt.random.key(1701))
+    >>> nbt.random.uniform_split(sample_key)
+    numbat.Tensor<
+      f32
+      0.9728644
+    >
+    """
+    return _uniform("uniform_split", key, min, max, shape, type, names, False)
+
+
+def _normal(op, key, mean, standard_deviation, shape, type, names, split_first):
+    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
+    type_ = _draw.float_type(op, type, mean=mean, standard_deviation=standard_deviation)
+    real = _types.to_real(type_).dtype
+    mean = _draw.operand(op, "mean", mean, shape, real)
+    deviation = _draw.operand(op, "standard_deviation", standard_deviation, shape, real)
+    static = {"shape": shape, "type_": type_}
+    return _draw.run(
+        op, _threefry.normal, (key, mean, deviation), (_draw.template(shape, type_, names),), static, split_first
     )
 
 
-def randint(key, min, max, shape=(), type="s32", names=None):
-    """Uniform integers in `[min, max)`.
+@_draw.takes_options
+def normal(key, mean=0.0, standard_deviation=1.0, *, shape=(), type=None, names=None):
+    """`(sample, next_key)`: normally distributed floats with `mean` and
+    `standard_deviation` (`sqrt(2) erf_inv(u)` for u uniform in (-1, 1)), of `type` (the
+    floating type of `mean` and `standard_deviation` unless given); complex types too.
 
-    >>> sample, _ = nbt.random.randint(nbt.random.key(0), 5, 8, shape=(100,))
-    >>> sorted(set(sample.to_numpy().tolist()))
-    [5, 6, 7]
+    >>> sample, _ = nbt.random.normal(nbt.random.key(42))
+    >>> sample
+    numbat.Tensor<
+      f32
+      1.3694695
+    >
     """
-    if not _types.parse(type).is_integer:
-        raise ArgumentError(f"random.randint draws integers; type {type} is not an integer type")
-    min, max = (_check.integer("random.randint", name, v) for name, v in (("min", min), ("max", max)))
-    if max <= min:
-        raise ArgumentError(f"random.randint needs min < max, got [{min}, {max})")
-    return _sample(
-        "randint", key, shape, type, names, lambda k, s, d: jax.random.randint(k, s, min, max, d), min=min, max=max
+    return _normal("normal", key, mean, standard_deviation, shape, type, names, True)
+
+
+@_draw.takes_options
+def normal_split(key, mean=0.0, standard_deviation=1.0, *, shape=(), type=None, names=None) -> Tensor:
+    """`normal`'s sample drawn with `key` as it is (split by the caller).
+
+    >>> _, sample_key = nbt.random.split(nbt.random.key(42))
+    >>> nbt.random.normal_split(sample_key)
+    numbat.Tensor<
+      f32
+      1.3694695
+    >
+    """
+    return _normal("normal_split", key, mean, standard_deviation, shape, type, names, False)
+
+
+def _randint(op, key, min, max, shape, type, names, split_first):
+    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
+    for name, value in (("min", min), ("max", max)):
+        if isinstance(value, Tensor) and not value.type.is_integer:
+            raise ArgumentError(f"random.{op}: {name} must be an integer or an integer tensor, got {value.type}")
+        if not isinstance(value, Tensor):
+            _check.integer(f"random.{op}", name, value)
+    if not isinstance(min, Tensor) and not isinstance(max, Tensor) and max <= min:
+        raise ArgumentError(f"random.{op} needs min < max, got [{min}, {max})")
+    type_ = _draw.merged_type(op, min=min, max=max) if type is None else _types.parse(type)
+    if not type_.is_integer:
+        raise ArgumentError(f"random.{op}: expected an integer type, got {type_}")
+    low_type, high_type = _draw.merged_type(op, min=min), _draw.merged_type(op, max=max)
+    low, high = (
+        _draw.operand(op, "min", min, shape, low_type.dtype),
+        _draw.operand(op, "max", max, shape, high_type.dtype),
+    )
+    static = {"shape": shape, "type_": type_, "low_type": low_type, "high_type": high_type}
+    return _draw.run(
+        op, _threefry.randint, (key, low, high), (_draw.template(shape, type_, names),), static, split_first
     )
 
 
-def gumbel(key, shape=(), type="f32", names=None):
-    """Samples of the standard Gumbel distribution.
+@_draw.takes_options
+def randint(key, min, max, *, shape=(), type=None, names=None):
+    """`(sample, next_key)`: integers in `[min, max)` of `type` (the merged type of `min`
+    and `max` unless given: s32 for numbers), from two draws of the type's width.
 
-    >>> sample, _ = nbt.random.gumbel(nbt.random.key(0), shape=(4,))
-    >>> sample.shape
-    (4,)
+    >>> sample, _ = nbt.random.randint(nbt.random.key(1701), 1, 100, shape=(3, 2), type="u32")
+    >>> sample
+    numbat.Tensor<
+      u32[3][2]
+      [
+        [9, 20],
+        [19, 6],
+        [71, 15]
+      ]
+    >
     """
-    _float_type(type, "gumbel")
-    return _sample("gumbel", key, shape, type, names, lambda k, s, d: jax.random.gumbel(k, s, d))
+    return _randint("randint", key, min, max, shape, type, names, True)
 
 
-def shuffle(key, tensor, axis=0):
-    """`tensor` with its elements along `axis` in a random order; returns `(shuffled, next_key)`.
+@_draw.takes_options
+def randint_split(key, min, max, *, shape=(), type=None, names=None) -> Tensor:
+    """`randint`'s sample drawn with `key` as it is (split by the caller).
 
-    >>> shuffled, _ = nbt.random.shuffle(nbt.random.key(0), nbt.iota((5,)))
-    >>> sorted(shuffled.to_numpy().tolist())
-    [0, 1, 2, 3, 4]
+    >>> _, sample_key = nbt.random.split(nbt.random.key(1701))
+    >>> nbt.random.randint_split(sample_key, 1, 100)
+    numbat.Tensor<
+      s32
+      91
+    >
     """
-    from ._ops.indexing import take
-
-    tensor = _dispatch.to_tensor(tensor)
-    index = _names.axis_index(tensor.names, axis)
-    size = tensor.shape[index]
-    order, next_key = _sample("shuffle", key, (size,), "s32", None, lambda k, s, d: jax.random.permutation(k, size))
-    return take(tensor, order, axis=index), next_key
+    return _randint("randint_split", key, min, max, shape, type, names, False)
 
 
-def choice(key, tensor, samples=1, replace=True, probabilities=None):
-    """`samples` elements of a 1-D `tensor`, with or without replacement, optionally
-    weighted by `probabilities`; returns `(chosen, next_key)`.
+def _gumbel(op, key, shape, type, names, split_first):
+    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
+    type_ = _types.parse(type)
+    if not type_.is_float:
+        raise ArgumentError(f"random.{op}: expected a float type, got {type_}")
+    static = {"shape": shape, "type_": type_}
+    return _draw.run(op, _threefry.gumbel, (key,), (_draw.template(shape, type_, names),), static, split_first)
 
-    >>> chosen, _ = nbt.random.choice(nbt.random.key(0), nbt.tensor([10, 20, 30]), samples=3, replace=False)
-    >>> sorted(chosen.to_numpy().tolist())
-    [10, 20, 30]
+
+@_draw.takes_options
+def gumbel(key, *, shape=(), type="f32", names=None):
+    """`(sample, next_key)`: standard Gumbel floats, `-log(-log(u))` for u uniform in
+    [smallest normal, 1).
+
+    >>> sample, _ = nbt.random.gumbel(nbt.random.key(1))
+    >>> sample
+    numbat.Tensor<
+      f32
+      -0.729461
+    >
     """
-    from ._ops.indexing import take
-
-    tensor = _dispatch.to_tensor(tensor)
-    if tensor.rank != 1:
-        raise ArgumentError(f"random.choice picks from a 1-D tensor, got shape {tensor.shape}")
-    samples = _check.integer("random.choice", "samples", samples, minimum=0)
-    if not isinstance(replace, bool):
-        raise ArgumentError(f"random.choice: replace must be True or False, got {replace!r}")
-    if tensor.shape[0] == 0:
-        raise ArgumentError("random.choice: cannot pick from an empty tensor")
-    if not replace and samples > tensor.shape[0]:
-        raise ArgumentError(f"random.choice: {samples} samples without replacement from {tensor.shape[0]} elements")
-    weights = None if probabilities is None else _dispatch.to_tensor(probabilities)
-
-    def draw(k, s, d):
-        p = None if weights is None else jax.numpy.asarray(weights.data)
-        return jax.random.choice(k, tensor.shape[0], (samples,), replace=replace, p=p)
-
-    indices, next_key = _sample("choice", key, (samples,), "s32", None, draw, samples=samples, replace=replace)
-    return take(tensor, indices), next_key
+    return _gumbel("gumbel", key, shape, type, names, True)
 
 
-def multivariate_normal(key, mean, covariance, shape=(), type="f32"):
-    """Samples of a multivariate normal with `mean` [n] and `covariance` [n, n]; the
-    sample has shape `shape + (n,)`.
+@_draw.takes_options
+def gumbel_split(key, *, shape=(), type="f32", names=None) -> Tensor:
+    """`gumbel`'s sample drawn with `key` as it is (split by the caller).
 
-    >>> sample, _ = nbt.random.multivariate_normal(nbt.random.key(0), nbt.tensor([1.0, 2.0]), nbt.eye(2, type="f32"), shape=(3,))
-    >>> sample.shape
-    (3, 2)
+    >>> _, sample_key = nbt.random.split(nbt.random.key(1))
+    >>> nbt.random.gumbel_split(sample_key)
+    numbat.Tensor<
+      f32
+      -0.729461
+    >
     """
+    return _gumbel("gumbel_split", key, shape, type, names, False)
+
+
+def _multivariate_normal(op, key, mean, covariance, shape, type, names, method, split_first):
+    key = _draw.key_tensor(key, op)
     mean, covariance = _dispatch.to_tensor(mean), _dispatch.to_tensor(covariance)
-    n = mean.shape[-1] if mean.rank else 0
-    if mean.rank != 1 or covariance.shape != (n, n):
+    _check.choice(f"random.{op}", "method", method, ("cholesky", "svd", "eigh"))
+    type_ = _draw.float_type(op, type, mean=mean, covariance=covariance)
+    if type_.is_complex:
+        raise ArgumentError(f"random.{op}: complex types are not supported (got {type_})")
+    if mean.rank != 1 or covariance.rank != 2 or covariance.shape != (mean.shape[0],) * 2:
         raise ArgumentError(
-            f"random.multivariate_normal: mean [n] and covariance [n, n], got {mean.shape}, {covariance.shape}"
+            f"random.{op}: mean must have shape (n,) and covariance (n, n), got {mean.shape} and {covariance.shape}"
         )
-    _float_type(type, "multivariate_normal")
-
-    def draw(k, s, d):
-        return jax.random.multivariate_normal(
-            k, jax.numpy.asarray(mean.data, d), jax.numpy.asarray(covariance.data, d), s[:-1], d
-        )
-
-    return _sample("multivariate_normal", key, tuple(shape) + (n,), type, None, draw)
+    shape = (mean.shape[0],) if shape is None else _creation._check_shape(shape) + (mean.shape[0],)
+    static = {"shape": shape, "type_": type_, "method": method}
+    out = _draw.template(shape, type_, names)
+    return _draw.run(op, _threefry.multivariate_normal, (key, mean, covariance), (out,), static, split_first)
 
 
-def uniform_split(key, min=0.0, max=1.0, shape=(), type="f32", names=None) -> Tensor:
-    """`uniform` drawn with `key` as it is (already split by the caller); only the sample.
+@_draw.takes_options
+def multivariate_normal(key, mean, covariance, *, shape=None, type=None, names=None, method="cholesky"):
+    """`(sample, next_key)`: samples of a multivariate normal with `mean` [n] and a
+    positive semi-definite `covariance` [n, n], of shape `shape + (n,)`. `method` factors
+    the covariance: "cholesky", or "svd" or "eigh" for a singular one.
 
-    >>> key, sample_key = nbt.random.split(nbt.random.key(7))
-    >>> drawn = nbt.random.uniform_split(sample_key, shape=(3,))
-    >>> bool(nbt.all(drawn == nbt.random.uniform(nbt.random.key(7), shape=(3,))[0]))
-    True
+    >>> mean, covariance = nbt.tensor([0, 0]), nbt.tensor([[1, 0], [0, 1]])
+    >>> sample, _ = nbt.random.multivariate_normal(nbt.random.key(12), mean, covariance)
+    >>> sample
+    numbat.Tensor<
+      f32[2]
+      [-1.3425945, -0.4081206]
+    >
     """
-    return _drawn_with(uniform, key, min, max, shape, type, names)
+    return _multivariate_normal("multivariate_normal", key, mean, covariance, shape, type, names, method, True)
 
 
-def normal_split(key, mean=0.0, standard_deviation=1.0, shape=(), type="f32", names=None) -> Tensor:
-    """`normal` drawn with `key` as it is (already split by the caller); only the sample.
+@_draw.takes_options
+def multivariate_normal_split(key, mean, covariance, *, shape=None, type=None, names=None, method="cholesky"):
+    """`multivariate_normal`'s sample drawn with `key` as it is (split by the caller).
 
-    >>> sample_key = nbt.random.split(nbt.random.key(7))[1]
-    >>> bool(nbt.all(nbt.random.normal_split(sample_key, shape=(2,)) == nbt.random.normal(nbt.random.key(7), shape=(2,))[0]))
-    True
+    >>> _, sample_key = nbt.random.split(nbt.random.key(12))
+    >>> nbt.random.multivariate_normal_split(sample_key, nbt.tensor([0]), nbt.tensor([[1]]))
+    numbat.Tensor<
+      f32[1]
+      [0.73592794]
+    >
     """
-    return _drawn_with(normal, key, mean, standard_deviation, shape, type, names)
+    op = "multivariate_normal_split"
+    return _multivariate_normal(op, key, mean, covariance, shape, type, names, method, False)
 
 
-def randint_split(key, min, max, shape=(), type="s32", names=None) -> Tensor:
-    """`randint` drawn with `key` as it is (already split by the caller); only the sample.
+def _permutation(key, shape: tuple, axis: int):
+    """(s32 indices of `shape`, next key) of Nx's `shuffle_independent` along `axis`."""
+    out = _draw.template(shape, _S32)
+    return _draw.run("permutation", _threefry.permutation, (key,), (out, _draw.KEY), {"shape": shape, "axis": axis})
 
-    >>> sample_key = nbt.random.split(nbt.random.key(7))[1]
-    >>> bool(nbt.all(nbt.random.randint_split(sample_key, 0, 9, shape=(4,)) == nbt.random.randint(nbt.random.key(7), 0, 9, shape=(4,))[0]))
-    True
+
+@_draw.takes_options
+def shuffle(key, tensor, *, axis=0, independent=False):
+    """`(shuffled, next_key)`: `tensor` with its entries along `axis` in a random order; with
+    `independent=True` each position of the other axes gets its own order.
+
+    >>> shuffled, _ = nbt.random.shuffle(nbt.random.key(42), nbt.iota((3, 4), axis=0))
+    >>> shuffled
+    numbat.Tensor<
+      s32[3][4]
+      [
+        [2, 2, 2, 2],
+        [0, 0, 0, 0],
+        [1, 1, 1, 1]
+      ]
+    >
     """
-    return _drawn_with(randint, key, min, max, shape, type, names)
+    key = _draw.key_tensor(key, "shuffle")
+    tensor = _dispatch.to_tensor(tensor)
+    independent = _check.boolean("random.shuffle", "independent", independent)
+    if tensor.rank < 1:
+        raise ArgumentError("random.shuffle: the tensor must have rank 1 or more, got a scalar")
+    axis = _names.axis_index(tensor.names, axis)
+    if independent:
+        indices, next_key = _permutation(key, tensor.shape, axis)
+        return _indexing.take_along_axis(tensor, indices, axis=axis), next_key
+    indices, next_key = _permutation(key, (tensor.shape[axis],), 0)
+    return _indexing.take(tensor, indices, axis=axis), next_key
 
 
-def gumbel_split(key, shape=(), type="f32", names=None) -> Tensor:
-    """`gumbel` drawn with `key` as it is (already split by the caller); only the sample.
+@_draw.takes_options
+def choice(key, tensor, p=None, *, samples=1, axis=None, replace=True):
+    """`(chosen, next_key)`: `samples` entries of `tensor` along `axis` (of the flattened
+    tensor when `axis` is None), with or without replacement, weighted by the
+    probabilities `p` (one per entry) when given.
 
-    >>> sample_key = nbt.random.split(nbt.random.key(7))[1]
-    >>> bool(nbt.all(nbt.random.gumbel_split(sample_key, shape=(2,)) == nbt.random.gumbel(nbt.random.key(7), shape=(2,))[0]))
-    True
+    >>> chosen, _ = nbt.random.choice(nbt.random.key(1), nbt.iota((4, 3)), samples=4, axis=0)
+    >>> chosen
+    numbat.Tensor<
+      s32[4][3]
+      [
+        [6, 7, 8],
+        [9, 10, 11],
+        [6, 7, 8],
+        [0, 1, 2]
+      ]
+    >
     """
-    return _drawn_with(gumbel, key, shape, type, names)
-
-
-def multivariate_normal_split(key, mean, covariance, shape=(), type="f32") -> Tensor:
-    """`multivariate_normal` drawn with `key` as it is (already split by the caller); only the sample.
-
-    >>> mean, covariance = nbt.tensor([0.0, 1.0]), nbt.eye(2, type="f32")
-    >>> sample_key = nbt.random.split(nbt.random.key(7))[1]
-    >>> drawn = nbt.random.multivariate_normal_split(sample_key, mean, covariance, shape=(3,))
-    >>> bool(nbt.all(drawn == nbt.random.multivariate_normal(nbt.random.key(7), mean, covariance, shape=(3,))[0]))
-    True
-    """
-    return _drawn_with(multivariate_normal, key, mean, covariance, shape, type)
+    key = _draw.key_tensor(key, "choice")
+    tensor = _dispatch.to_tensor(tensor)
+    samples = _check.integer("random.choice", "samples", samples, minimum=1)
+    replace = _check.boolean("random.choice", "replace", replace)
+    if tensor.rank < 1:
+        raise ArgumentError("random.choice: the tensor must have rank 1 or more, got a scalar")
+    if axis is None:
+        tensor, axis = _shape.reshape(tensor, (tensor.size,)), 0
+    axis = _names.axis_index(tensor.names, axis)
+    size = tensor.shape[axis]
+    if not replace and samples > size:
+        raise ArgumentError(f"random.choice: cannot take {samples} samples from {size} entries without replacement")
+    if p is None:
+        if replace:
+            indices, next_key = randint(key, 0, size, shape=(samples,), type="u32")
+            return _indexing.take(tensor, indices, axis=axis), next_key
+        shuffled, next_key = shuffle(key, tensor, axis=axis)
+        return _indexing.slice_along_axis(shuffled, 0, samples, axis=axis), next_key
+    p = _dispatch.to_tensor(p)
+    if p.rank != 1 or p.size != size:
+        raise ArgumentError(f"random.choice: p must have shape ({size},) (one per entry), got {p.shape}")
+    if not p.type.is_float:
+        raise ArgumentError(f"random.choice: p must be a float tensor, got {p.type}")
+    static = {"samples": samples, "replace": replace, "type_": p.type}
+    indices, next_key = _draw.run(
+        "choice", _threefry.weighted_indices, (key, p), (_draw.template((samples,), _S32), _draw.KEY), static
+    )
+    return _indexing.take(tensor, indices, axis=axis), next_key

@@ -1,0 +1,712 @@
+"""Every doctest of Nx.Random (Nx 0.13.1, `nx/lib/nx/random.ex`) with Nx's printed result,
+on every path: eager on the NumPy backend, eager on the XLA backend, inside `nbt.jit`, and
+in the evaluator compiler on the NumPy backend. The printed tensor must be Nx's text, digit
+for digit (numbat prints floats as Nx does: the shortest text that reads back).
+
+Each case is a function of tensors (keys, seeds, data) built outside, so that under `jit`
+the random functions trace; its result must print as Nx printed it.
+"""
+
+import textwrap
+import time
+
+import jax
+import numpy as np
+import pytest
+
+import numbat as nbt
+
+R = nbt.random
+
+
+def nx(text: str) -> str:
+    """Nx's printed tensor, as numbat prints it (only the header's module differs)."""
+    return textwrap.dedent(text).strip().replace("#Nx.Tensor<", "numbat.Tensor<")
+
+
+def first(pair):
+    return pair[0]
+
+
+def _mean_in_f64(sample):
+    # Nx's reference backend accumulates an f32 sum in f64 (see DIFFERENCES).
+    return nbt.as_type(nbt.mean(nbt.as_type(sample, "f64")), "f32")
+
+
+def _deviation_in_f64(sample):
+    return nbt.as_type(nbt.standard_deviation(nbt.as_type(sample, "f64")), "f32")
+
+
+# Where numbat's printed result differs from Nx's, and why. The random numbers themselves
+# never differ; this only concerns an op applied to them afterwards.
+DIFFERENCES = {
+    "normal_mean": "Nx's reference backend sums f32 in f64; numbat's f32 mean sums in f32 and prints "
+    "9.700223 (Nx: 9.700222), so the mean is taken in f64 and rounded to f32",
+    "normal_standard_deviation": "as normal_mean: numbat's f32 standard_deviation prints 5.051417 "
+    "(Nx: 5.0514164), so it is taken in f64 and rounded to f32",
+}
+
+# (name, function of the arguments, arguments (built on the path's backend), Nx's printed result)
+CASES = [
+    (
+        "moduledoc_key",
+        R.key,
+        lambda: (nbt.tensor(12, type="s64"),),
+        """
+        #Nx.Tensor<
+          u32[2]
+          [0, 12]
+        >
+        """,
+    ),
+    (
+        "moduledoc_uniform",
+        lambda k: first(R.uniform(k)),
+        lambda: (R.key(12),),
+        """
+        #Nx.Tensor<
+          f32
+          0.7691127
+        >
+        """,
+    ),
+    (
+        "key_12",
+        R.key,
+        lambda: (nbt.tensor(12, type="s64"),),
+        """
+        #Nx.Tensor<
+          u32[2]
+          [0, 12]
+        >
+        """,
+    ),
+    (
+        "key_999999999999",
+        R.key,
+        lambda: (nbt.tensor(999999999999, type="s64"),),
+        """
+        #Nx.Tensor<
+          u32[2]
+          [232, 3567587327]
+        >
+        """,
+    ),
+    (
+        "split",
+        R.split,
+        lambda: (R.key(1701),),
+        """
+        #Nx.Tensor<
+          u32[2][2]
+          [
+            [56197195, 1801093307],
+            [961309823, 1704866707]
+          ]
+        >
+        """,
+    ),
+    (
+        "split_parts_4",
+        lambda k: R.split(k, parts=4),
+        lambda: (R.key(1701),),
+        """
+        #Nx.Tensor<
+          u32[4][2]
+          [
+            [4000152724, 2030591747],
+            [2287976877, 2598630646],
+            [2426625787, 580268518],
+            [3136765380, 433355682]
+          ]
+        >
+        """,
+    ),
+    (
+        "fold_in_99",
+        lambda k: R.fold_in(k, 99),
+        lambda: (R.key(42),),
+        """
+        #Nx.Tensor<
+          u32[2]
+          [2015327502, 1351855566]
+        >
+        """,
+    ),
+    (
+        "fold_in_1234",
+        lambda k: R.fold_in(k, 1234),
+        lambda: (R.key(42),),
+        """
+        #Nx.Tensor<
+          u32[2]
+          [1356445167, 2917756949]
+        >
+        """,
+    ),
+    (
+        "fold_in_tensor",
+        R.fold_in,
+        lambda: (R.key(42), nbt.tensor([[1, 99], [1234, 13]])),
+        """
+        #Nx.Tensor<
+          u32[2][2][2]
+          [
+            [
+              [64467757, 2916123636],
+              [2015327502, 1351855566]
+            ],
+            [
+              [1356445167, 2917756949],
+              [3514951389, 229662949]
+            ]
+          ]
+        >
+        """,
+    ),
+    (
+        "randint",
+        lambda k: first(R.randint(k, 1, 100)),
+        lambda: (R.key(1701),),
+        """
+        #Nx.Tensor<
+          s32
+          91
+        >
+        """,
+    ),
+    (
+        "randint_u32",
+        lambda k: first(R.randint(k, 1, 100, shape=(3, 2), type="u32")),
+        lambda: (R.key(1701),),
+        """
+        #Nx.Tensor<
+          u32[3][2]
+          [
+            [9, 20],
+            [19, 6],
+            [71, 15]
+          ]
+        >
+        """,
+    ),
+    (
+        "uniform",
+        lambda k: first(R.uniform(k)),
+        lambda: (R.key(1701),),
+        """
+        #Nx.Tensor<
+          f32
+          0.9728644
+        >
+        """,
+    ),
+    (
+        "uniform_f16",
+        lambda k: first(R.uniform(k, shape=(3, 2), type="f16")),
+        lambda: (R.key(1701),),
+        """
+        #Nx.Tensor<
+          f16[3][2]
+          [
+            [0.754, 0.6484],
+            [0.7295, 0.2148],
+            [0.09766, 0.06934]
+          ]
+        >
+        """,
+    ),
+    (
+        "uniform_c64",
+        lambda k: first(R.uniform(k, shape=(2, 2), type="c64")),
+        lambda: (R.key(1701),),
+        """
+        #Nx.Tensor<
+          c64[2][2]
+          [
+            [0.18404806+0.65464616i, 0.55259156+0.11568141i],
+            [0.6074585+0.81043756i, 0.2476865+0.2197547i]
+          ]
+        >
+        """,
+    ),
+    (
+        "normal",
+        lambda k: first(R.normal(k)),
+        lambda: (R.key(42),),
+        """
+        #Nx.Tensor<
+          f32
+          1.3694695
+        >
+        """,
+    ),
+    (
+        "normal_f16",
+        lambda k: first(R.normal(k, 0, 1, shape=(3, 2), type="f16")),
+        lambda: (R.key(42),),
+        """
+        #Nx.Tensor<
+          f16[3][2]
+          [
+            [-0.3257, -0.772],
+            [0.392, 0.534],
+            [0.2708, -2.08]
+          ]
+        >
+        """,
+    ),
+    (
+        "normal_c64",
+        lambda k: first(R.normal(k, 0, 1, shape=(2, 2), type="c64")),
+        lambda: (R.key(42),),
+        """
+        #Nx.Tensor<
+          c64[2][2]
+          [
+            [-0.7632761+0.86611277i, -0.1428289-0.7384796i],
+            [0.6784615+0.41183108i, -2.2695384-0.3689095i]
+          ]
+        >
+        """,
+    ),
+    (
+        "normal_mean",
+        lambda k: _mean_in_f64(first(R.normal(k, 10, 5, shape=(1000,)))),
+        lambda: (R.key(1337),),
+        """
+        #Nx.Tensor<
+          f32
+          9.700222
+        >
+        """,
+    ),
+    (
+        "normal_standard_deviation",
+        lambda k: _deviation_in_f64(first(R.normal(k, 10, 5, shape=(1000,)))),
+        lambda: (R.key(1337),),
+        """
+        #Nx.Tensor<
+          f32
+          5.0514164
+        >
+        """,
+    ),
+    (
+        "multivariate_normal_1",
+        lambda k, m, c: first(R.multivariate_normal(k, m, c)),
+        lambda: (R.key(12), nbt.tensor([0]), nbt.tensor([[1]])),
+        """
+        #Nx.Tensor<
+          f32[1]
+          [0.73592794]
+        >
+        """,
+    ),
+    (
+        "multivariate_normal_2",
+        lambda k, m, c: first(R.multivariate_normal(k, m, c)),
+        lambda: (R.key(12), nbt.tensor([0, 0]), nbt.tensor([[1, 0], [0, 1]])),
+        """
+        #Nx.Tensor<
+          f32[2]
+          [-1.3425945, -0.4081206]
+        >
+        """,
+    ),
+    (
+        "multivariate_normal_f16",
+        lambda k, m, c: first(R.multivariate_normal(k, m, c, shape=(3, 2), type="f16")),
+        lambda: (R.key(12), nbt.tensor([0]), nbt.tensor([[1]])),
+        """
+        #Nx.Tensor<
+          f16[3][2][1]
+          [
+            [
+              [0.327],
+              [0.2177]
+            ],
+            [
+              [0.3167],
+              [0.11096]
+            ],
+            [
+              [0.5396],
+              [-0.8857]
+            ]
+          ]
+        >
+        """,
+    ),
+    (
+        "multivariate_normal_batch",
+        lambda k, m, c: first(R.multivariate_normal(k, m, c, shape=(3, 2))),
+        lambda: (R.key(12), nbt.tensor([0, 0]), nbt.tensor([[1, 0], [0, 1]])),
+        """
+        #Nx.Tensor<
+          f32[3][2][2]
+          [
+            [
+              [0.989145, 1.0795186],
+              [-0.9467806, 1.4781388]
+            ],
+            [
+              [2.2095864, -1.5294564],
+              [-0.79339206, 1.1211957]
+            ],
+            [
+              [0.10976296, -0.9959557],
+              [0.4754556, 1.1413804]
+            ]
+          ]
+        >
+        """,
+    ),
+    (
+        "shuffle",
+        lambda k, t: first(R.shuffle(k, t)),
+        lambda: (R.key(42), nbt.iota((3, 4), axis=0)),
+        """
+        #Nx.Tensor<
+          s32[3][4]
+          [
+            [2, 2, 2, 2],
+            [0, 0, 0, 0],
+            [1, 1, 1, 1]
+          ]
+        >
+        """,
+    ),
+    (
+        "shuffle_independent",
+        lambda k, t: first(R.shuffle(k, t, independent=True, axis=1)),
+        lambda: (R.key(10), nbt.iota((3, 4), axis=1)),
+        """
+        #Nx.Tensor<
+          s32[3][4]
+          [
+            [2, 1, 3, 0],
+            [3, 0, 1, 2],
+            [2, 3, 0, 1]
+          ]
+        >
+        """,
+    ),
+    (
+        "choice_axis",
+        lambda k, t: first(R.choice(k, t, samples=4, axis=0)),
+        lambda: (R.key(1), nbt.iota((4, 3))),
+        """
+        #Nx.Tensor<
+          s32[4][3]
+          [
+            [6, 7, 8],
+            [9, 10, 11],
+            [6, 7, 8],
+            [0, 1, 2]
+          ]
+        >
+        """,
+    ),
+    (
+        "choice_axis_no_replace",
+        lambda k, t: first(R.choice(k, t, samples=4, axis=0, replace=False)),
+        lambda: (R.key(1), nbt.iota((4, 3))),
+        """
+        #Nx.Tensor<
+          s32[4][3]
+          [
+            [3, 4, 5],
+            [9, 10, 11],
+            [6, 7, 8],
+            [0, 1, 2]
+          ]
+        >
+        """,
+    ),
+    (
+        "choice_flattened",
+        lambda k, t: first(R.choice(k, t)),
+        lambda: (R.key(2), nbt.iota((3, 2))),
+        """
+        #Nx.Tensor<
+          s32[1]
+          [4]
+        >
+        """,
+    ),
+    (
+        "choice_flattened_no_replace",
+        lambda k, t: first(R.choice(k, t, samples=6, replace=False)),
+        lambda: (R.key(2), nbt.iota((3, 2))),
+        """
+        #Nx.Tensor<
+          s32[6]
+          [2, 0, 4, 5, 1, 3]
+        >
+        """,
+    ),
+    (
+        "choice_p_axis",
+        lambda k, t, p: first(R.choice(k, t, p, samples=3, axis=1)),
+        lambda: (R.key(1), nbt.iota((4, 3)), nbt.tensor([0.1, 0.7, 0.2])),
+        """
+        #Nx.Tensor<
+          s32[4][3]
+          [
+            [1, 0, 1],
+            [4, 3, 4],
+            [7, 6, 7],
+            [10, 9, 10]
+          ]
+        >
+        """,
+    ),
+    (
+        "choice_p_axis_no_replace",
+        lambda k, t, p: first(R.choice(k, t, p, samples=3, axis=1, replace=False)),
+        lambda: (R.key(1), nbt.iota((4, 3)), nbt.tensor([0.1, 0.7, 0.2])),
+        """
+        #Nx.Tensor<
+          s32[4][3]
+          [
+            [1, 2, 0],
+            [4, 5, 3],
+            [7, 8, 6],
+            [10, 11, 9]
+          ]
+        >
+        """,
+    ),
+    (
+        "choice_p_flattened",
+        lambda k, t, p: first(R.choice(k, t, p)),
+        lambda: (R.key(2), nbt.iota((2, 3)), nbt.tensor([0.01, 0.1, 0.19, 0.6, 0.05, 0.05])),
+        """
+        #Nx.Tensor<
+          s32[1]
+          [3]
+        >
+        """,
+    ),
+    (
+        "choice_p_flattened_6",
+        lambda k, t, p: first(R.choice(k, t, p, samples=6)),
+        lambda: (R.key(2), nbt.iota((2, 3)), nbt.tensor([0.01, 0.1, 0.19, 0.6, 0.05, 0.05])),
+        """
+        #Nx.Tensor<
+          s32[6]
+          [3, 3, 3, 0, 3, 3]
+        >
+        """,
+    ),
+    (
+        "choice_p_flattened_no_replace",
+        lambda k, t, p: first(R.choice(k, t, p, samples=6, replace=False)),
+        lambda: (R.key(2), nbt.iota((2, 3)), nbt.tensor([0.01, 0.1, 0.19, 0.6, 0.05, 0.05])),
+        """
+        #Nx.Tensor<
+          s32[6]
+          [3, 1, 2, 5, 4, 0]
+        >
+        """,
+    ),
+    (
+        "gumbel",
+        lambda k: first(R.gumbel(k)),
+        lambda: (R.key(1),),
+        """
+        #Nx.Tensor<
+          f32
+          -0.729461
+        >
+        """,
+    ),
+    (
+        "gumbel_shape",
+        lambda k: first(R.gumbel(k, shape=(2, 3))),
+        lambda: (R.key(1),),
+        """
+        #Nx.Tensor<
+          f32[2][3]
+          [
+            [0.6247938, -0.21740718, 0.76783276],
+            [0.77784044, 4.0895305, 0.30290902]
+          ]
+        >
+        """,
+    ),
+]
+
+PATHS = ["numpy", "xla", "jit", "evaluator"]
+
+
+def run_on(path, fun, make_args):
+    """`fun(*make_args())` on `path`."""
+    backend = nbt.XLABackend() if path in ("xla", "jit") else nbt.NumPyBackend()
+    with nbt.default_backend(backend):
+        args = make_args()
+        if path == "jit":
+            return nbt.jit(fun)(*args)
+        if path == "evaluator":
+            return nbt.defn(fun, compiler="evaluator")(*args)
+        result = fun(*args)
+    for tensor in result if isinstance(result, tuple) else (result,):
+        assert isinstance(tensor.backend, type(backend))
+    return result
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("name, fun, make_args, printed", CASES, ids=[case[0] for case in CASES])
+def test_nx_random_doctest(name, fun, make_args, printed, path):
+    result = run_on(path, fun, make_args)
+    assert str(result) == nx(printed)
+
+
+def test_every_nx_random_doctest_is_ported():
+    # 36 examples with a printed result in Nx 0.13.1's Nx.Random (the moduledoc's key and
+    # uniform, and each function's examples) and the moduledoc's `key(System.os_time())`.
+    assert len(CASES) == 36
+    assert set(DIFFERENCES) <= {case[0] for case in CASES}
+
+
+def test_the_f32_mean_named_in_differences_is_within_an_ulp():
+    sample, _ = R.normal(R.key(1337), 10, 5, shape=(1000,))
+    np.testing.assert_allclose(nbt.to_number(nbt.mean(sample)), 9.700222, rtol=2e-7)
+    np.testing.assert_allclose(nbt.to_number(nbt.standard_deviation(sample)), 5.0514164, rtol=2e-7)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_key_from_the_clock_keeps_its_high_bits(path):
+    seed = time.time_ns()  # the moduledoc's Nx.Random.key(System.os_time())
+    key = run_on(path, R.key, lambda: (nbt.tensor(seed, type="s64"),))
+    assert key.to_numpy().tolist() == [seed >> 32, seed & 0xFFFFFFFF]
+    assert R.key(seed).to_numpy().tolist() == [seed >> 32, seed & 0xFFFFFFFF]
+
+
+@pytest.mark.parametrize(
+    "seed, words",
+    [(999999999999, [232, 3567587327]), (2**64 - 1, [2**32 - 1] * 2), (-1, [2**32 - 1] * 2), (-(2**63), [2**31, 0])],
+)
+def test_key_keeps_the_high_bits_of_any_64_bit_seed(seed, words):
+    assert R.key(seed).to_numpy().tolist() == words
+    tensor_seed = nbt.tensor(seed, type="u64" if seed >= 2**63 else "s64")
+    assert nbt.jit(R.key)(tensor_seed).to_numpy().tolist() == words
+
+
+def test_key_refuses_seeds_beyond_64_bits_and_non_integers():
+    with pytest.raises(nbt.ArgumentError, match="does not fit in 64 bits"):
+        R.key(2**64)
+    with pytest.raises(nbt.ArgumentError, match="integer seed"):
+        R.key(1.5)
+    with pytest.raises(nbt.ArgumentError, match="integer seed"):
+        R.key(nbt.tensor(1.0))
+
+
+def _draw_everything(key):
+    return (
+        R.uniform(key, shape=(3,), type="bf16")[0],
+        R.normal(key, shape=(3,), type="f64")[0],
+        R.randint(key, -5, 5, shape=(4,), type="s64")[0],
+        R.shuffle(key, nbt.iota((5,)))[0],
+        R.choice(key, nbt.iota((5,)), nbt.tensor([0.1, 0.2, 0.3, 0.2, 0.2]), samples=2)[0],
+        R.key(nbt.tensor(2**40, type="s64")),
+    )
+
+
+def test_jax_settings_are_unchanged_after_drawing():
+    before = dict(jax.config.values)
+    _draw_everything(R.key(3))
+    nbt.jit(_draw_everything)(R.key(3))
+    assert dict(jax.config.values) == before
+    assert jax.config.jax_threefry_partitionable == before["jax_threefry_partitionable"]
+
+
+# Calls over the types each sampler takes (those the Nx doctests above leave out): the
+# NumPy backend, the XLA backend and jit must give the same bits. (The evaluator runs the
+# NumPy backend's code; the doctests above check it.)
+AGREEMENT = [
+    *[lambda k, t=t: R.uniform(k, -2, 3, shape=(2, 3), type=t) for t in ("f8", "f8_e4m3fn", "bf16", "f32")],
+    *[lambda k, t=t: R.uniform(k, shape=(5,), type=t) for t in ("f64", "c128")],
+    *[lambda k, t=t: R.normal(k, 1, 2, shape=(7,), type=t) for t in ("bf16", "f32", "f64", "c128")],
+    *[lambda k, t=t: R.randint(k, -3, 100, shape=(9,), type=t) for t in ("s8", "s16", "s64")],
+    *[lambda k, t=t: R.randint(k, 3, 100, shape=(9,), type=t) for t in ("u8", "u16", "u64")],
+    lambda k: R.randint(k, nbt.tensor([0, 10], type="s64"), nbt.tensor(2**40, type="s64"), shape=(3, 2)),
+    lambda k: R.uniform(k, nbt.tensor([0.0, 10.0], type="f64"), 11.0, shape=(3, 2)),
+    lambda k: R.gumbel(k, shape=(4,), type="f64"),
+    lambda k: R.shuffle(k, nbt.iota((3, 5), names=["x", "y"]), axis="y", independent=True),
+    lambda k: R.fold_in(k, nbt.tensor([-1, 2**40], type="s64")),
+    lambda k: R.multivariate_normal(k, nbt.tensor([1.0, 2.0]), nbt.tensor([[2.0, 1.0], [1.0, 2.0]]), method="svd"),
+    lambda k: R.multivariate_normal(k, nbt.tensor([1.0, 2.0]), nbt.tensor([[2.0, 1.0], [1.0, 2.0]]), method="eigh"),
+]
+
+
+@pytest.mark.parametrize("call", AGREEMENT, ids=[str(i) for i in range(len(AGREEMENT))])
+def test_every_path_draws_the_same_bits(call):
+    def drawn(path):
+        result = run_on(path, call, lambda: (R.key(7),))
+        result = result if isinstance(result, tuple) else (result,)
+        return [(str(t.type), t.shape, t.names, t.to_numpy().tobytes()) for t in result]
+
+    reference = drawn("numpy")
+    for path in ("xla", "jit"):
+        assert drawn(path) == reference, path
+
+
+def test_samplers_draw_in_range_and_the_split_variants_use_the_key_as_it_is():
+    sample, next_key = R.randint(R.key(0), 250, 256, shape=(1000,), type="u8")
+    assert set(sample.to_numpy().tolist()) == set(range(250, 256))
+    assert next_key.to_numpy().tolist() == R.split(R.key(0)).to_numpy()[0].tolist()
+    keys = R.split(R.key(0))
+    assert (
+        R.randint_split(keys[1], 250, 256, shape=(1000,), type="u8").to_numpy().tobytes() == sample.to_numpy().tobytes()
+    )
+    wide, _ = R.randint(R.key(0), -(2**62), 2**62, shape=(1000,), type="s64")
+    assert wide.to_numpy().min() < -(2**60) and wide.to_numpy().max() > 2**60
+    uniform, _ = R.uniform(R.key(0), 2.0, 3.0, shape=(1000,), type="f64")
+    assert 2.0 <= uniform.to_numpy().min() and uniform.to_numpy().max() < 3.0
+    assert len(set(uniform.to_numpy().tolist())) == 1000  # 52 random mantissa bits
+
+
+def test_bf16_normal_follows_nx_in_using_f16s_value_just_above_minus_1():
+    # Nx takes the float just above -1 in the 16-bit IEEE format, which rounds to -1.0 in bf16.
+    low = nbt.random.uniform(R.key(0), -0.99951171875, 1, shape=(3,), type="bf16")[0]
+    assert low.to_numpy().tolist() == R.uniform(R.key(0), -1, 1, shape=(3,), type="bf16")[0].to_numpy().tolist()
+
+
+def test_choice_and_shuffle_options():
+    t = nbt.iota((2, 3), names=["rows", "cols"])
+    chosen, _ = R.choice(R.key(5), t, samples=2, axis="cols", replace=False)
+    assert chosen.shape == (2, 2)
+    assert all(sorted(set(row)) == sorted(row) for row in chosen.to_numpy().tolist())
+    one, key = R.shuffle(R.key(5), nbt.tensor([7]))
+    assert one.to_numpy().tolist() == [7] and key.to_numpy().tolist() == [0, 5]  # one element: no rounds, as Nx
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            lambda: R.uniform(R.key(0), shapes=(2,)),
+            r"random.uniform: unknown option 'shapes'; it takes min, max, shape",
+        ),
+        (lambda: R.shuffle(R.key(0), nbt.iota((3,)), independant=True), "random.shuffle: unknown option 'independant'"),
+        (
+            lambda: R.choice(R.key(0), nbt.iota((3,)), axes=0),
+            r"random.choice: unknown option 'axes'; it takes tensor, p",
+        ),
+        (lambda: R.multivariate_normal(R.key(0), [0.0], [[1.0]], method="qr"), "method must be one of"),
+        (lambda: R.multivariate_normal(R.key(0), [0.0], [[1.0]], type="c64"), "complex types are not supported"),
+        (lambda: R.uniform(R.key(0), type="s32"), "expected a float or complex type, got s32"),
+        (lambda: R.randint(R.key(0), 0, 5, type="f32"), "expected an integer type, got f32"),
+        (lambda: R.randint(R.key(0), 5, 5), r"needs min < max"),
+        (lambda: R.gumbel(R.key(0), type="c64"), "expected a float type, got c64"),
+        (lambda: R.split(nbt.tensor([1, 2, 3], type="u32")), r"a key is a u32\[2\] tensor"),
+        (lambda: R.choice(R.key(0), nbt.iota((3,)), samples=4, replace=False), "cannot take 4 samples from 3"),
+        (lambda: R.choice(R.key(0), nbt.iota((3,)), nbt.tensor([0.5, 0.5])), r"p must have shape \(3,\)"),
+        (lambda: R.uniform(R.key(0), nbt.tensor([0.0, 1.0]), shape=(3,)), "does not broadcast to shape"),
+    ],
+)
+def test_errors_name_the_function_and_the_problem(call, message):
+    with pytest.raises(nbt.ArgumentError, match=message):
+        call()
