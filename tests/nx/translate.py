@@ -326,15 +326,18 @@ class _Emitter:
     def emit_access(self, node, index):
         return f"{self(node)}[{self._index(index)}]"
 
-    def _index(self, index) -> str:
+    def _index(self, index, named: bool = False) -> str:
         if index[0] == "list":
             if index[2]:
                 if index[1]:
                     raise Untranslatable("an access mixing positions and names")
-                return "{" + ", ".join(f"{json.dumps(k)}: {self._index(v)}" for k, v in index[2]) + "}"
+                return "{" + ", ".join(f"{json.dumps(k)}: {self._index(v, True)}" for k, v in index[2]) + "}"
             return ", ".join(self._index(item) for item in index[1]) or "()"
         if index[0] == "fullrange":
-            return ":"
+            return "slice(None)" if named else ":"
+        if index[0] == "range" and named:
+            text = self._index(index).split(":")
+            return f"slice({', '.join(part or 'None' for part in text)})"
         if index[0] == "range":
             first, last, step = index[1:]
             if step is not None and _literal(step) < 0:
@@ -367,6 +370,13 @@ class _Emitter:
         if module == "":
             raise Untranslatable(f"local call {name}/{len(args)}")
         function = self._function(module, name)
+        if (module, name) == ("Nx", "dot") and len(args) in (4, 6):  # Nx.dot(a, ca, [ba,] b, cb, [bb])
+            half = len(args) // 2
+            left, right = args[0], args[half]
+            pairs = [("contract_axes", ("tuple", [args[1], args[half + 1]]))]
+            if half == 3:
+                pairs.append(("batch_axes", ("tuple", [args[2], args[half + 2]])))
+            args, keywords = [left, right], pairs + list(keywords)
         positional, named = [], list(keywords)
         if (module, name) == ("Nx", "vectorize") and named:  # Nx.vectorize(t, x: 2): the axes, not options
             positional_args = [*args, ("list", [], named)]
@@ -381,7 +391,7 @@ class _Emitter:
                 extra.append(f"**{_name(arg[1])}")
             else:
                 positional.append(self(arg))
-        parts = positional + [f"{k}={self(v)}" for k, v in named] + extra
+        parts = positional + [f"{k.rstrip('?')}={self(v)}" for k, v in named] + extra
         call = f"{function}({', '.join(parts)})"
         if self.hoist and function == "nbt.tensor" and self.depth > 1:
             self.hoisted.append(call)
