@@ -123,7 +123,12 @@ class _Parser:
         left = self.unary()
         while True:
             kind, op = self.peek()
-            if kind not in ("op", "name") or op not in _BINARY or _BINARY[op] < power or (kind == "name" and op not in ("and", "or", "in")):
+            if (
+                kind not in ("op", "name")
+                or op not in _BINARY
+                or _BINARY[op] < power
+                or (kind == "name" and op not in ("and", "or", "in"))
+            ):
                 return left
             self.next()
             if op == "..":

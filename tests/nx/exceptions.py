@@ -28,7 +28,11 @@ def callback(t, pid):
 HAND_FIXES: dict[str, dict[int, dict]] = {
     # `%{shape: {}} = t = ...` asserts a struct field while binding t.
     "Nx.to_list/1#3": {
-        0: {"python": 't = nbt.vectorize(nbt.tensor([1, 2, 3]), "x")\nassert t.shape == ()', "assign": True, "result": "t"}
+        0: {
+            "python": 't = nbt.vectorize(nbt.tensor([1, 2, 3]), "x")\nassert t.shape == ()',
+            "assign": True,
+            "result": "t",
+        }
     },
     # ~VEC[1+2i -2+1i] (a sigil inside an example about phase, which is ported).
     "Nx.phase/1#3": {
@@ -37,6 +41,13 @@ HAND_FIXES: dict[str, dict[int, dict]] = {
             "python": "nbt.phase(nbt.tensor([complex(1, 2), complex(-2, 1)]))",
             "jit": {"body": "nbt.phase(_h0)", "hoisted": ["nbt.tensor([complex(1, 2), complex(-2, 1)])"]},
         },
+    },
+    # Elixir's == on two tensors compares the structs (Python's == is element-wise).
+    "Nx.vectorize/2#2": {
+        3: {
+            "python": "v1.vectorized_axes == v2.vectorized_axes and v1.shape == v2.shape"
+            " and nbt.to_number(nbt.all(nbt.equal(nbt.devectorize(v1), nbt.devectorize(v2)))) == 1"
+        }
     },
     # An Elixir module whose callback sends the sum to the test process: a Python
     # function appending to a list; `receive` reads the list.

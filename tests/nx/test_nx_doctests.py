@@ -21,7 +21,6 @@ import math
 import pathlib
 import re
 
-import numpy as np
 import pytest
 
 import numbat as nbt
@@ -125,7 +124,9 @@ def _flat(values):
 
 
 def _check_tensor(actual, expected, where):
-    assert isinstance(actual, nbt.Tensor) or expected["values"] == "template", f"{where}: expected a tensor, got {actual!r}"
+    assert isinstance(actual, nbt.Tensor) or expected["values"] == "template", (
+        f"{where}: expected a tensor, got {actual!r}"
+    )
     header = (str(actual.type), tuple(actual.shape), tuple(actual.names))
     assert header == (expected["type"], tuple(expected["shape"]), tuple(expected["names"])), f"{where}: header"
     if expected["values"] == "template":
@@ -195,11 +196,11 @@ def _is_container_of_tensors(value) -> bool:
 def _jit(form, namespace):
     """Runs `form["body"]` inside nbt.jit: hoisted literals and the tensors it reads are arguments."""
     names = [name for name in compile(form["body"], "<jit>", "eval").co_names if name in namespace and name != "nbt"]
-    arguments = {f"_h{n}": eval(code, namespace) for n, code in enumerate(form["hoisted"])}  # noqa: S307
+    arguments = {f"_h{n}": eval(code, namespace) for n, code in enumerate(form["hoisted"])}
     static = {"nbt": nbt}
     for name in names:
         (arguments if _is_container_of_tensors(namespace[name]) else static)[name] = namespace[name]
-    function = eval(f"lambda {', '.join(arguments)}: {form['body']}", static)  # noqa: S307
+    function = eval(f"lambda {', '.join(arguments)}: {form['body']}", static)
     return nbt.jit(function)(*arguments.values())
 
 
@@ -213,10 +214,10 @@ def run(case, path):
             def action(step=step, expected=expected):
                 if step.get("assign"):
                     exec(step["python"], namespace)  # noqa: S102
-                    return eval(step["result"], namespace)  # noqa: S307
+                    return eval(step["result"], namespace)
                 if path == "jit" and "jit" in step and _tensorish(expected):
                     return _jit(step["jit"], namespace)
-                return eval(step["python"], namespace)  # noqa: S307
+                return eval(step["python"], namespace)
 
             where = f"step {number} `{step['python']}`"
             if isinstance(expected, dict) and "error" in expected:

@@ -36,8 +36,8 @@ import sys
 HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
-from elixir import ElixirSyntaxError, parse  # noqa: E402
-from exceptions import EXCEPTIONS, HAND_FIXES  # noqa: E402
+from elixir import ElixirSyntaxError, parse
+from exceptions import EXCEPTIONS, HAND_FIXES
 
 TAG = "v0.13.1"
 SOURCES = {"Nx": ("nx/lib/nx.ex", "cases_nx.json"), "Nx.LinAlg": ("nx/lib/nx/lin_alg.ex", "cases_linalg.json")}
@@ -191,15 +191,21 @@ def generated(source: str) -> list[dict]:
             [(f"Nx.{name}(Nx.tensor({inputs[0]}, type: :f64))", _printed("f64", repr(float(fun(inputs[0])))))],
             [(f"Nx.{name}(Nx.tensor({inputs}, names: [:x], type: :f64))", _printed("f64[x: 3]", f"[{outputs}]"))],
         ]
-        cases += [{"id": f"Nx.{name}/1#{n + 1}", "function": f"Nx.{name}/1", "line": line, "steps": s} for n, s in enumerate(steps)]
+        cases += [
+            {"id": f"Nx.{name}/1#{n + 1}", "function": f"Nx.{name}/1", "line": line, "steps": s}
+            for n, s in enumerate(steps)
+        ]
     line = next(i + 1 for i, text in enumerate(source.splitlines()) if "iex> Nx.#{name}(Nx.tensor([-1, 0, 1]" in text)
     for name, fun in _ROUNDING.items():
         outputs = ", ".join(repr(float(fun(x)) * 1.0) for x in [-1.5, -0.5, 0.5, 1.5])
         steps = [
-            [("Nx.{name}(Nx.tensor([-1, 0, 1], names: [:x]))".format(name=name), _printed("s32[x: 3]", "[-1, 0, 1]"))],
+            [(f"Nx.{name}(Nx.tensor([-1, 0, 1], names: [:x]))", _printed("s32[x: 3]", "[-1, 0, 1]"))],
             [(f"Nx.{name}(Nx.tensor([-1.5, -0.5, 0.5, 1.5], names: [:x]))", _printed("f32[x: 4]", f"[{outputs}]"))],
         ]
-        cases += [{"id": f"Nx.{name}/1#{n + 1}", "function": f"Nx.{name}/1", "line": line, "steps": s} for n, s in enumerate(steps)]
+        cases += [
+            {"id": f"Nx.{name}/1#{n + 1}", "function": f"Nx.{name}/1", "line": line, "steps": s}
+            for n, s in enumerate(steps)
+        ]
     return cases
 
 
@@ -378,14 +384,17 @@ class _Emitter:
                 pairs.append(("batch_axes", ("tuple", [args[2], args[half + 2]])))
             args, keywords = [left, right], pairs + list(keywords)
         positional, named = [], list(keywords)
-        if (module, name) == ("Nx", "vectorize") and named:  # Nx.vectorize(t, x: 2): the axes, not options
-            positional_args = [*args, ("list", [], named)]
-            named = []
+        axes_data = module == "Nx" and name in ("vectorize", "revectorize")
+        if axes_data and any(k not in ("target_shape", "target_names") for k, _ in named):
+            # Nx.vectorize(t, x: 2), Nx.revectorize(t, x: 2, y: :auto): the axes, not options
+            axes = [(k, v) for k, v in named if k not in ("target_shape", "target_names")]
+            positional_args = [*args, ("list", [], axes)]
+            named = [(k, v) for k, v in named if (k, v) not in axes]
         else:
             positional_args = args
         extra = []
         for arg in positional_args:
-            if _is_keywords(arg) and not (module, name) == ("Nx", "vectorize"):
+            if _is_keywords(arg) and not axes_data:
                 named.extend(arg[2])
             elif arg[0] == "var" and arg[1] in self.keyword_vars:
                 extra.append(f"**{_name(arg[1])}")
