@@ -209,7 +209,6 @@ CAUSES: list[tuple[str, str, list[str]]] = [
             "Nx.mean/2#9",
             "Nx.revectorize/3#1",
             "Nx.revectorize/3#2",
-            "Nx.revectorize/3#3",
             "Nx.slice/4#11",
             "Nx.slice_along_axis/4#6",
         ],
