@@ -12,6 +12,7 @@ applies exactly these and nothing else.
 from __future__ import annotations
 
 import inspect
+import os
 import warnings
 
 import ml_dtypes
@@ -20,7 +21,28 @@ import numpy as np
 import numbat as nbt
 from numbat._errors import ArgumentError
 
-TYPES = ("f8_e4m3fn", "f16", "bf16", "f32", "f64", "c64", "c128", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64")
+ALL_TYPES = (
+    "f8_e4m3fn",
+    "f16",
+    "bf16",
+    "f32",
+    "f64",
+    "c64",
+    "c128",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "s8",
+    "s16",
+    "s32",
+    "s64",
+)
+# CI's fixed budget: one type of each kind and width class (about a minute on a 2-core machine);
+# NUMBAT_DIFFERENTIAL=full checks every Nx type (about five minutes).
+TYPES = (
+    ALL_TYPES if os.environ.get("NUMBAT_DIFFERENTIAL") == "full" else ("f8_e4m3fn", "bf16", "f32", "c64", "u32", "s8")
+)
 PATHS = ("numpy", "xla", "defn", "evaluator")
 
 # The differences between paths that numbat keeps, with the reason. The comparison in
@@ -58,8 +80,12 @@ RECIPES = {
     "weighted_mean": lambda x, y: nbt.weighted_mean(x, y),
     "reduce": lambda x: nbt.reduce(x, 0, nbt.add),
     "window_reduce": lambda x: nbt.window_reduce(x, 0, (2,), nbt.add),
-    "window_scatter_max": lambda x: nbt.window_scatter_max(x, nbt.broadcast(nbt.tensor(1, type=x.type), (x.shape[0] // 2,)), 0, (2,), strides=2),
-    "window_scatter_min": lambda x: nbt.window_scatter_min(x, nbt.broadcast(nbt.tensor(1, type=x.type), (x.shape[0] // 2,)), 0, (2,), strides=2),
+    "window_scatter_max": lambda x: nbt.window_scatter_max(
+        x, nbt.broadcast(nbt.tensor(1, type=x.type), (x.shape[0] // 2,)), 0, (2,), strides=2
+    ),
+    "window_scatter_min": lambda x: nbt.window_scatter_min(
+        x, nbt.broadcast(nbt.tensor(1, type=x.type), (x.shape[0] // 2,)), 0, (2,), strides=2
+    ),
 }
 
 # Ops of those modules that the sort family computes (median and mode sort): they belong
@@ -77,14 +103,15 @@ def discover() -> dict:
             continue
         if name in NOT_HERE:
             continue
-        required = [
-            p.name for p in inspect.signature(fun).parameters.values() if p.default is inspect.Parameter.empty
-        ]
+        required = [p.name for p in inspect.signature(fun).parameters.values() if p.default is inspect.Parameter.empty]
         if name in RECIPES:
             ops[name] = ("recipe", RECIPES[name])
-        elif required == ["tensor"] and "axes" in inspect.signature(fun).parameters:
-            ops[name] = ("reduce", fun)
-        elif required == ["tensor"] and "axis" in inspect.signature(fun).parameters:
+        elif (
+            required == ["tensor"]
+            and "axes" in inspect.signature(fun).parameters
+            or required == ["tensor"]
+            and "axis" in inspect.signature(fun).parameters
+        ):
             ops[name] = ("reduce", fun)
         elif required == ["tensor"]:
             ops[name] = ("unary", fun)
@@ -107,7 +134,9 @@ def edge_values(type_name: str) -> np.ndarray:
         if dtype.kind == "i":
             values += [-1, -2, -7]
         return np.array(sorted(set(values)), dtype=dtype)
-    real = _real_edges(np.dtype(np.float32) if type_name == "c64" else np.dtype(np.float64) if type_name == "c128" else dtype)
+    real = _real_edges(
+        np.dtype(np.float32) if type_name == "c64" else np.dtype(np.float64) if type_name == "c128" else dtype
+    )
     if dtype.kind == "c":
         few = real[[0, 1, 2, 3, 4, 5, 6, 9, 11]]  # nan, +-inf, -0, 0, +-1, a subnormal, the max
         grid = few[:, None].astype(dtype) + 1j * few[None, :].astype(dtype)
@@ -234,7 +263,11 @@ def same(expected, got, type_name: str | None = None) -> str | None:
     if expected[1:4] != got[1:4]:
         return f"template {expected[1:4]} vs {got[1:4]}"
     bad = mismatches(expected[4], got[4])
-    return None if not bad.any() else f"values differ at {np.flatnonzero(bad)[:8].tolist()}: {expected[4].reshape(-1)[bad.reshape(-1)][:4]} vs {got[4].reshape(-1)[bad.reshape(-1)][:4]}"
+    return (
+        None
+        if not bad.any()
+        else f"values differ at {np.flatnonzero(bad)[:8].tolist()}: {expected[4].reshape(-1)[bad.reshape(-1)][:4]} vs {got[4].reshape(-1)[bad.reshape(-1)][:4]}"
+    )
 
 
 def mismatches(a: np.ndarray, b: np.ndarray) -> np.ndarray:

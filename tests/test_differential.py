@@ -8,7 +8,10 @@ evaluator on NumPy give the same type, shape, names and values, or the same numb
 error; and the NumPy path agrees with a float64 NumPy reference where one exists. The
 differences kept on purpose are `_differential.PLATFORM_DIFFERENCES`, one table.
 
-`tests/test_differential_random.py` adds hypothesis-drawn shapes and values.
+Budget: by default (CI) six types, one per kind and width class (f8_e4m3fn, bf16, f32,
+c64, u32, s8), about a minute; `NUMBAT_DIFFERENTIAL=full pytest tests/test_differential.py`
+checks all fifteen Nx types (about five minutes on a 2-core machine). The edge-value grid
+is deterministic (no random draws).
 """
 
 from __future__ import annotations
@@ -16,27 +19,58 @@ from __future__ import annotations
 import math
 import warnings
 
+import _differential as d
 import numpy as np
 import pytest
 
 import numbat as nbt
 from numbat.backends._cast import cast
 
-import _differential as d
-
 OPS = d.discover()
-KINDS = {kind: sorted(name for name, (k, _f) in OPS.items() if k == kind) for kind in ("unary", "binary", "reduce", "window", "recipe")}
+KINDS = {
+    kind: sorted(name for name, (k, _f) in OPS.items() if k == kind)
+    for kind in ("unary", "binary", "reduce", "window", "recipe")
+}
 
 # float64 NumPy references for real float inputs (the result rounded to the output type).
 REFERENCES = {
-    "exp": np.exp, "expm1": np.expm1, "log": np.log, "log1p": np.log1p, "log2": np.log2, "log10": np.log10,
-    "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x), "cbrt": np.cbrt, "sin": np.sin, "cos": np.cos,
-    "tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh,
-    "tanh": np.tanh, "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh, "negate": np.negative,
-    "abs": np.abs, "floor": np.floor, "ceil": np.ceil, "sign": np.sign, "sigmoid": lambda x: 0.5 * (1 + np.tanh(x / 2)),
-    "erf": np.vectorize(math.erf, otypes=[float]), "erfc": np.vectorize(math.erfc, otypes=[float]),
-    "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide, "atan2": np.arctan2,
-    "min": np.minimum, "max": np.maximum, "remainder": np.fmod,
+    "exp": np.exp,
+    "expm1": np.expm1,
+    "log": np.log,
+    "log1p": np.log1p,
+    "log2": np.log2,
+    "log10": np.log10,
+    "sqrt": np.sqrt,
+    "rsqrt": lambda x: 1 / np.sqrt(x),
+    "cbrt": np.cbrt,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "asin": np.arcsin,
+    "acos": np.arccos,
+    "atan": np.arctan,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "tanh": np.tanh,
+    "asinh": np.arcsinh,
+    "acosh": np.arccosh,
+    "atanh": np.arctanh,
+    "negate": np.negative,
+    "abs": np.abs,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "sign": np.sign,
+    "sigmoid": lambda x: 0.5 * (1 + np.tanh(x / 2)),
+    "erf": np.vectorize(math.erf, otypes=[float]),
+    "erfc": np.vectorize(math.erfc, otypes=[float]),
+    "add": np.add,
+    "subtract": np.subtract,
+    "multiply": np.multiply,
+    "divide": np.divide,
+    "atan2": np.arctan2,
+    "min": np.minimum,
+    "max": np.maximum,
+    "remainder": np.fmod,
 }
 FLOATS = ("f8_e4m3fn", "f16", "bf16", "f32", "f64")
 

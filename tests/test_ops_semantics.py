@@ -54,7 +54,11 @@ def test_as_type_of_a_python_float_keeps_its_value(path):
 
 @pytest.mark.parametrize(
     "target, expected",
-    [("u8", [255, 0, 0, 255, 0, 2]), ("s32", [2**31 - 1, 0, -(2**31), 2**31 - 1, -5, 2]), ("s8", [127, 0, -128, 127, -5, 2])],
+    [
+        ("u8", [255, 0, 0, 255, 0, 2]),
+        ("s32", [2**31 - 1, 0, -(2**31), 2**31 - 1, -5, 2]),
+        ("s8", [127, 0, -128, 127, -5, 2]),
+    ],
 )
 def test_as_type_of_non_finite_and_out_of_range_floats_saturates_as_nx(path, target, expected):
     out = run(path, lambda t: nbt.as_type(t, target), [INF, NAN, -INF, 3e10, -5.5, 2.9], types=["f64"])
@@ -79,7 +83,11 @@ def test_max_and_min_of_f8_e4m3fn(path):
     assert values(run(path, nbt.reduce_max, t, types=["f8_e4m3fn"])) == 1.0
     assert values(run(path, nbt.reduce_min, t, types=["f8_e4m3fn"])) == -2.0
     assert values(run(path, lambda x: nbt.window_max(x, (2,)), t, types=["f8_e4m3fn"])) == [1.0, 0.5]
-    assert values(run(path, lambda x: nbt.window_min(x, (2,), padding="same"), t, types=["f8_e4m3fn"])) == [-2.0, -2.0, 0.5]
+    assert values(run(path, lambda x: nbt.window_min(x, (2,), padding="same"), t, types=["f8_e4m3fn"])) == [
+        -2.0,
+        -2.0,
+        0.5,
+    ]
 
 
 def test_rfft_of_f16(path):

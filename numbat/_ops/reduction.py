@@ -58,7 +58,8 @@ def mean(tensor, axes=None, keep_axes=False):
     from .elementwise import divide
 
     if total.type.is_complex:  # part by part: a complex division by (count + 0i) turns Inf into NaN
-        from .complex import complex as complex_, imag, real
+        from .complex import complex as complex_
+        from .complex import imag, real
 
         return complex_(divide(real(total), count), divide(imag(total), count))
     return divide(total, count)

@@ -47,7 +47,7 @@ def _float_to_integer(xp, data, dtype: np.dtype):
     top, bottom, largest = float(info.max), float(info.min), float(ml_dtypes.finfo(data.dtype).max)
     high = data >= (top if top <= largest else np.inf)
     low = data <= (bottom if bottom >= -largest else -np.inf)
-    safe = xp.where(high | low | (data != data), 0, data)
+    safe = xp.where(high | low | xp.isnan(data), 0, data)
     result = safe.astype(dtype)
     result = xp.where(high, xp.asarray(info.max, dtype=dtype), result)
     return xp.where(low, xp.asarray(info.min, dtype=dtype), result)

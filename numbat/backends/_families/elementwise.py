@@ -269,10 +269,33 @@ class Array(ArrayBase, Interface):
 
 
 # Functions computed in f32 for the 8-bit float types (the transcendental ones).
-NARROW = (
-    "exp expm1 log log1p log2 log10 sigmoid sqrt rsqrt cbrt sin cos tan asin acos atan sinh cosh tanh "
-    "asinh acosh atanh erf erfc erf_inv"
-).split()
+NARROW = [
+    "exp",
+    "expm1",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sigmoid",
+    "sqrt",
+    "rsqrt",
+    "cbrt",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "erf",
+    "erfc",
+    "erf_inv",
+]
 for _name in NARROW:
     UNARY[_name] = _narrow(UNARY[_name])
 
