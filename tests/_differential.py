@@ -139,7 +139,8 @@ def edge_values(type_name: str) -> np.ndarray:
     )
     if dtype.kind == "c":
         few = real[[0, 1, 2, 3, 4, 5, 6, 9, 11]]  # nan, +-inf, -0, 0, +-1, a subnormal, the max
-        grid = few[:, None].astype(dtype) + 1j * few[None, :].astype(dtype)
+        grid = np.empty((few.size, few.size), dtype)
+        grid.real, grid.imag = few[:, None], few[None, :]
         return grid.reshape(-1)
     del type_
     return real
