@@ -37,6 +37,20 @@ def _float(tensor):
     return _types.to_floating(tensor.type)
 
 
+def _positive(op: str, name: str, value, kind=float):
+    """Checks an `eps` (a positive number) or `max_iter` (a positive int) option."""
+    valid = isinstance(value, int) if kind is int else isinstance(value, (int, float))
+    if isinstance(value, bool) or not valid or value <= 0:
+        what = "a positive int" if kind is int else "a positive number"
+        raise ArgumentError(f"linalg.{op}: {name} must be {what}, got {value!r}")
+    return kind(value)
+
+
+def _real_only(tensor, op: str):
+    if tensor.type.is_complex:
+        raise ArgumentError(f"linalg.{op} is not implemented for complex inputs (as in Nx), got {tensor.type}")
+
+
 def cholesky(tensor):
     """The lower-triangular `L` with `L @ adjoint(L) == tensor`, for a symmetric
     positive-definite matrix.
@@ -54,15 +68,18 @@ def cholesky(tensor):
     return _decompose(tensor, "cholesky", tensor.shape, _float(tensor))
 
 
-def qr(tensor, mode="reduced"):
+def qr(tensor, mode="reduced", eps=1.0e-10):
     """The QR decomposition `(q, r)`: `q` orthonormal, `r` upper triangular, `q @ r == tensor`.
-    `mode` is "reduced" (`q` is m×k, k = min(m, n)) or "complete" (`q` is m×m).
+    `mode` is "reduced" (`q` is m×k, k = min(m, n)) or "complete" (`q` is m×m). `eps` is
+    Nx's rounding threshold for its own Householder loop; numbat uses XLA's (LAPACK's)
+    QR, exact to the type's precision, so `eps` is checked and needs no effect (as in EXLA).
 
     >>> q, r = nbt.linalg.qr(nbt.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
     >>> q.shape, r.shape
     ((3, 2), (2, 2))
     """
     tensor = _matrix(tensor, "qr")
+    _positive("qr", "eps", eps)
     if mode not in ("reduced", "complete"):
         raise ArgumentError(f'linalg.qr: mode must be "reduced" or "complete", got {mode!r}')
     *batch, m, n = tensor.shape
@@ -73,9 +90,11 @@ def qr(tensor, mode="reduced"):
     return q, r
 
 
-def svd(tensor, full_matrices=True):
+def svd(tensor, full_matrices=True, max_iter=100):
     """The singular value decomposition `(u, s, vt)` with `u @ diag(s) @ vt == tensor`;
-    singular values in decreasing order.
+    singular values in decreasing order. `max_iter` bounds Nx's own iterative algorithm;
+    numbat uses XLA's SVD, which converges to the type's precision, so it is checked and
+    needs no effect (as in EXLA).
 
     >>> u, s, vt = nbt.linalg.svd(nbt.tensor([[3.0, 0.0], [0.0, -2.0]]))
     >>> s
@@ -85,6 +104,7 @@ def svd(tensor, full_matrices=True):
     >
     """
     tensor = _matrix(tensor, "svd")
+    _positive("svd", "max_iter", max_iter, int)
     *batch, m, n = tensor.shape
     k = min(m, n)
     type_ = _float(tensor)
@@ -95,8 +115,11 @@ def svd(tensor, full_matrices=True):
     return u, s, vt
 
 
-def eigh(tensor):
+def eigh(tensor, max_iter=1_000, eps=1.0e-4):
     """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric (Hermitian) matrix.
+    `max_iter` and `eps` bound Nx's own Jacobi iteration; numbat uses XLA's eigensolver,
+    which converges to the type's precision, so they are checked and need no effect (as
+    in EXLA).
 
     >>> values, vectors = nbt.linalg.eigh(nbt.tensor([[2.0, 0.0], [0.0, 1.0]]))
     >>> values
@@ -106,6 +129,8 @@ def eigh(tensor):
     >
     """
     tensor = _matrix(tensor, "eigh", square=True)
+    _positive("eigh", "max_iter", max_iter, int)
+    _positive("eigh", "eps", eps)
     *batch, n, _ = tensor.shape
     type_ = _float(tensor)
     values = _decompose(tensor, "eigh", (*batch, n), _types.to_real(type_), 0)
@@ -115,6 +140,17 @@ def eigh(tensor):
 
 def lu(tensor):
     """The LU decomposition `(p, l, u)` with partial pivoting: `p @ l @ u == tensor`.
+    The permutation `p` has the input's type (s32 for an s32 matrix), as in Nx.
+
+    >>> p, l, u = nbt.linalg.lu(nbt.tensor([[1, 2], [3, 4]]))
+    >>> p
+    numbat.Tensor<
+      s32[2][2]
+      [
+        [0, 1],
+        [1, 0]
+      ]
+    >
 
     >>> p, l, u = nbt.linalg.lu(nbt.tensor([[1.0, 2.0], [3.0, 4.0]]))
     >>> u
@@ -128,11 +164,26 @@ def lu(tensor):
     """
     tensor = _matrix(tensor, "lu", square=True)
     type_ = _float(tensor)
-    return tuple(_decompose(tensor, "lu", tensor.shape, type_, part) for part in range(3))
+    return tuple(
+        _decompose(tensor, "lu", tensor.shape, tensor.type if part == 0 else type_, part, compute=type_.dtype)
+        for part in range(3)
+    )
 
 
 def invert(tensor):
-    """The inverse matrix.
+    """The inverse matrix; a singular matrix gives NaNs or infinities (XLA's LU inverse on
+    every backend), never an error, as in Nx.
+
+    >>> nbt.linalg.invert(nbt.tensor([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 1, 1]]))
+    numbat.Tensor<
+      f32[4][4]
+      [
+        [NaN, NaN, NaN, NaN],
+        [NaN, NaN, NaN, NaN],
+        [NaN, NaN, NaN, NaN],
+        [NaN, NaN, NaN, NaN]
+      ]
+    >
 
     >>> nbt.linalg.invert(nbt.tensor([[2.0, 0.0], [0.0, 4.0]]))
     numbat.Tensor<
@@ -160,8 +211,21 @@ def determinant(tensor):
     return _decompose(tensor, "determinant", tensor.shape[:-2], _float(tensor))
 
 
-def pinv(tensor):
-    """The Moore-Penrose pseudo-inverse.
+def pinv(tensor, eps=1.0e-10):
+    """The Moore-Penrose pseudo-inverse, as Nx computes it: of a number `1 / x`, of a
+    vector `conj(x) / norm(x)**2`, of matrices from the SVD with singular values below
+    `eps` counted as zero; a tensor with every `|x| <= eps` gives zeros.
+
+    >>> nbt.linalg.pinv(2)
+    numbat.Tensor<
+      f32
+      0.5
+    >
+    >>> nbt.linalg.pinv(nbt.tensor([0, 1, 2]))
+    numbat.Tensor<
+      f32[3]
+      [0.0, 0.2, 0.4]
+    >
 
     >>> nbt.linalg.pinv(nbt.tensor([[2.0, 0.0], [0.0, 0.0]]))
     numbat.Tensor<
@@ -172,22 +236,42 @@ def pinv(tensor):
       ]
     >
     """
-    tensor = _matrix(tensor, "pinv")
-    *batch, m, n = tensor.shape
-    return _decompose(tensor, "pinv", (*batch, n, m), _float(tensor))
+    from ._ops import elementwise as ew
+    from ._ops.complex import conjugate
+    from ._ops.creation import as_type
+    from ._ops.reduction import all as all_
+
+    eps = _positive("pinv", "eps", eps)
+    tensor = _dispatch.to_tensor(tensor)
+    if tensor.rank >= 2:
+        tensor = _matrix(tensor, "pinv")
+        *batch, m, n = tensor.shape
+        return _decompose(tensor, "pinv", (*batch, n, m), _float(tensor), eps=eps)
+    tensor = as_type(tensor, _float(tensor))
+    zero = all_(ew.less_equal(ew.abs(tensor), eps))
+    if tensor.rank == 0:
+        inverse = ew.divide(1, ew.select(zero, 1, tensor))
+    else:
+        inverse = ew.divide(conjugate(tensor) if tensor.type.is_complex else tensor, ew.pow(norm(tensor), 2))
+    return ew.select(zero, ew.multiply(tensor, 0), inverse)
 
 
-def matrix_rank(tensor):
-    """The rank of each matrix (the number of non-negligible singular values).
+def matrix_rank(tensor, eps=1.0e-7):
+    """The rank of each matrix: the number of singular values above
+    `eps * max(m, n) * max(singular values)`, as a u32 (Nx's type and rule).
 
     >>> nbt.linalg.matrix_rank(nbt.tensor([[1.0, 2.0], [2.0, 4.0]]))
     numbat.Tensor<
-      s32
+      u32
       1
     >
     """
+    eps = _positive("matrix_rank", "eps", eps)
     tensor = _matrix(tensor, "matrix_rank")
-    return _decompose(tensor, "matrix_rank", tensor.shape[:-2], _types.S32, compute=_float(tensor).dtype)
+    _real_only(tensor, "matrix_rank")
+    return _decompose(
+        tensor, "matrix_rank", tensor.shape[:-2], _types.Type("u", 32), compute=_float(tensor).dtype, eps=eps
+    )
 
 
 _VECTOR_ORDS = (None, 0, 1, 2, float("inf"), float("-inf"))
@@ -224,12 +308,12 @@ def norm(tensor, ord=None, axes=None, keep_axes=False):
     shape = tuple(1 if i in indices else s for i, s in enumerate(tensor.shape) if keep_axes or i not in indices)
     names = tuple(n for i, n in enumerate(tensor.names) if keep_axes or i not in indices)
     out = Template(shape, _types.to_real(_float(tensor)), names)
-    options = (("axes", indices), ("keep_axes", bool(keep_axes)), ("ord", numpy_ord))
+    options = (("axes", indices), ("compute", _float(tensor).dtype), ("keep_axes", bool(keep_axes)), ("ord", numpy_ord))
     return _dispatch.run("decompose", out, (tensor,), kind="norm", part=0, options=options)
 
 
 def _solve(a, b, kind: str, **options):
-    a, b = _matrix(a, kind, square=kind != "least_squares"), _dispatch.to_tensor(b)
+    a, b = _matrix(a, kind, square=True), _dispatch.to_tensor(b)
     if b.rank not in (a.rank - 1, a.rank) or b.shape[: a.rank - 2] != a.shape[:-2]:
         raise ArgumentError(f"linalg.{kind}: b of shape {b.shape} does not fit a of shape {a.shape}")
     side = -1 if (kind == "triangular_solve" and not options.get("left_side", True)) else -2
@@ -237,11 +321,7 @@ def _solve(a, b, kind: str, **options):
     if rows != a.shape[-2]:
         raise ArgumentError(f"linalg.{kind}: b of shape {b.shape} does not fit a of shape {a.shape}")
     type_ = _types.to_floating(_types.merge(a.type, b.type))
-    if kind == "least_squares":  # x has a's column count where b has its row count
-        shape = a.shape[:-2] + (a.shape[-1],) + (b.shape[-1:] if b.rank == a.rank else ())
-    else:
-        shape = b.shape
-    out = Template(shape, type_, (None,) * len(shape))
+    out = Template(b.shape, type_, (None,) * b.rank)
     return _dispatch.run("solve", out, (a, b), kind=kind, options=tuple(sorted(options.items())))
 
 
@@ -274,16 +354,33 @@ def triangular_solve(a, b, left_side=True, lower=True, transform_a="none"):
     return _solve(a, b, "triangular_solve", left_side=left_side, lower=lower, transform_a=transform_a)
 
 
-def least_squares(a, b):
-    """The `x` minimizing `|a @ x - b|`.
+def least_squares(a, b, eps=1.0e-15):
+    """The `x` minimizing `|a @ x - b|` for a real matrix `a` and vector `b`, as Nx computes
+    it: `dot(pinv(a, eps=eps), b)`.
 
     >>> nbt.linalg.least_squares(nbt.tensor([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]]), nbt.tensor([1.0, 4.0, 5.0]))
     numbat.Tensor<
       f32[2]
       [1.0, 2.0]
     >
+    >>> nbt.linalg.least_squares(nbt.tensor([[1, 2], [2, 3]]), nbt.tensor([[1, 2], [3, 4]]))
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: linalg.least_squares: b must be a vector (rank 1), got shape (2, 2)
     """
-    return _solve(a, b, "least_squares")
+    from ._ops.linalg import dot
+
+    eps = _positive("least_squares", "eps", eps)
+    a, b = _dispatch.to_tensor(a), _dispatch.to_tensor(b)
+    if a.rank != 2:
+        raise ArgumentError(f"linalg.least_squares: a must be a matrix (rank 2), got shape {a.shape}")
+    if b.rank != 1:
+        raise ArgumentError(f"linalg.least_squares: b must be a vector (rank 1), got shape {b.shape}")
+    _real_only(a, "least_squares")
+    _real_only(b, "least_squares")
+    if a.shape[0] != b.shape[0]:
+        raise ArgumentError(f"linalg.least_squares: a of shape {a.shape} and b of shape {b.shape} need as many rows")
+    return dot(pinv(a, eps=eps), b)
 
 
 def adjoint(tensor):

@@ -69,6 +69,9 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
     return result
 
 
+_new_tensor = tensor  # for functions whose argument is named `tensor`
+
+
 def _from_tensor(tensor: Tensor, type, names) -> Tensor:
     """Nx 0.13's `tensor(tensor)`: the type must match, given names must agree with the
     tensor's (they replace them), and without names the result has none."""
@@ -270,14 +273,34 @@ def broadcast(tensor, shape, axes=None, names=None) -> Tensor:
 
 
 def as_type(tensor, type) -> Tensor:
-    """Converts `tensor` to `type` (an explicit cast: floats to ints truncate).
+    """Converts `tensor` to `type` with Nx's rules: floats to integers truncate toward
+    zero and saturate (NaN becomes 0, Inf and values too large the type's maximum, -Inf
+    and values too small its minimum); complex to real keeps the real part. A number is
+    `nbt.tensor(number, type=type)`, so it keeps every digit the type can hold.
 
     >>> nbt.as_type(nbt.tensor([1.5, -2.5]), "s32")
     numbat.Tensor<
       s32[2]
       [1, -2]
     >
+    >>> nbt.as_type(nbt.tensor([float("inf"), float("nan"), float("-inf"), 300.0]), "u8")
+    numbat.Tensor<
+      u8[4]
+      [255, 0, 0, 255]
+    >
+    >>> nbt.as_type(nbt.tensor([-1 + 2j, 3 - 4j]), "s64")
+    numbat.Tensor<
+      s64[2]
+      [-1, 3]
+    >
+    >>> nbt.as_type(1.0e-128, "f64")
+    numbat.Tensor<
+      f64
+      1.0e-128
+    >
     """
+    if _types.is_number(tensor):  # Nx: an alias of tensor(number, type: type), never through f32
+        return _new_tensor(tensor, type=type)
     tensor = _dispatch.to_tensor(tensor)
     out = Template(tensor.shape, _types.parse(type), tensor.names)
     return _dispatch.run("as_type", out, (tensor,))

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import jax
+import numpy as np
+
 from .. import _shape, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
@@ -118,15 +121,41 @@ def divide(left, right):
 
 
 def pow(left, right):
-    """Raises `left` to the power `right`, element-wise.
+    """Raises `left` to the power `right`, element-wise. Integers wrap around in their type,
+    and an integer to a negative integer power is an error, as in Nx.
 
     >>> nbt.pow(nbt.tensor([1, 2, 3]), 2)
     numbat.Tensor<
       s32[3]
       [1, 4, 9]
     >
+    >>> nbt.pow(nbt.tensor([2], type="u8"), 128)
+    numbat.Tensor<
+      u8[1]
+      [0]
+    >
+    >>> nbt.pow(nbt.tensor([2, 3]), nbt.tensor([1, -1]))
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: pow: an integer to a negative integer power has no integer result (exponent -1); use a float base, e.g. nbt.pow(nbt.as_type(t, "f32"), n)
     """
+    left, right, type_ = _dispatch.binary_operands(left, right)
+    if type_.kind in "su" and right.type.kind == "s":
+        _check_exponent(right)
     return _binary("pow", left, right)
+
+
+def _check_exponent(exponent: Tensor) -> None:
+    """Raises for a negative integer exponent whose values are known (not traced by a defn)."""
+    data = exponent.data
+    if isinstance(data, jax.core.Tracer) or data.__class__ is _dispatch._VectorizedData:
+        return  # PLATFORM_DIFFERENCES in tests/_differential.py: XLA's answer inside a defn
+    values = np.asarray(data)
+    if values.size and values.min() < 0:
+        raise ArgumentError(
+            f"pow: an integer to a negative integer power has no integer result (exponent {values.min()}); "
+            'use a float base, e.g. nbt.pow(nbt.as_type(t, "f32"), n)'
+        )
 
 
 def equal(left, right):

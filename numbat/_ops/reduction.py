@@ -57,6 +57,11 @@ def mean(tensor, axes=None, keep_axes=False):
     total = _reduce("sum", tensor, axes, keep_axes, _types.to_floating(_types.to_aggregate(tensor.type)))
     from .elementwise import divide
 
+    if total.type.is_complex:  # part by part: a complex division by (count + 0i) turns Inf into NaN
+        from .complex import complex as complex_
+        from .complex import imag, real
+
+        return complex_(divide(real(total), count), divide(imag(total), count))
     return divide(total, count)
 
 
@@ -200,14 +205,20 @@ def all_close(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
     >
     """
     from . import elementwise as ew
-    from .math import is_nan
+    from .bitwise import logical_and, logical_or
+    from .creation import as_type
+    from .math import is_infinity, is_nan
 
     a, b = _dispatch.to_tensor(a), _dispatch.to_tensor(b)
-    close = ew.less_equal(ew.abs(ew.subtract(a, b)), ew.add(atol, ew.multiply(rtol, ew.abs(b))))
-    if equal_nan:
-        from .bitwise import logical_and, logical_or
-
-        close = logical_or(close, logical_and(is_nan(a), is_nan(b)))
+    integers = a.type.is_integer and b.type.is_integer
+    # Nx's rule: integers compare |b| in f64 (|-128| overflows s8); equal infinities are close
+    # (inf - inf is NaN); NaNs are close to each other only with `equal_nan`.
+    magnitude = ew.abs(as_type(b, _types.F64) if integers else b)
+    close = ew.less_equal(ew.abs(ew.subtract(a, b)), ew.add(atol, ew.multiply(rtol, magnitude)))
+    if not integers:
+        close = ew.select(logical_or(is_infinity(a), is_infinity(b)), ew.equal(a, b), close)
+        if equal_nan:
+            close = logical_or(close, logical_and(is_nan(a), is_nan(b)))
     return all(close)
 
 

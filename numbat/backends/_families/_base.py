@@ -7,6 +7,7 @@ import abc
 import typing
 
 from ..._types import merge
+from .._cast import cast
 
 if typing.TYPE_CHECKING:
     from ..._tensor import Tensor
@@ -29,7 +30,7 @@ class ArrayBase(abc.ABC):
     def _as(self, tensor: Tensor, out: Template):
         if tensor.type == out.type:  # the common case: a tensor's data always has its type's dtype
             return tensor.data
-        return self.xp.asarray(tensor.data).astype(out.type.dtype, copy=False)
+        return cast(self.xp, self.xp.asarray(tensor.data), out.type.dtype)  # Nx's conversion rules
 
     def _binary(self, out, left, right, fun):
         return self._wrap(out, fun(self._as(left, out), self._as(right, out)))

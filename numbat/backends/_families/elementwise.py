@@ -16,6 +16,7 @@ import typing
 
 import jax
 import jax.scipy.special as jsp
+import ml_dtypes
 import numpy as np
 
 from ..._types import merge
@@ -83,17 +84,62 @@ def _population_count(xp, x):
 
 
 def _integer_pow(xp, base, exponent):
-    """Integer power with XLA's meaning for negative exponents (1 for base 1, ±1 for -1, else 0)."""
-    positive = xp.power(base, xp.abs(exponent))
+    """Integer power by squaring, wrapping around in the type as every integer op does (u8 2 to
+    the 128 is 0 on every backend). A negative exponent (refused by the front-end where its
+    values are known) gives XLA's answer: 1 for base 1, +-1 for base -1, else 0."""
+    one = xp.ones_like(base)
+    result, square = one, base
+    bits = exponent.dtype.itemsize * 8 - (exponent.dtype.kind == "i")
+    for bit in range(bits):
+        result = result * xp.where((exponent >> bit) & 1 == 1, square, one)
+        square = square * square
+    if exponent.dtype.kind == "u":
+        return result
     odd = (exponent % 2) != 0
-    negative = xp.where(base == 1, 1, xp.where(base == -1, xp.where(odd, -1, 1), 0)).astype(base.dtype)
-    return xp.where(exponent >= 0, positive, negative)
+    negative = xp.where(base == 1, one, xp.where(base == -1, xp.where(odd, -one, one), 0 * one))
+    return xp.where(exponent >= 0, result, negative)
 
 
 def _pow(xp, base, exponent):
-    if base.dtype.kind in "iu" and exponent.dtype.kind == "i":
+    if base.dtype.kind in "iu":
         return _integer_pow(xp, base, exponent)
     return xp.power(base, exponent)
+
+
+def _cbrt(xp, x):
+    """The cube root; a subnormal input gives zero on every backend: XLA on CPU reads
+    subnormals as zero (and its cube root of one came out negative), so NumPy does too."""
+    if x.dtype.kind == "c":
+        return xp.cbrt(x)
+    tiny = float(ml_dtypes.finfo(x.dtype).smallest_normal)
+    return xp.where(xp.abs(x) < tiny, x * 0, xp.cbrt(x))
+
+
+def _complex(xp, real, imag):
+    """`real + i imag` in the complex type (c128 for f64, else c64); 8-bit floats have no
+    implicit promotion in JAX, so both parts are widened first."""
+    wide = np.float64 if real.dtype == np.float64 else np.float32
+    real, imag = real.astype(wide), imag.astype(wide)
+    return xp.asarray(real + 1j * imag)
+
+
+def _phase(xp, x):
+    """The angle, computed in the output's float type (NumPy alone takes int8 as f16)."""
+    if x.dtype.kind != "c":
+        x = x.astype(np.float64 if x.dtype == np.float64 else np.float32)
+    return xp.angle(x)
+
+
+def _narrow(fun):
+    """`fun` for the 8-bit floats computed in f32 (then rounded), as they have no
+    infinities to overflow into and XLA lowers few functions for them."""
+
+    def wrapped(xp, x):
+        if x.dtype.itemsize == 1 and x.dtype.kind not in "iu":
+            return fun(xp, x.astype(np.float32)).astype(x.dtype)
+        return fun(xp, x)
+
+    return wrapped
 
 
 def _quotient(xp, left, right):
@@ -123,7 +169,7 @@ UNARY: dict[str, typing.Callable] = {
     "sigmoid": lambda xp, x: 1 / (1 + xp.exp(-x)),
     "sqrt": lambda xp, x: xp.sqrt(x),
     "rsqrt": lambda xp, x: 1 / xp.sqrt(x),
-    "cbrt": lambda xp, x: xp.cbrt(x),
+    "cbrt": _cbrt,
     "sin": lambda xp, x: xp.sin(x),
     "cos": lambda xp, x: xp.cos(x),
     "tan": lambda xp, x: xp.tan(x),
@@ -152,7 +198,7 @@ UNARY_OWN_TYPE: dict[str, typing.Callable] = {
     "is_infinity": lambda xp, x: xp.zeros(x.shape, bool) if x.dtype.kind in "iu" else xp.isinf(x),
     "real": lambda xp, x: xp.real(x),
     "imag": lambda xp, x: xp.imag(x) if x.dtype.kind == "c" else xp.zeros_like(x),
-    "phase": lambda xp, x: xp.angle(x),
+    "phase": _phase,
     "logical_not": lambda xp, x: x == 0,
 }
 
@@ -189,7 +235,7 @@ COMPARE: dict[str, typing.Callable] = {
     "logical_and": lambda xp, a, b: _truthy(a) & _truthy(b),
     "logical_or": lambda xp, a, b: _truthy(a) | _truthy(b),
     "logical_xor": lambda xp, a, b: _truthy(a) ^ _truthy(b),
-    "complex": lambda xp, a, b: a + 1j * b,
+    "complex": _complex,
 }
 
 
@@ -220,6 +266,38 @@ class Array(ArrayBase, Interface):
     def stop_grad(self, out, tensor):
         data = self._as(tensor, out)
         return self._wrap(out, data if isinstance(data, np.ndarray) else jax.lax.stop_gradient(data))
+
+
+# Functions computed in f32 for the 8-bit float types (the transcendental ones).
+NARROW = [
+    "exp",
+    "expm1",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sigmoid",
+    "sqrt",
+    "rsqrt",
+    "cbrt",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "erf",
+    "erfc",
+    "erf_inv",
+]
+for _name in NARROW:
+    UNARY[_name] = _narrow(UNARY[_name])
 
 
 def _unary_method(name, fun):

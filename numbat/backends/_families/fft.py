@@ -5,6 +5,9 @@ from __future__ import annotations
 import abc
 import typing
 
+import numpy as np
+
+from .._cast import cast
 from ._base import ArrayBase
 
 if typing.TYPE_CHECKING:
@@ -24,5 +27,10 @@ class Array(ArrayBase, Interface):
     def fft(self, out, tensor, kind, lengths, axes):
         xp = self.xp
         data = xp.asarray(tensor.data)
+        wide = data.dtype in (np.float64, np.complex128)  # f64/c128 keep 64 bits; the rest compute in f32/c64
+        if kind == "rfft":  # XLA transforms f32 and f64 only: narrower floats and integers are widened
+            data = data.astype(np.float64 if wide else np.float32)
+        else:
+            data = data.astype(np.complex128 if wide else np.complex64)
         fun = {"fft": xp.fft.fftn, "ifft": xp.fft.ifftn, "rfft": xp.fft.rfftn, "irfft": xp.fft.irfftn}[kind]
-        return self._wrap(out, fun(data, s=lengths, axes=axes).astype(out.type.dtype))
+        return self._wrap(out, cast(xp, fun(data, s=lengths, axes=axes), out.type.dtype))

@@ -13,6 +13,7 @@ import typing
 import jax
 import numpy as np
 
+from .._cast import cast
 from ._base import ArrayBase
 
 if typing.TYPE_CHECKING:
@@ -30,7 +31,7 @@ class Interface(abc.ABC):
 
     @abc.abstractmethod
     def solve(self, out: Template, a: Tensor, b: Tensor, kind: str, options: tuple) -> Tensor:
-        """Solves `a x = b` (`kind`: solve, triangular_solve or least_squares)."""
+        """Solves `a x = b` (`kind`: solve or triangular_solve)."""
 
 
 def _jax_lu(a, part):
@@ -45,17 +46,33 @@ def _jax_lu(a, part):
     return jax.numpy.triu(packed)
 
 
-def _lu(xp, a, part):
+def _on_host(xp, fun, a, *args):
+    """`fun(a, *args)` (written over jax.numpy): on NumPy data, XLA's implementation on the host CPU."""
     if xp is np:
         with jax.enable_x64(True):
-            return np.asarray(_jax_lu(jax.device_put(a, jax.devices("cpu")[0]), part))
-    return _jax_lu(a, part)
+            return np.asarray(fun(jax.device_put(a, jax.devices("cpu")[0]), *args))
+    return fun(a, *args)
+
+
+def _pinv(xp, a, eps):
+    """Nx's pseudo-inverse: singular values below `eps` count as zero (an all-zero matrix gives zeros)."""
+    u, s, vt = xp.linalg.svd(a, full_matrices=False)
+    small = xp.abs(s) < eps
+    inverse = xp.where(small, 0, 1 / xp.where(small, 1, s)).astype(s.dtype)
+    return xp.matmul(xp.conj(xp.swapaxes(vt, -1, -2)), inverse[..., None] * xp.conj(xp.swapaxes(u, -1, -2)))
+
+
+def _matrix_rank(xp, a, eps):
+    """Nx's rank: the singular values above `eps * max(m, n) * max(singular values)`."""
+    s = xp.linalg.svd(a, compute_uv=False)
+    tolerance = eps * max(a.shape[-2:]) * xp.max(s, axis=-1, keepdims=True)
+    return xp.sum(s > tolerance, axis=-1)
 
 
 class Array(ArrayBase, Interface):
     def decompose(self, out, tensor, kind, part, options):
         xp, options = self.xp, dict(options)
-        a = self.xp.asarray(tensor.data).astype(options.pop("compute", out.type.dtype))
+        a = cast(xp, xp.asarray(tensor.data), np.dtype(options.pop("compute", out.type.dtype)))
         if kind == "cholesky":
             result = xp.linalg.cholesky(a)
         elif kind == "qr":
@@ -65,18 +82,18 @@ class Array(ArrayBase, Interface):
         elif kind == "eigh":
             result = xp.linalg.eigh(a)[part]
         elif kind == "lu":
-            result = _lu(xp, a, part)
-        elif kind == "invert":
-            result = xp.linalg.inv(a)
+            result = _on_host(xp, _jax_lu, a, part)
+        elif kind == "invert":  # XLA's (LU) inverse on both backends: NaNs for a singular matrix, as in Nx
+            result = _on_host(xp, jax.numpy.linalg.inv, a)
         elif kind == "determinant":
             result = xp.linalg.det(a)
         elif kind == "pinv":
-            result = xp.linalg.pinv(a)
+            result = _pinv(xp, a, options["eps"])
         elif kind == "matrix_rank":
-            result = xp.linalg.matrix_rank(a)
+            result = _matrix_rank(xp, a, options["eps"])
         else:  # norm
             result = xp.linalg.norm(a, ord=options["ord"], axis=options["axes"], keepdims=options["keep_axes"])
-        return self._wrap(out, xp.asarray(result).astype(out.type.dtype))
+        return self._wrap(out, cast(xp, xp.asarray(result), out.type.dtype))
 
     def solve(self, out, a, b, kind, options):
         xp, options = self.xp, dict(options)
@@ -85,8 +102,6 @@ class Array(ArrayBase, Interface):
             vector = right.ndim == left.ndim - 1
             result = xp.linalg.solve(left, right[..., None] if vector else right)
             result = result[..., 0] if vector else result
-        elif kind == "least_squares":
-            result = xp.linalg.lstsq(left, right)[0]
         else:  # triangular_solve
             if options["transform_a"] == "transpose":
                 left, lower = xp.swapaxes(left, -1, -2), not options["lower"]

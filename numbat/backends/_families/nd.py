@@ -95,9 +95,9 @@ class Array(ArrayBase, Interface):
     ):
         lhs, rhs = self._as(tensor, out), self._as(kernel, out)
         host = self.xp is np  # NumPy has no convolution of this generality: JAX's, on the host CPU
-        if host:
-            lhs = jax.device_put(lhs, jax.devices("cpu")[0])
-        with jax.enable_x64(host):  # keeps f64 host data 64-bit; XLA data is already typed
+        with jax.enable_x64(host):  # keeps f64/c128 host data 64-bit; XLA data is already typed
+            if host:
+                lhs, rhs = jax.device_put((lhs, rhs), jax.devices("cpu")[0])
             result = jax.lax.conv_general_dilated(
                 lhs,
                 rhs,

@@ -6,6 +6,7 @@ import abc
 import typing
 
 import jax
+import ml_dtypes
 import numpy as np
 
 from ..._errors import ArgumentError
@@ -54,11 +55,11 @@ class Array(ArrayBase, Interface):
         return self._wrap(out, data)
 
     def reduce_max(self, out, tensor, axes, keep_axes):
-        lowest = extreme(out.type.dtype, -1)  # what an empty reduction gives, as in XLA
+        lowest = self.xp.asarray(extreme(out.type.dtype, -1), dtype=out.type.dtype)  # an empty reduction's answer
         return self._wrap(out, self.xp.max(self._as(tensor, out), axis=axes, keepdims=keep_axes, initial=lowest))
 
     def reduce_min(self, out, tensor, axes, keep_axes):
-        highest = extreme(out.type.dtype, 1)
+        highest = self.xp.asarray(extreme(out.type.dtype, 1), dtype=out.type.dtype)  # as a typed scalar: u32/u64
         return self._wrap(out, self.xp.min(self._as(tensor, out), axis=axes, keepdims=keep_axes, initial=highest))
 
     def argmax(self, out, tensor, axis, keep_axis, tie_break):
@@ -104,11 +105,14 @@ class Array(ArrayBase, Interface):
 
 
 def extreme(dtype, sign: int):
-    """The lowest (`sign` -1) or highest (1) value of `dtype`."""
+    """The lowest (`sign` -1) or highest (1) value of `dtype`: the integer limits, +-Inf, or
+    +-the largest finite value of a float type without infinities (f8_e4m3fn)."""
     dtype = np.dtype(dtype)
     if dtype.kind in "iu":
         info = np.iinfo(dtype)
         return info.min if sign < 0 else info.max
+    if dtype.kind != "c" and not np.isinf(np.asarray(np.inf).astype(dtype)):
+        return sign * float(ml_dtypes.finfo(dtype).max)
     return sign * np.inf
 
 

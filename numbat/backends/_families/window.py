@@ -79,11 +79,11 @@ class Array(ArrayBase, Interface):
         return self._wrap(out, result)
 
     def window(self, out, tensor, kind, window, strides, padding, dilations):
-        init = {"sum": 0, "product": 1, "max": -np.inf, "min": np.inf}[kind]
         xp, data = self.xp, self._as(tensor, out)
-        if data.dtype.kind in "iu":
-            info = np.iinfo(data.dtype)
-            init = {"max": info.min, "min": info.max}.get(kind, init)
+        if kind in ("sum", "product"):
+            init = 0 if kind == "sum" else 1
+        else:  # padding never wins: the type's lowest (max) or highest (min) value
+            init = extreme(data.dtype, -1 if kind == "max" else 1)
         if xp is np:
             padded = np.pad(data, padding, constant_values=init)
             dilated = tuple((w - 1) * d + 1 for w, d in zip(window, dilations))

@@ -1,0 +1,296 @@
+"""What the differential tests share: the ops they cover (discovered from the package),
+the Nx types, edge values per type, the four paths and the comparison of outcomes.
+
+The four paths: eager NumPy backend, eager XLA backend, `nbt.defn` on XLA, and the
+evaluator (`nbt.defn(fun, compiler="evaluator")` over NumPy tensors). An outcome is the
+result's type, shape, names and values, or the class and message of the numbat error.
+
+PLATFORM_DIFFERENCES is the one table of differences kept on purpose; the comparison
+applies exactly these and nothing else.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import warnings
+
+import ml_dtypes
+import numpy as np
+
+import numbat as nbt
+from numbat._errors import ArgumentError
+
+ALL_TYPES = (
+    "f8_e4m3fn",
+    "f16",
+    "bf16",
+    "f32",
+    "f64",
+    "c64",
+    "c128",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "s8",
+    "s16",
+    "s32",
+    "s64",
+)
+# CI's fixed budget: one type of each kind and width class (about a minute on a 2-core machine);
+# NUMBAT_DIFFERENTIAL=full checks every Nx type (about five minutes).
+TYPES = (
+    ALL_TYPES if os.environ.get("NUMBAT_DIFFERENTIAL") == "full" else ("f8_e4m3fn", "bf16", "f32", "c64", "u32", "s8")
+)
+PATHS = ("numpy", "xla", "defn", "evaluator")
+
+# The differences between paths that numbat keeps, with the reason. The comparison in
+# `same` applies these rules and no others.
+PLATFORM_DIFFERENCES = {
+    "subnormals": (
+        "XLA on CPU treats subnormal float inputs as zero and flushes subnormal results to zero "
+        "(DAZ/FTZ, as EXLA); NumPy computes with them. Making every NumPy op flush would cost a "
+        "select per op. Compared: results within the type's smallest normal of each other, and "
+        "where an input is subnormal, XLA's result may equal NumPy's result for that input as zero."
+    ),
+    "ulps": (
+        "Transcendental functions come from different libraries (NumPy's libm, XLA's own "
+        "approximations): float results may differ by a few ulps (8 ulps of the result's type, "
+        "relative), complex results by as much relative to their magnitude."
+    ),
+    "negative integer powers inside defn on XLA": (
+        "Nx raises for an integer to a negative integer power; numbat raises on every path where "
+        "the exponent's values are known (eager NumPy and XLA, the evaluator, constants in a defn). "
+        "An exponent traced by a defn on XLA has no values until it runs: there XLA's integer "
+        "power gives 1 for base 1, +-1 for base -1, else 0."
+    ),
+}
+
+# Ops covered by the differential tests: every public function of these modules (and
+# `as_type`) is discovered; those that do not fit the unary/binary/reduction/window
+# shapes have a recipe below, and the test fails for one that has neither.
+MODULES = ("elementwise", "math", "complex", "bitwise", "reduction", "window")
+
+RECIPES = {
+    "as_type": None,  # covered separately: every type to every type
+    "clip": lambda x, y: nbt.clip(x, y, y),
+    "select": lambda x, y: nbt.select(nbt.greater(x, y) if not x.type.is_complex else nbt.is_nan(x), x, y),
+    "all_close": lambda x, y: nbt.all_close(x, y),
+    "weighted_mean": lambda x, y: nbt.weighted_mean(x, y),
+    "reduce": lambda x: nbt.reduce(x, 0, nbt.add),
+    "window_reduce": lambda x: nbt.window_reduce(x, 0, (2,), nbt.add),
+    "window_scatter_max": lambda x: nbt.window_scatter_max(
+        x, nbt.broadcast(nbt.tensor(1, type=x.type), (x.shape[0] // 2,)), 0, (2,), strides=2
+    ),
+    "window_scatter_min": lambda x: nbt.window_scatter_min(
+        x, nbt.broadcast(nbt.tensor(1, type=x.type), (x.shape[0] // 2,)), 0, (2,), strides=2
+    ),
+}
+
+# Ops of those modules that the sort family computes (median and mode sort): they belong
+# to the indexing/sort differential coverage.
+NOT_HERE = {"median": "computed by sort", "mode": "computed by sort"}
+
+
+def discover() -> dict:
+    """name -> (kind, function) for every covered op; kind is unary, binary, reduce, window or recipe."""
+    ops = {}
+    for name in sorted(dir(nbt)):
+        fun = getattr(nbt, name)
+        module = getattr(fun, "__module__", "") or ""
+        if not callable(fun) or module.rsplit(".", 1)[-1] not in MODULES or not module.startswith("numbat._ops"):
+            continue
+        if name in NOT_HERE:
+            continue
+        required = [p.name for p in inspect.signature(fun).parameters.values() if p.default is inspect.Parameter.empty]
+        if name in RECIPES:
+            ops[name] = ("recipe", RECIPES[name])
+        elif (
+            required == ["tensor"]
+            and "axes" in inspect.signature(fun).parameters
+            or required == ["tensor"]
+            and "axis" in inspect.signature(fun).parameters
+        ):
+            ops[name] = ("reduce", fun)
+        elif required == ["tensor"]:
+            ops[name] = ("unary", fun)
+        elif len(required) == 2 and module.endswith(("elementwise", "math", "complex", "bitwise")):
+            ops[name] = ("binary", fun)
+        elif required == ["tensor", "window"]:
+            ops[name] = ("window", fun)
+        else:
+            ops[name] = ("unknown", fun)
+    return ops
+
+
+def edge_values(type_name: str) -> np.ndarray:
+    """NaN, +-Inf, -0.0, subnormals, the type's min and max, 0, +-1 and a few ordinary values."""
+    type_ = nbt.parse_type(type_name) if hasattr(nbt, "parse_type") else None
+    dtype = _dtype(type_name)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        values = [0, 1, 2, 7, info.max, info.max - 1, info.min, info.min + 1]
+        if dtype.kind == "i":
+            values += [-1, -2, -7]
+        return np.array(sorted(set(values)), dtype=dtype)
+    real = _real_edges(
+        np.dtype(np.float32) if type_name == "c64" else np.dtype(np.float64) if type_name == "c128" else dtype
+    )
+    if dtype.kind == "c":
+        few = real[[0, 1, 2, 3, 4, 5, 6, 9, 11]]  # nan, +-inf, -0, 0, +-1, a subnormal, the max
+        grid = np.empty((few.size, few.size), dtype)
+        grid.real, grid.imag = few[:, None], few[None, :]
+        return grid.reshape(-1)
+    del type_
+    return real
+
+
+def _real_edges(dtype: np.dtype) -> np.ndarray:
+    info = ml_dtypes.finfo(dtype)
+    values = [np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, 0.5, -2.5]
+    values += [float(info.smallest_subnormal), -float(info.smallest_subnormal), float(info.smallest_normal)]
+    values += [float(info.max), -float(info.max), 3.0, 100.0]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return np.array(values, dtype=np.float64).astype(dtype)
+
+
+def _dtype(type_name: str) -> np.dtype:
+    return nbt.tensor(0, type=type_name).to_numpy().dtype
+
+
+def backend_of(path: str):
+    return nbt.NumPyBackend() if path in ("numpy", "evaluator") else nbt.XLABackend()
+
+
+def run(path: str, fun, arrays: list, type_name: str | list):
+    """The outcome of `fun(*tensors)` on `path`, the tensors built from `arrays` of `type_name`."""
+    backend = backend_of(path)
+    types = type_name if isinstance(type_name, list) else [type_name] * len(arrays)
+    try:
+        tensors = [nbt.tensor(a, type=t, backend=backend) for a, t in zip(arrays, types)]
+        with nbt.default_backend(backend):
+            if path == "defn":
+                result = nbt.defn(fun)(*tensors)
+            elif path == "evaluator":
+                result = nbt.defn(fun, compiler="evaluator")(*tensors)
+            else:
+                result = fun(*tensors)
+    except (ArgumentError, ValueError, TypeError, RuntimeError, ArithmeticError, IndexError) as error:
+        return ("error", type(error).__name__, _first_line(error))
+    return outcome(result)
+
+
+def run_many(path: str, funs: dict, arrays: list, type_name: str) -> dict:
+    """name -> outcome of each `funs[name](*tensors)` on `path`. A defn on XLA traces every
+    op into one function (one compilation instead of one per op): an op that raises while
+    tracing records its error, and if the compiled whole fails, each op runs alone."""
+    if path != "defn":
+        return {name: run(path, fun, arrays, type_name) for name, fun in funs.items()}
+    errors = {}
+
+    def everything(*tensors):
+        results = {}
+        for name, fun in funs.items():
+            try:
+                results[name] = fun(*tensors)
+            except (ArgumentError, ValueError, TypeError, RuntimeError, ArithmeticError, IndexError) as error:
+                errors[name] = ("error", type(error).__name__, _first_line(error))
+        return results
+
+    backend = backend_of(path)
+    try:
+        tensors = [nbt.tensor(a, type=type_name, backend=backend) for a in arrays]
+        with nbt.default_backend(backend):
+            results = nbt.defn(everything)(*tensors)
+    except Exception:  # noqa: BLE001 - one op broke the whole: find it by running each alone
+        return {name: run(path, fun, arrays, type_name) for name, fun in funs.items()}
+    return {name: errors[name] if name in errors else outcome(results[name]) for name in funs}
+
+
+def outcome(result):
+    if isinstance(result, tuple):
+        return tuple(outcome(r) for r in result)
+    return ("ok", str(result.type), tuple(result.shape), tuple(result.names), result.to_numpy())
+
+
+def _first_line(error) -> str:
+    text = str(error).splitlines()[0] if str(error) else ""
+    # A defn wraps a tracing error in its own message: keep the op's error itself.
+    return text.split(": ", 3)[-1] if text.startswith("defn ") else text
+
+
+def is_numbat_error(result) -> bool:
+    return result[0] == "error" and result[1] in ("ArgumentError",)
+
+
+def flushed(array: np.ndarray) -> np.ndarray:
+    """`array` with subnormal elements (real or imaginary parts) replaced by zero, as XLA's CPU sees them."""
+    if array.dtype.kind not in "fcV" and not _is_ml_float(array.dtype):
+        return array
+    if array.dtype.kind == "c":
+        result = np.empty_like(array)
+        result.real, result.imag = flushed(array.real), flushed(array.imag)
+        return result
+    tiny = ml_dtypes.finfo(array.dtype).smallest_normal
+    with np.errstate(all="ignore"):
+        small = np.abs(array.astype(np.float64)) < float(tiny)
+    return np.where(small, np.zeros((), array.dtype), array).astype(array.dtype)
+
+
+def _is_ml_float(dtype) -> bool:
+    try:
+        ml_dtypes.finfo(dtype)
+    except (TypeError, ValueError):
+        return False
+    return dtype.kind != "c"
+
+
+def has_subnormal(array: np.ndarray) -> bool:
+    return not np.array_equal(flushed(array), array, equal_nan=True) if array.dtype.kind not in "iu" else False
+
+
+def same(expected, got, alternative=None) -> str | None:
+    """None when two outcomes agree (PLATFORM_DIFFERENCES applied), else what differs.
+    `alternative` is NumPy's outcome with subnormal inputs read as zero: an element may
+    match either (PLATFORM_DIFFERENCES["subnormals"])."""
+    if isinstance(expected, tuple) and expected and isinstance(expected[0], tuple):
+        for e, g in zip(expected, got):
+            problem = same(e, g)
+            if problem:
+                return problem
+        return None
+    if expected[0] != got[0]:
+        return f"{expected[0]} {expected[1:3] if expected[0] == 'error' else expected[1]} vs {got[0]} {got[1:3] if got[0] == 'error' else got[1]}"
+    if expected[0] == "error":
+        return None if expected[1] == got[1] else f"error {expected[1]} vs {got[1]}"
+    if expected[1:4] != got[1:4]:
+        return f"template {expected[1:4]} vs {got[1:4]}"
+    bad = mismatches(expected[4], got[4])
+    if alternative is not None and alternative[0] == "ok" and alternative[1:4] == got[1:4]:
+        bad = bad & mismatches(alternative[4], got[4])
+    return (
+        None
+        if not bad.any()
+        else f"values differ at {np.flatnonzero(bad)[:8].tolist()}: {expected[4].reshape(-1)[bad.reshape(-1)][:4]} vs {got[4].reshape(-1)[bad.reshape(-1)][:4]}"
+    )
+
+
+def mismatches(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A boolean mask of elements that differ beyond PLATFORM_DIFFERENCES's "ulps" and "subnormals"."""
+    if a.dtype.kind in "iub":
+        return a != b
+    if a.dtype.kind == "c":
+        return _float_mismatches(a.real, b.real, a) | _float_mismatches(a.imag, b.imag, a)
+    return _float_mismatches(a, b, a)
+
+
+def _float_mismatches(a, b, whole):
+    info = ml_dtypes.finfo(a.dtype)
+    x, y = a.astype(np.float64), b.astype(np.float64)
+    scale = np.abs(whole.astype(np.complex128 if whole.dtype.kind == "c" else np.float64))
+    with np.errstate(all="ignore"):
+        close = np.abs(x - y) <= 8 * float(info.eps) * np.maximum(np.abs(x), scale) + float(info.smallest_normal)
+    same_special = (np.isnan(x) & np.isnan(y)) | (x == y)
+    return ~(close | same_special)
