@@ -21,7 +21,7 @@ import contextvars
 import jax
 import numpy as np
 
-from . import _check, _expr, _names, _types
+from . import _allocation, _check, _expr, _names, _types
 from ._errors import ArgumentError
 from ._ops import _dispatch
 from ._tensor import Tensor
@@ -51,6 +51,7 @@ def _key_data(key, op: str) -> Tensor:
 
 def _run(op: str, key: Tensor, template: Template, fun, **params) -> Tensor:
     """`fun(jax_key)` as a tensor of `template` on the key's backend, recorded as `op`."""
+    _allocation.check(f"random.{op}", template, key.backend)  # before JAX allocates the sample
     wide = template.type.bits >= 64
     with jax.enable_x64(wide):
         data = key.data if isinstance(key.data, jax.Array) else jax.device_put(key.data, jax.devices("cpu")[0])
