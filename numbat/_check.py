@@ -77,3 +77,40 @@ def tensor(function: str, argument: str, value):
             f"{function}: {argument} must be a numbat tensor, got {type(value).__name__} {_shown(value)}"
         )
     return value
+
+
+MAX_NESTING = 100  # levels of tuples, lists and dicts in a defn's arguments or results
+
+
+def nesting(where: str, tree) -> None:
+    """Raises `numbat.ArgumentError` when `tree` nests tuples, lists or dicts more than
+    `MAX_NESTING` levels deep, naming the depth. Walked without recursion before JAX
+    flattens it: JAX's pytree code, handed a structure deeper than Python's recursion
+    limit, loses count of the interpreter's stack depth, and every later call in the
+    process then fails with RecursionError.
+
+    >>> deep = 1.0
+    >>> for _ in range(500):
+    ...     deep = [deep]
+    >>> nesting("defn argument", deep)
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: defn argument is nested 500 levels deep; numbat takes at most 100 levels of tuples, lists and dicts
+    """
+    stack, deepest = [(tree, 0)], 0
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (list, tuple)):
+            items = value
+        elif isinstance(value, dict):
+            items = value.values()
+        else:
+            continue
+        depth += 1
+        deepest = max(deepest, depth)
+        stack.extend((item, depth) for item in items)
+    if deepest > MAX_NESTING:
+        raise ArgumentError(
+            f"{where} is nested {deepest} levels deep; numbat takes at most {MAX_NESTING} levels "
+            "of tuples, lists and dicts"
+        )

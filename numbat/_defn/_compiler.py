@@ -42,7 +42,7 @@ import jax
 import jax.extend
 import numpy as np
 
-from .. import _expr, telemetry
+from .. import _check, _expr, telemetry
 from .._errors import ArgumentError
 from .._ops import _dispatch
 from .._scoped import scoped
@@ -283,6 +283,10 @@ class Defn:
 
     def _call(self, args: tuple, options: dict):
         """The general path: inlining, the Evaluator, containers, statics and misses."""
+        for position, arg in enumerate(args):
+            _check.nesting(f"argument {position} of defn {self.name}", arg)
+        for name, value in options.items():
+            _check.nesting(f"option {name!r} of defn {self.name}", value)
         if _expr.current() is not None:
             # Called while another defn (or grad, or a control-flow branch) traces: inline the
             # body into the caller's graph, as Nx does, instead of compiling it on its own.
@@ -377,6 +381,7 @@ class Defn:
             except Exception as error:
                 error.add_note(f"(while numbat traced defn {self.name} for inputs {inputs})")
                 raise
+            _check.nesting(f"the result of defn {self.name}", result)
             result = jax.tree_util.tree_map(_tensor_output(self.backend), result, is_leaf=is_tensor)
             return _signature.flatten_outputs(result)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import jax
 
-from .. import _expr, _format, _types
+from .. import _check, _expr, _format, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor, is_tensor
 from ..backends import _default, backend_transfer
@@ -91,6 +91,8 @@ class _Differentiated:
 
     def __call__(self, *args):
         positions = _positions(self.argnums, len(args), self.name)
+        for position, arg in enumerate(args):
+            _check.nesting(f"argument {position} of {self.name}", arg)
         outer = _expr.current()
         backend = _default.current() if outer is not None else XLABackend()
         args = list(args)
