@@ -49,6 +49,7 @@ def test_a_keyboard_interrupt_while_tracing_leaves_the_defn_usable():
     assert not thread.is_alive() and done[0].tolist() == [2.0]
     assert fun(nbt.tensor([5.0])).to_numpy().tolist() == [6.0] and fun.cache_info()["compiled"] == 1
 
+
 def _state():
     """Every context numbat enters while it traces or runs a defn."""
     from numbat import _expr
