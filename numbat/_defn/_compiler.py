@@ -56,9 +56,6 @@ from . import _effects, _evaluator, _options, _signature, _vectorized_call
 
 _logger = logging.getLogger("numbat.defn")
 RECOMPILATION_WARNING = 5  # compiles for the same shapes before warning, as EXLA's check_recompilation
-COMPILERS = ("xla", "evaluator")
-OPTIONS = ("client", "device_id", "precision", "cache", "debug", "hooks", "lazy_transfers")
-LAZY_TRANSFERS = ("opt_in", "always", "never")
 # What calling a defn with the wrong arguments typically raises inside it (a different container
 # structure, a missing key, JAX's concretization errors): reported as numbat.ArgumentError.
 _MISUSE = (TypeError, ValueError, KeyError, IndexError, AttributeError)
@@ -141,13 +138,10 @@ class Defn:
             opts = {"compiler": fun.compiler, **fun.options, **opts}
             fun = fun.fun
         opts = _options.effective(opts)
-        default_compiler = opts.pop("compiler", "xla")
-        compiler = default_compiler if compiler is None else compiler
-        if compiler not in COMPILERS:
-            raise ArgumentError(f"unknown defn compiler {compiler!r}; compilers are {', '.join(COMPILERS)}")
-        unknown = set(opts) - set(OPTIONS)
-        if unknown:
-            raise ArgumentError(f"unknown defn option(s) {sorted(unknown)}; options are {', '.join(OPTIONS)}")
+        if compiler is not None:
+            opts["compiler"] = compiler
+        _options.check(opts, "defn")
+        compiler = opts.pop("compiler", "xla")
         self.fun = fun
         self.compiler = compiler
         self.options = dict(opts)
@@ -155,22 +149,11 @@ class Defn:
         if self.backend == _default.current():
             self.backend = _default.current()  # the same object as the tensors' backend: an identity check on calls
         self.precision = opts.get("precision", "default")
-        _config.precision_name(self.precision)  # checks the value
         self.cache = opts.get("cache", True)
-        if not isinstance(self.cache, (bool, str, os.PathLike)):
-            raise ArgumentError(f"defn option cache must be True, False or a directory path, got {self.cache!r}")
-        self.debug = bool(opts.get("debug", False))
+        self.debug = opts.get("debug", False)
         self.hooks = opts.get("hooks") or {}
-        if not isinstance(self.hooks, dict) or not all(
-            isinstance(k, str) and callable(v) for k, v in self.hooks.items()
-        ):
-            raise ArgumentError(f"defn option hooks must map hook names to functions, got {self.hooks!r}")
-        # EXLA's lazy_transfers decides when host arguments reach the device; jax.jit transfers
-        # them when the call starts, so every value is accepted and behaves as "opt_in".
-        if opts.get("lazy_transfers", "opt_in") not in LAZY_TRANSFERS:
-            raise ArgumentError(
-                f"defn option lazy_transfers must be one of {', '.join(LAZY_TRANSFERS)}, got {opts['lazy_transfers']!r}"
-            )
+        # EXLA's lazy_transfers (checked above) decides when host arguments reach the device;
+        # jax.jit transfers them when the call starts, so every value behaves as "opt_in".
         self.name = _name(fun)
         self._convert = _to_tensor(self.backend)
         self._cache: dict[_signature.Signature, _Entry] = {}
