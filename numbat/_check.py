@@ -10,6 +10,7 @@ numbat.ArgumentError: dashboard: limit must be an int, got '10'
 
 from __future__ import annotations
 
+import collections.abc
 import numbers
 
 import numpy as np
@@ -84,7 +85,8 @@ MAX_NESTING = 100  # levels of tuples, lists and dicts in a defn's arguments or 
 
 def nesting(where: str, tree) -> None:
     """Raises `numbat.ArgumentError` when `tree` nests tuples, lists or dicts more than
-    `MAX_NESTING` levels deep, naming the depth. Walked without recursion before JAX
+    `MAX_NESTING` levels deep, naming the depth, or holds an iterator (a generator),
+    which JAX's pytree code would take as one leaf (with a deprecation warning). Walked without recursion before JAX
     flattens it: JAX's pytree code, handed a structure deeper than Python's recursion
     limit, loses count of the interpreter's stack depth, and every later call in the
     process then fails with RecursionError.
@@ -105,6 +107,11 @@ def nesting(where: str, tree) -> None:
         elif isinstance(value, dict):
             items = value.values()
         else:
+            if isinstance(value, collections.abc.Iterator):  # JAX would take it as one leaf, and warn
+                raise ArgumentError(
+                    f"{where} holds a {type(value).__name__}, which can be read only once; "
+                    "pass a tuple or list of its values (tuple(...))"
+                )
             continue
         depth += 1
         deepest = max(deepest, depth)

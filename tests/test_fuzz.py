@@ -111,6 +111,11 @@ FOUND_BY_FUZZING = [
         "linalg.cholesky on the NumPy backend: Matrix is not positive definite",
     ),
     (lambda: nbt.revectorize(nbt.tensor([1]), [("x", 1)], target_shape=(), target_names=3), "target_names"),
+    (lambda: nbt.new_axis(True, -1, {"a": 1}), "an axis name is a str or None"),
+    (lambda: nbt.notebook.histogram(nbt.tensor([1.0, 2.0]), 2**70), "bins must be an int from 1 to 100000"),
+    (lambda: nbt.notebook.heatmap(nbt.iota((2, 3)), np.array([1, 1, 1], dtype=object)), "title must be a str"),
+    (lambda: nbt.fill(nbt.tensor([1.0]), 1 + 2j), r"the complex value \(1\+2j\) does not fit in the f32 tensor"),
+    (lambda: nbt.defn(lambda t: t)((t for t in [nbt.tensor(1.0)])), "holds a generator, which can be read only once"),
 ]
 
 

@@ -191,6 +191,8 @@ def fill(tensor, value):
     from .creation import broadcast
 
     tensor = _dispatch.to_tensor(tensor)
+    if isinstance(value, complex) and not tensor.type.is_complex:
+        raise ArgumentError(f"fill: the complex value {value!r} does not fit in the {tensor.type} tensor")
     return broadcast(_dispatch.scalar(value, tensor.type, tensor.backend), tensor.shape, names=tensor.names)
 
 
