@@ -1,6 +1,11 @@
-"""Every public numbat callable, the Tensor operators and every `%numbat` subcommand,
-called with seeded junk: each call ends in its result or a numbat error, never a
-foreign traceback, an escaped warning, a hang or a dead process.
+"""Every public numbat callable (with junk keyword options too), the Tensor operators,
+the functions `defn`, `jit`, `grad`, `value_and_grad` and `vectorize` return, and
+`%numbat` lines built from random tokens, called with seeded junk: each call ends in
+its result or a numbat error, never a foreign traceback, an escaped warning, a hang
+or a dead process.
+
+CI runs `SEEDS`; `pytest -m fuzz_long tests/test_fuzz.py` runs `LONG_SEEDS` with more
+calls each (deselected by default, see pyproject.toml).
 
 The calls run in a worker process (tests/fuzz_worker.py) that reports each one before
 and after it runs, so a hang names its call (the per-call time limit) and so does a
@@ -8,6 +13,7 @@ call that kills the process. Functions are discovered from the package: a new pu
 function is fuzzed without changing this test.
 """
 
+import collections
 import json
 import pathlib
 import queue
@@ -25,8 +31,10 @@ import numbat as nbt
 
 WORKER = pathlib.Path(__file__).with_name("fuzz_worker.py")
 CALL_LIMIT_S = 120  # a first call may compile; a hang is far longer
-SEEDS = (0, 1)
-CALLS_PER_FUNCTION = 12
+SEEDS = tuple(range(4))
+CALLS_PER_FUNCTION = 8
+LONG_SEEDS = tuple(range(100, 132))
+LONG_CALLS_PER_FUNCTION = 24
 
 
 def _lines(stream, sink: queue.Queue) -> None:
@@ -35,17 +43,16 @@ def _lines(stream, sink: queue.Queue) -> None:
     sink.put(None)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_junk_arguments_end_in_numbat_errors(seed):
+def _fuzz(seed: int, per_function: int) -> None:
     process = subprocess.Popen(
-        [sys.executable, str(WORKER), str(seed), str(CALLS_PER_FUNCTION)],
+        [sys.executable, str(WORKER), str(seed), str(per_function)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=_lines, args=(process.stdout, lines), daemon=True).start()
-    failures, current, calls, done = [], None, 0, False
+    failures, current, calls, done = [], None, collections.Counter(), False
     try:
         while True:
             try:
@@ -60,15 +67,35 @@ def test_junk_arguments_end_in_numbat_errors(seed):
             elif record.get("done"):
                 done = True
             else:
-                calls += 1
+                calls[_kind(record["call"])] += 1
                 if not record["ok"]:
                     failures.append(f"{record['call']}{tuple(record['args'])}: {record['error']} at {record['where']}")
     finally:
         process.kill()
         stderr = process.communicate()[1]
     assert done, f"the worker died during {current}:\n{stderr[-3000:]}"
-    assert calls > 1000  # the discovery found the API, and junk reached it
+    # the discovery found the API, and junk reached every kind of target
+    assert calls["function"] > 900 and calls["transformed"] > 50 and calls["magic"] == 4 * per_function, calls
     assert not failures, f"{len(failures)} call(s) ended in a foreign error:\n" + "\n".join(failures[:30])
+
+
+def _kind(call: str) -> str:
+    if call == "%numbat":
+        return "magic"
+    if "(" in call:
+        return "transformed"
+    return "operator" if call.startswith(("operator.", "unary.")) else "function"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_junk_arguments_end_in_numbat_errors(seed):
+    _fuzz(seed, CALLS_PER_FUNCTION)
+
+
+@pytest.mark.fuzz_long
+@pytest.mark.parametrize("seed", LONG_SEEDS)
+def test_junk_arguments_end_in_numbat_errors_long_run(seed):
+    _fuzz(seed, LONG_CALLS_PER_FUNCTION)
 
 
 def test_the_worker_finds_the_whole_public_api():
@@ -115,7 +142,7 @@ FOUND_BY_FUZZING = [
     (lambda: nbt.notebook.histogram(nbt.tensor([1.0, 2.0]), 2**70), "bins must be an int from 1 to 100000"),
     (lambda: nbt.notebook.heatmap(nbt.iota((2, 3)), np.array([1, 1, 1], dtype=object)), "title must be a str"),
     (lambda: nbt.fill(nbt.tensor([1.0]), 1 + 2j), r"the complex value \(1\+2j\) does not fit in the f32 tensor"),
-    (lambda: nbt.defn(lambda t: t)((t for t in [nbt.tensor(1.0)])), "holds a generator, which can be read only once"),
+    (lambda: nbt.defn(lambda t: t)(t for t in [nbt.tensor(1.0)]), "holds a generator, which can be read only once"),
 ]
 
 

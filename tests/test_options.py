@@ -17,6 +17,7 @@ BAD_DEFN_OPTIONS = [
     ({"debug": "yes"}, "option debug must be True or False, got 'yes'"),
     ({"lazy_transfers": "eager"}, "option lazy_transfers must be one of opt_in, always, never, got 'eager'"),
     ({"client": "nope"}, "option client must be one of cuda, rocm, tpu, host or None, got 'nope'"),
+    ({"client": {}}, "option client must be one of cuda, rocm, tpu, host or None, got {}"),
     ({"device_id": -1}, "option device_id must be a non-negative int, got -1"),
     ({"device_id": 99}, r"option client/device_id: device_id 99 is out of range: client 'host' has 1 device\(s\)"),
 ]

@@ -84,7 +84,7 @@ def check(options: dict, where: str) -> dict:
     if "precision" in options:
         _one_of(options, "precision", tuple(_config.PRECISIONS), where)
     client, device_id = options.get("client"), options.get("device_id", 0)
-    if client is not None and client not in _client.PLATFORMS:
+    if client is not None and (not isinstance(client, str) or client not in _client.PLATFORMS):
         raise ArgumentError(
             f"{where}: option client must be one of {', '.join(_client.PLATFORMS)} or None, got {client!r}"
         )
@@ -109,11 +109,7 @@ def check(options: dict, where: str) -> dict:
 def _one_of(options: dict, name: str, accepted: tuple, where: str) -> None:
     if name in options:
         value = options[name]
-        try:
-            known = value in accepted
-        except TypeError:  # an unhashable or odd value
-            known = False
-        if not known or not isinstance(value, str):
+        if not isinstance(value, str) or value not in accepted:
             raise ArgumentError(f"{where}: option {name} must be one of {', '.join(accepted)}, got {value!r}")
 
 
