@@ -39,6 +39,7 @@ from ._defn import runtime_call as runtime_call
 from ._defn import stop_grad as stop_grad
 from ._defn import value_and_grad as value_and_grad
 from ._defn import while_loop as while_loop
+from ._errors import AllocationError as AllocationError
 from ._errors import ArgumentError as ArgumentError
 from ._errors import ClientError as ClientError
 from ._errors import HookError as HookError

@@ -10,6 +10,7 @@ numbat.ArgumentError: dashboard: limit must be an int, got '10'
 
 from __future__ import annotations
 
+import collections.abc
 import numbers
 
 import numpy as np
@@ -77,3 +78,46 @@ def tensor(function: str, argument: str, value):
             f"{function}: {argument} must be a numbat tensor, got {type(value).__name__} {_shown(value)}"
         )
     return value
+
+
+MAX_NESTING = 100  # levels of tuples, lists and dicts in a defn's arguments or results
+
+
+def nesting(where: str, tree) -> None:
+    """Raises `numbat.ArgumentError` when `tree` nests tuples, lists or dicts more than
+    `MAX_NESTING` levels deep, naming the depth, or holds an iterator (a generator),
+    which JAX's pytree code would take as one leaf (with a deprecation warning). Walked without recursion before JAX
+    flattens it: JAX's pytree code, handed a structure deeper than Python's recursion
+    limit, loses count of the interpreter's stack depth, and every later call in the
+    process then fails with RecursionError.
+
+    >>> deep = 1.0
+    >>> for _ in range(500):
+    ...     deep = [deep]
+    >>> nesting("defn argument", deep)
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: defn argument is nested 500 levels deep; numbat takes at most 100 levels of tuples, lists and dicts
+    """
+    stack, deepest = [(tree, 0)], 0
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (list, tuple)):
+            items = value
+        elif isinstance(value, dict):
+            items = value.values()
+        else:
+            if isinstance(value, collections.abc.Iterator):  # JAX would take it as one leaf, and warn
+                raise ArgumentError(
+                    f"{where} holds a {type(value).__name__}, which can be read only once; "
+                    "pass a tuple or list of its values (tuple(...))"
+                )
+            continue
+        depth += 1
+        deepest = max(deepest, depth)
+        stack.extend((item, depth) for item in items)
+    if deepest > MAX_NESTING:
+        raise ArgumentError(
+            f"{where} is nested {deepest} levels deep; numbat takes at most {MAX_NESTING} levels "
+            "of tuples, lists and dicts"
+        )

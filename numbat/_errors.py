@@ -24,3 +24,17 @@ class HookError(RuntimeError):
     and the defn are intact and can run again."""
 
     __module__ = "numbat"
+
+
+class AllocationError(MemoryError):
+    """A tensor that cannot be allocated: it needs more bytes than its device has,
+    or a dimension does not fit in 64 bits. Raised before anything is allocated, so the
+    process (and a notebook's kernel) carries on.
+
+    >>> raise AllocationError("iota needs 64 EiB for s32[2**62], more than host:0 has (16 GiB)")
+    Traceback (most recent call last):
+    ...
+    numbat.AllocationError: iota needs 64 EiB for s32[2**62], more than host:0 has (16 GiB)
+    """
+
+    __module__ = "numbat"

@@ -20,7 +20,7 @@ import inspect
 import jax
 import numpy as np
 
-from . import _check, _expr, _names, _threefry, _types
+from . import _allocation, _check, _expr, _names, _threefry, _types
 from ._errors import ArgumentError
 from ._ops import _dispatch
 from ._tensor import Tensor
@@ -78,6 +78,8 @@ def run(op: str, fun, operands: tuple, outputs: tuple, static: dict, split_first
                 f"random.{op} does not take vectorized tensors (vectorized axes {value.vectorized_axes})"
             )
     backend = _dispatch.backend_of(*tensors)
+    for out in outputs:
+        _allocation.check(f"random.{op}", out, backend)  # before JAX allocates the sample
     host = isinstance(backend, NumPyBackend)
     datas = [value.data if isinstance(value, Tensor) else value for value in operands]
     with jax.enable_x64(True):  # u64 seeds and s64 steps keep their width (a scoped setting)

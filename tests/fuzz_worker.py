@@ -1,5 +1,8 @@
 """The worker of the fuzz test (tests/test_fuzz.py): calls every public numbat callable
-with seeded junk arguments and reports each call's outcome as one JSON line on stdout.
+with seeded junk arguments (positional, and keyword options by their names), then the
+functions that `defn`, `jit`, `grad`, `value_and_grad` and `vectorize` return, then
+`%numbat` magic lines built from random tokens, and reports each call's outcome as one
+JSON line on stdout.
 
 Run as `python tests/fuzz_worker.py SEED CALLS_PER_FUNCTION`. A call whose arguments
 Python itself cannot bind to the signature is not made. Every warning is an error, so a
@@ -27,7 +30,16 @@ import numbat.xla.distributed
 
 # Process-wide actions that junk must not perform for real (joining a cluster, leaving it).
 SKIPPED = {"numbat.xla.distributed.initialize", "numbat.xla.distributed.shutdown"}
-NUMBAT_ERRORS = (nbt.ArgumentError, nbt.ClientError, nbt.HookError)
+NUMBAT_ERRORS = (nbt.ArgumentError, nbt.ClientError, nbt.HookError, nbt.AllocationError)
+# Keywords not fuzzed yet: junk there still ends in a foreign error or worse, in code the
+# semantics work owns (numbat/_ops); each is an open finding, removed here once fixed.
+OPEN_KEYWORDS = {
+    "numbat.median": {"keep_axis"},  # an array as keep_axis: NumPy's truth-value ValueError
+    "numbat.mode": {"keep_axis"},  # keep_axis=10**9: the worker never returns
+    "numbat.vectorize": {"*"},  # vectorize(fun, client=...): a TypeError from _defn/_vectorize.py
+}
+# Values keyword options get besides the junk pool: the names options take, and near misses.
+OPTION_VALUES = ["xla", "evaluator", "high", "highest", "low", "always", "never", "host", "cuda", -5, 10**9, "bogus"]
 
 
 def _modules():
@@ -139,9 +151,9 @@ def _describe(value) -> str:
     return text if len(text) < 80 else text[:77] + "..."
 
 
-def _bindable(fun, args) -> bool:
+def _bindable(fun, args, kwargs=None) -> bool:
     try:
-        inspect.signature(fun).bind(*args)
+        inspect.signature(fun).bind(*args, **(kwargs or {}))
     except TypeError:
         return False
     except ValueError:  # no signature (a builtin): let the call decide
@@ -149,17 +161,42 @@ def _bindable(fun, args) -> bool:
     return True
 
 
-def _outcome(name, fun, args) -> dict:
-    described = [_describe(a) for a in args]
+def _keywords(name: str, fun, args: list, rng: random.Random, pool: list) -> dict:
+    """Junk for one or two of `fun`'s keyword parameters not given positionally."""
+    open_keywords = OPEN_KEYWORDS.get(name, set())
+    if "*" in open_keywords:
+        return {}
+    try:
+        parameters = list(inspect.signature(fun).parameters.values())
+    except ValueError:
+        return {}
+    named = [
+        p.name
+        for position, p in enumerate(parameters)
+        if (p.kind is p.KEYWORD_ONLY or (p.kind is p.POSITIONAL_OR_KEYWORD and position >= len(args)))
+        and p.name not in open_keywords
+    ]
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        named += ["compiler", "client", "precision", "cache", "hooks", "bogus_option"]
+    chosen = rng.sample(named, min(len(named), rng.randint(1, 2))) if named else []
+    return {key: rng.choice(OPTION_VALUES if rng.random() < 0.4 else pool) for key in chosen}
+
+
+def _described(args, kwargs) -> list[str]:
+    return [_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in (kwargs or {}).items()]
+
+
+def _outcome(name, fun, args, kwargs=None, allowed=NUMBAT_ERRORS) -> dict:
+    described = _described(args, kwargs)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            result = fun(*args)
+            result = fun(*args, **(kwargs or {}))
             if inspect.isgenerator(result):  # to_batched: the work happens on iteration
                 for _ in zip(range(3), result):
                     pass
         return {"call": name, "args": described, "ok": True}
-    except NUMBAT_ERRORS:
+    except allowed:
         return {"call": name, "args": described, "ok": True}
     except Exception as error:  # noqa: BLE001 - what the fuzz test is looking for
         stack = traceback.extract_tb(error.__traceback__)
@@ -173,6 +210,83 @@ def _outcome(name, fun, args) -> dict:
         }
 
 
+# Bodies for the transforms: a float function of one tensor, of two, and one with a container.
+BODIES = [
+    ("square_sum", lambda t: nbt.sum(t * t)),
+    ("product", lambda a, b: a * b),
+    ("first_plus", lambda pair: pair[0] + 1),
+]
+TRANSFORMS = [
+    ("defn", nbt.defn),
+    ("jit", nbt.jit),
+    ("grad", nbt.grad),
+    ("value_and_grad", nbt.value_and_grad),
+    ("vectorize", nbt.vectorize),
+]
+
+
+def transformed() -> list[tuple[str, object, int]]:
+    """The functions the transforms return, one per transform and body, with the body's arity."""
+    return [
+        (f"{t}({b})", transform(body), body.__code__.co_argcount)
+        for t, transform in TRANSFORMS
+        for b, body in BODIES
+        if not (t == "vectorize" and b == "first_plus")  # see test_fuzz: vectorize passes a body's errors on
+    ]
+
+
+MAGIC_TOKENS = [
+    "info",
+    "client",
+    "memory",
+    "precision",
+    "telemetry",
+    "graph",
+    "cache",
+    "help",
+    "host",
+    "cuda",
+    "high",
+    "default",
+    "preallocate=true",
+    "preallocate=maybe",
+    "fraction=0.5",
+    "fraction=2",
+    "-n",
+    "5",
+    "-5",
+    "--mlir",
+    "--hlo",
+    "--fused",
+    "--all",
+    "chart",
+    "clear",
+    "fun_ok",
+    "fun_bad",
+    "x",
+    "missing",
+    "'",
+    '"',
+    "=",
+    "--",
+    "\\x00",
+    "<script>",
+    "1e309",
+]
+
+
+def _shell():
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.hist_file = ":memory:"
+    shell = InteractiveShell.instance(config=config)
+    shell.run_line_magic("load_ext", "numbat")
+    shell.run_cell("fun_ok = nbt.defn(lambda t: t + 1)\nfun_bad = lambda t: t.nonexistent\nx = nbt.iota((2,))")
+    return shell
+
+
 def main(seed: int, per_function: int) -> None:
     # Records go to the original stdout; whatever the fuzzed calls print goes to stderr.
     records = os.fdopen(os.dup(1), "w", buffering=1)
@@ -182,6 +296,10 @@ def main(seed: int, per_function: int) -> None:
     def report(record: dict) -> None:
         records.write(json.dumps(record) + "\n")
 
+    def call(name, fun, args, kwargs=None, allowed=NUMBAT_ERRORS):
+        report({"start": name, "args": _described(args, kwargs)})
+        report(_outcome(name, fun, args, kwargs, allowed))
+
     rng = random.Random(seed)
     pool = junk_pool()
     targets = public_callables()
@@ -190,16 +308,32 @@ def main(seed: int, per_function: int) -> None:
     tensors = [v for v in pool if isinstance(v, nbt.Tensor)]
     for name, fun in targets:
         for _ in range(per_function):
+            kwargs = None
             if name.startswith(("operator.", "unary.")):  # a tensor on one side at least
                 args = [rng.choice(tensors)] + ([rng.choice(pool)] if name.startswith("operator.") else [])
                 if rng.random() < 0.3 and len(args) == 2 and fun is not operator.getitem:
                     args.reverse()
             else:
                 args = [rng.choice(pool) for _ in range(rng.randint(0, 4))]
-            if not _bindable(fun, args):
-                continue
-            report({"start": name, "args": [_describe(a) for a in args]})
-            report(_outcome(name, fun, args))
+                if rng.random() < 0.4:
+                    kwargs = _keywords(name, fun, args, rng, pool)
+            if _bindable(fun, args, kwargs):
+                call(name, fun, args, kwargs)
+    # The functions the transforms return, called with junk (tensors more often than not).
+    for name, fun, arity in transformed():
+        for _ in range(per_function):
+            count = arity if name.startswith("vectorize") else rng.randint(0, 3)  # vectorize: see test_fuzz
+            args = [rng.choice(tensors if rng.random() < 0.6 else pool) for _ in range(count)]
+            kwargs = {rng.choice(["axes", "bogus", "compiler"]): rng.choice(pool)} if rng.random() < 0.2 else None
+            if _bindable(fun, args, kwargs):
+                call(name, fun, args, kwargs)
+    # %numbat lines from random tokens: a usage error is how a magic refuses a line.
+    from IPython.core.error import UsageError
+
+    shell = _shell()
+    for _ in range(per_function * 4):
+        line = " ".join(rng.choice(MAGIC_TOKENS) for _ in range(rng.randint(0, 4)))
+        call("%numbat", shell.run_line_magic, ["numbat", line], None, (*NUMBAT_ERRORS, UsageError))
     report({"done": True})
 
 

@@ -1,9 +1,11 @@
 """Faults and concurrency: a raising print_value formatter, a KeyboardInterrupt while
-compiling or while writing the disk cache, and eager ops from several threads."""
+compiling, inside a callback or while writing the disk cache, recursion and deep
+nesting that leave no context behind, and eager ops from several threads."""
 
 import os
 import threading
 
+import jax
 import numpy as np
 import pytest
 
@@ -46,6 +48,112 @@ def test_a_keyboard_interrupt_while_tracing_leaves_the_defn_usable():
     thread.join(timeout=120)
     assert not thread.is_alive() and done[0].tolist() == [2.0]
     assert fun(nbt.tensor([5.0])).to_numpy().tolist() == [6.0] and fun.cache_info()["compiled"] == 1
+
+
+def _state():
+    """Every context numbat enters while it traces or runs a defn."""
+    from numbat import _expr
+    from numbat._defn import _effects, _options
+    from numbat.backends import _default
+
+    return (
+        _expr.current(),
+        _default.current(),
+        _effects._hooks.get(),
+        _options._scoped.get(),
+        dict(_options._global),
+        jax.config.jax_default_matmul_precision,
+        jax.config.jax_enable_x64,
+    )
+
+
+def _recurses_forever(t):
+    return _recurses_forever(t + 1)
+
+
+def _nested(depth):
+    value = nbt.tensor(1.0)
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+_DEADLY = {
+    "recursion while tracing": (lambda: nbt.defn(_recurses_forever)(nbt.tensor(1.0)), RecursionError),
+    "recursion in a branch": (
+        lambda: nbt.defn(lambda t: nbt.cond(t > 0, _recurses_forever, lambda x: x, t))(nbt.tensor(1.0)),
+        RecursionError,
+    ),
+    "recursion in a loop body": (
+        lambda: nbt.defn(lambda t: nbt.while_loop(lambda s: s < 3, _recurses_forever, t))(nbt.tensor(1.0)),
+        RecursionError,
+    ),
+    "recursion under grad": (lambda: nbt.grad(_recurses_forever)(nbt.tensor(1.0)), RecursionError),
+    "interrupt while tracing": (
+        lambda: nbt.defn(lambda t: (_ for _ in ()).throw(KeyboardInterrupt))(nbt.tensor(1.0)),
+        KeyboardInterrupt,
+    ),
+    "defn argument nested 5000 deep": (lambda: nbt.defn(lambda x: x)(_nested(5000)), nbt.ArgumentError),
+    "evaluator argument nested 5000 deep": (
+        lambda: nbt.defn(lambda x: x, compiler="evaluator")(_nested(5000)),
+        nbt.ArgumentError,
+    ),
+    "grad argument nested 5000 deep": (lambda: nbt.grad(lambda x: x)(_nested(5000)), nbt.ArgumentError),
+    "defn result nested 5000 deep": (lambda: nbt.jit(lambda t: _nested(5000))(nbt.tensor(1.0)), nbt.ArgumentError),
+    "tensor data nested 5000 deep": (lambda: nbt.tensor(_nested(5000)), nbt.ArgumentError),
+    "vectorize of a container nested 5000 deep": (lambda: nbt.vectorize(_nested(5000), "x"), nbt.ArgumentError),
+    "hook value nested 5000 deep": (lambda: nbt.hook(_nested(5000), print), nbt.ArgumentError),
+}
+
+
+@pytest.mark.parametrize("name", list(_DEADLY))
+def test_no_exception_poisons_the_process(name):
+    fun, expected = _DEADLY[name]
+    before = _state()
+    with pytest.raises(expected) as caught:
+        fun()
+    if expected is nbt.ArgumentError:
+        assert "is nested 5000 levels deep; numbat takes at most 100 levels" in str(caught.value)
+    assert _state() == before  # every context restored
+    # Python's own stack accounting is intact (JAX's pytree code, given 5000 levels, broke it for good)
+    assert _count_down(800) == 0
+    assert nbt.defn(lambda t: t + 1)(nbt.tensor([1.0])).to_numpy().tolist() == [2.0]
+    assert nbt.grad(lambda t: t * t)(nbt.tensor(3.0)).to_numpy() == 6.0
+
+
+def _count_down(n):
+    return 0 if n == 0 else _count_down(n - 1)
+
+
+def test_nesting_up_to_the_limit_is_accepted():
+    assert nbt.defn(lambda x: x)(_nested(99))  # the argument tuple's own level is not counted
+
+
+def _interrupted(first_only):
+    def callback(value):
+        if first_only:
+            first_only.pop()
+            raise KeyboardInterrupt
+        return value
+
+    return callback
+
+
+@pytest.mark.parametrize("where", ["hook", "print_value formatter", "runtime_call"])
+def test_an_interrupt_inside_a_callback_reaches_the_caller_and_the_defn_runs_again(where, capsys):
+    callback = _interrupted([True])
+    if where == "hook":
+        fun = nbt.defn(lambda t: nbt.hook(t * 2, callback))
+    elif where == "print_value formatter":
+        fun = nbt.defn(lambda t: nbt.print_value(t * 2, formatter=lambda v: str(callback(v).to_numpy())))
+    else:
+        fun = nbt.defn(lambda t: nbt.runtime_call(nbt.template((1,), "f32"), t, callback) * 2)
+    before = _state()
+    with pytest.raises(KeyboardInterrupt):
+        fun(nbt.tensor([1.0]))
+    assert _state() == before
+    assert fun(nbt.tensor([1.0])).to_numpy().tolist() == [2.0]
+    assert fun.cache_info()["compiled"] == 1  # the second call reused the compiled code
 
 
 def test_a_keyboard_interrupt_while_writing_the_disk_cache_leaves_no_partial_entry(tmp_path, monkeypatch):

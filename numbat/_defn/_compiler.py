@@ -44,7 +44,7 @@ import jax
 import jax.extend
 import numpy as np
 
-from .. import _expr, telemetry
+from .. import _check, _expr, telemetry
 from .._errors import ArgumentError
 from .._ops import _dispatch
 from .._scoped import scoped
@@ -58,9 +58,6 @@ from . import _effects, _evaluator, _options, _signature, _vectorized_call
 
 _logger = logging.getLogger("numbat.defn")
 RECOMPILATION_WARNING = 5  # compiles for the same shapes before warning, as EXLA's check_recompilation
-COMPILERS = ("xla", "evaluator")
-OPTIONS = ("client", "device_id", "precision", "cache", "debug", "hooks", "lazy_transfers")
-LAZY_TRANSFERS = ("opt_in", "never")  # both transfer every argument when the call starts, as jax.jit does
 # What calling a defn with the wrong arguments typically raises inside it (a different container
 # structure, a missing key, JAX's concretization errors): reported as numbat.ArgumentError.
 _MISUSE = (TypeError, ValueError, KeyError, IndexError, AttributeError)
@@ -155,13 +152,10 @@ class Defn:
             opts = {"compiler": fun.compiler, **fun.options, **opts}
             fun = fun.fun
         opts = _options.effective(opts)
-        default_compiler = opts.pop("compiler", "xla")
-        compiler = default_compiler if compiler is None else compiler
-        if compiler not in COMPILERS:
-            raise ArgumentError(f"unknown defn compiler {compiler!r}; compilers are {', '.join(COMPILERS)}")
-        unknown = set(opts) - set(OPTIONS)
-        if unknown:
-            raise ArgumentError(f"unknown defn option(s) {sorted(unknown)}; options are {', '.join(OPTIONS)}")
+        if compiler is not None:
+            opts["compiler"] = compiler
+        _options.check(opts, "defn")
+        compiler = opts.pop("compiler", "xla")
         self.fun = fun
         self.compiler = compiler
         self.options = dict(opts)
@@ -169,28 +163,11 @@ class Defn:
         if self.backend == _default.current():
             self.backend = _default.current()  # the same object as the tensors' backend: an identity check on calls
         self.precision = opts.get("precision", "default")
-        _config.precision_name(self.precision)  # checks the value
         self.cache = opts.get("cache", True)
-        if not isinstance(self.cache, (bool, str, os.PathLike)):
-            raise ArgumentError(f"defn option cache must be True, False or a directory path, got {self.cache!r}")
-        self.debug = bool(opts.get("debug", False))
+        self.debug = opts.get("debug", False)
         self.hooks = opts.get("hooks") or {}
-        if not isinstance(self.hooks, dict) or not all(
-            isinstance(k, str) and callable(v) for k, v in self.hooks.items()
-        ):
-            raise ArgumentError(f"defn option hooks must map hook names to functions, got {self.hooks!r}")
-        # EXLA's lazy_transfers="always" feeds an argument to the device only when the running
-        # computation first needs it (an infeed inside a loop or branch). jax.jit transfers every
-        # argument when the call starts and has no infeed for it, so "always" is refused.
-        lazy = opts.get("lazy_transfers", "opt_in")
-        if lazy == "always":
-            raise ArgumentError(
-                'defn option lazy_transfers="always" is not supported: JAX transfers every argument to the '
-                'device when the call starts; use "opt_in" or "never" (both do that), or keep large inputs '
-                "on the host and slice them before the call"
-            )
-        if lazy not in LAZY_TRANSFERS:
-            raise ArgumentError(f"defn option lazy_transfers must be one of {', '.join(LAZY_TRANSFERS)}, got {lazy!r}")
+        # EXLA's lazy_transfers (checked above) decides when host arguments reach the device;
+        # jax.jit transfers them when the call starts, so every value behaves as "opt_in".
         self.name = _name(fun)
         self._convert = _to_tensor(self.backend)
         self._cache: dict[_signature.Signature, _Entry] = {}
@@ -316,6 +293,10 @@ class Defn:
 
     def _call(self, args: tuple, options: dict):
         """The general path: inlining, the Evaluator, containers, statics and misses."""
+        for position, arg in enumerate(args):
+            _check.nesting(f"argument {position} of defn {self.name}", arg)
+        for name, value in options.items():
+            _check.nesting(f"option {name!r} of defn {self.name}", value)
         if _expr.current() is not None:
             # Called while another defn (or grad, or a control-flow branch) traces: inline the
             # body into the caller's graph, as Nx does, instead of compiling it on its own.
@@ -446,6 +427,7 @@ class Defn:
             except Exception as error:
                 error.add_note(f"(while numbat traced defn {self.name} for inputs {inputs})")
                 raise
+            _check.nesting(f"the result of defn {self.name}", result)
             result = jax.tree_util.tree_map(_tensor_output(self.backend), result, is_leaf=is_tensor)
             return _signature.flatten_outputs(result)
 

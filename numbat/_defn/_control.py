@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import jax
 
-from .. import _expr, _format, _names, _shape, _types
+from .. import _check, _expr, _format, _names, _shape, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor, is_tensor
 from ..backends import _default
@@ -25,6 +25,7 @@ def _tensor(value, backend) -> Tensor:
 
 
 def _leaves(tree) -> tuple[list, object]:
+    _check.nesting("a control-flow state", tree)
     return jax.tree_util.tree_flatten(tree, is_leaf=is_tensor)
 
 

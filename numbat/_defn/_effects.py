@@ -5,8 +5,8 @@ Inside a defn they run through `jax.debug.callback` when the compiled code runs,
 the value as a NumPy-backed tensor; outside one, right away. A named hook does nothing
 unless the defn's `hooks={name: function}` option names it (the option is part of the
 cache key). A hook that raises does not kill the computation's process: the error is
-kept and raised as `numbat.HookError` when the call returns, and the defn can be called
-again.
+kept and raised as `numbat.HookError` when the call returns (a KeyboardInterrupt as
+itself: JAX never sees it), and the defn can be called again.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import threading
 import jax
 import numpy as np
 
-from .. import _expr
+from .. import _check, _expr
 from .._errors import ArgumentError, HookError
 from .._ops import _dispatch
 from .._tensor import Tensor, is_tensor
@@ -48,7 +48,7 @@ def _run(fun, value, what: str) -> None:
     def callback(*arrays):
         try:
             fun(jax.tree_util.tree_unflatten(treedef, [_host_tensor(a, t) for a, t in zip(arrays, leaves)]))
-        except Exception as error:  # noqa: BLE001 -- kept and raised as a HookError after the call
+        except BaseException as error:  # noqa: BLE001 -- kept and raised after the call (an interrupt too)
             keep_error(what, error)
 
     note_traced_callback()
@@ -69,12 +69,16 @@ def note_traced_callback() -> None:
 
 def raise_pending() -> None:
     """Waits for the callbacks of the calls so far, then raises the first error a hook
-    raised, as a `HookError`."""
+    raised, as a `HookError`; a KeyboardInterrupt (or other exception that is not an
+    error, such as SystemExit) is raised as it is, so an interrupt inside a callback
+    reaches the caller as an interrupt, and the defn runs again on the next call."""
     jax.effects_barrier()
     with _errors_lock:
         pending, _errors[:] = list(_errors), []
     if pending:
         what, error = pending[0]
+        if not isinstance(error, Exception):
+            raise error
         raise HookError(f"{what} raised {type(error).__name__}: {error}") from error
 
 
@@ -123,6 +127,7 @@ def io_call(tensors, fun_or_name, fun=None, *, _kind="io_call"):
         raise ArgumentError(f"{_kind} needs a function or a name, got {type(fun).__name__} {fun!r}")
     if not isinstance(tensors, Tensor) and not isinstance(tensors, (tuple, list, dict)):
         tensors = _dispatch.to_tensor(tensors)
+    _check.nesting(f"the value of {_kind} {label!r}", tensors)
     leaves, treedef = jax.tree_util.tree_flatten(tensors, is_leaf=is_tensor)
     leaves = [_dispatch.to_tensor(leaf) for leaf in leaves]
     value = jax.tree_util.tree_unflatten(treedef, leaves)

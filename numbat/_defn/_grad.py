@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import jax
 
-from .. import _expr, _format, _types
+from .. import _check, _expr, _format, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor, is_tensor
 from ..backends import _default, backend_transfer
@@ -82,6 +82,14 @@ def grad(fun, argnums: int | tuple[int, ...] = 0):
     return _Differentiated(fun, argnums, "grad", with_value=False)
 
 
+# What calling the function with the wrong arguments raises while it traces (as in a defn).
+_MISUSE = (TypeError, ValueError, KeyError, IndexError, AttributeError)
+
+
+def _function_name(fun) -> str:
+    return getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or repr(fun)
+
+
 class _Differentiated:
     """`fun` differentiated with respect to `argnums`; called like `fun`."""
 
@@ -91,6 +99,8 @@ class _Differentiated:
 
     def __call__(self, *args):
         positions = _positions(self.argnums, len(args), self.name)
+        for position, arg in enumerate(args):
+            _check.nesting(f"argument {position} of {self.name}", arg)
         outer = _expr.current()
         backend = _default.current() if outer is not None else XLABackend()
         args = list(args)
@@ -119,13 +129,22 @@ class _Differentiated:
         positional = positions[0] if isinstance(self.argnums, int) else positions
         with jax.enable_x64(True), _default.default_backend(backend):
             try:
-                (_, value), gradient = jax.value_and_grad(scalar_fun, positional, has_aux=True)(*args)
-            except ValueError as error:
-                if not _needs_forward_mode(error):
-                    raise
-                # JAX's while_loop has no reverse mode: differentiate it forward, one input
-                # direction at a time (the gradient of a scalar is its Jacobian).
-                gradient, value = jax.jacfwd(scalar_fun, positional, has_aux=True)(*args)
+                try:
+                    (_, value), gradient = jax.value_and_grad(scalar_fun, positional, has_aux=True)(*args)
+                except ValueError as error:
+                    if not _needs_forward_mode(error):
+                        raise
+                    # JAX's while_loop has no reverse mode: differentiate it forward, one input
+                    # direction at a time (the gradient of a scalar is its Jacobian).
+                    gradient, value = jax.jacfwd(scalar_fun, positional, has_aux=True)(*args)
+            except ArgumentError:
+                raise
+            except _MISUSE as error:  # the function called with arguments it cannot take, as a defn says it
+                message = str(error).split("\n-----")[0]
+                raise ArgumentError(
+                    f"{self.name} of {_function_name(self.fun)} failed while tracing {len(args)} argument(s): "
+                    f"{type(error).__name__}: {message}"
+                ) from error
         if outer is not None:
             wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
             for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):

@@ -10,7 +10,7 @@ import threading
 
 import jax
 
-from .. import _expr
+from .. import _check, _expr
 from .._errors import ArgumentError
 from .._tensor import Tensor
 from ..backends._abstract import Template
@@ -120,6 +120,8 @@ def compile(fun, args, **opts):
     is_leaf = lambda value: isinstance(value, (Template, Tensor))
     if not isinstance(args, (list, tuple)):
         raise ArgumentError(f"compile(fun, args): args must be a list of templates or tensors, got {args!r}")
+    for position, arg in enumerate(args):
+        _check.nesting(f"argument {position} of compile", arg)
     leaves, treedef = jax.tree_util.tree_flatten(tuple(args), is_leaf=is_leaf)
     templates = []
     for position, leaf in enumerate(leaves):

@@ -38,6 +38,8 @@ def runtime_call(output, tensors, fun, **options):
     >
     """
     fun = _check.function("runtime_call", "fun", fun)
+    _check.nesting("runtime_call's output templates", output)
+    _check.nesting("runtime_call's tensors", tensors)
     templates, out_treedef = _templates(output)
     leaves, treedef = jax.tree_util.tree_flatten(tensors, is_leaf=is_tensor)
     leaves = [_dispatch.to_tensor(leaf) for leaf in leaves]
@@ -53,7 +55,7 @@ def runtime_call(output, tensors, fun, **options):
             result = fun(jax.tree_util.tree_unflatten(treedef, value), **options)
             conformed = jax.tree_util.tree_leaves(_conform(result, templates, out_treedef), is_leaf=is_tensor)
             return [np.asarray(t.to_numpy(), dtype=t.type.dtype) for t in conformed]
-        except Exception as error:  # noqa: BLE001 -- kept and raised as a HookError when the call returns
+        except BaseException as error:  # noqa: BLE001 -- kept and raised when the call returns (an interrupt too)
             _effects.keep_error(f"runtime_call {_name(fun)!r}", error)
             return [np.zeros(t.shape, t.type.dtype) for t in templates]
 

@@ -12,7 +12,7 @@ import functools
 import jax
 import numpy as np
 
-from .. import _expr, _names, _types
+from .. import _allocation, _expr, _names, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor
 from ..backends import _fp_state
@@ -77,6 +77,7 @@ def binary_operands(left, right) -> tuple[Tensor, Tensor, _types.Type]:
     return left, right, _types.merge(left.type, right.type)
 
 
+_FINE_SHAPES = _allocation.FINE
 _current_recorder = _expr._current.get  # the recorder of the defn tracing now, read without a call between
 
 # Templates are immutable, and eager code makes the same few again and again: one cached
@@ -110,6 +111,12 @@ def broadcast_all(tensors: tuple, type_: _types.Type) -> Template:
 
 def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None = None, **params) -> Tensor:
     """Runs backend op `op` with template `out`; records it while a defn traces."""
+    try:  # the allocation guard, eager and traced: a shape seen small before costs one set lookup
+        fine = out.shape in _FINE_SHAPES
+    except TypeError:  # a shape given as a list
+        fine = False
+    if not fine:
+        _allocation.check(op, out, backend or inputs[0].backend)
     if backend is None:
         backend = inputs[0].backend
         for tensor in inputs:

@@ -230,6 +230,8 @@ def fill(tensor, value, type=None):
             type_ = _types.merge(tensor.type, _dispatch.to_tensor(value, tensor.backend).type)
     else:
         type_ = _types.parse(type)
+    if isinstance(value, complex) and not type_.is_complex:
+        raise ArgumentError(f"fill: the complex value {value!r} does not fit in the {type_} tensor")
     if _types.is_number(value) and not (type_.kind == "u" and not isinstance(value, complex) and value < 0):
         value = _dispatch.scalar(value, type_, tensor.backend)
     else:

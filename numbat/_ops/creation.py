@@ -102,6 +102,7 @@ def _host_array(data, requested: _types.Type | None = None) -> tuple[np.ndarray,
         array = np.asarray(data)
         return array, _types.of_dtype(array.dtype)
     if isinstance(data, (list, tuple)):
+        _check.nesting("tensor: data", data)  # before the recursive checks below
         _check_rectangular(data, ())
     elif not _types.is_number(data):
         raise ArgumentError(f"cannot build a tensor from {builtins.type(data).__name__} {_preview(data)}")

@@ -379,6 +379,8 @@ def split(tensor, split, axis=0):
                 f"split: sizes {list(split)} must be non-negative ints adding up to axis {index}'s {total}"
             )
         sizes = [int(s) for s in split]
+    elif total < 2 and (_is_size(split) or isinstance(split, float)):
+        raise ArgumentError(f"split: axis {index} has {total} element(s), too few to split in two parts")
     elif _is_size(split):
         if not (0 < split < total or -total < split < 0):
             raise ArgumentError(

@@ -112,6 +112,8 @@ def new_axis(tensor, axis, name=None):
     if isinstance(axis, bool) or not isinstance(axis, int) or not -rank <= axis < rank:
         raise ArgumentError(f"new_axis: axis {axis!r} is out of range for a result of rank {rank}")
     axis %= rank
+    if name is not None and not isinstance(name, str):
+        raise ArgumentError(f"new_axis: an axis name is a str or None, got {name!r}")
     if name is not None and name in tensor.names:
         raise ArgumentError(f"new_axis: the tensor already has an axis named {name!r} (names {tensor.names!r})")
     shape = tensor.shape[:axis] + (1,) + tensor.shape[axis:]

@@ -63,6 +63,7 @@ def vectorize(tensor, axes=None, **options):
         raise ArgumentError(f"vectorize: unknown option(s) {sorted(options)} for a tensor; it takes only the axes")
     spec = _spec("vectorize", axes)
     if not isinstance(tensor, Tensor) and isinstance(tensor, (tuple, list, dict)):
+        _check.nesting("vectorize: the container of tensors", tensor)  # before JAX flattens it
         return jax.tree_util.tree_map(lambda leaf: vectorize(leaf, spec), tensor, is_leaf=is_tensor)
     tensor = _dispatch.to_tensor(tensor)
     if not spec:
@@ -116,6 +117,7 @@ def devectorize(tensor, keep_names=True):
     """
     keep_names = _check.boolean("devectorize", "keep_names", keep_names)
     if not isinstance(tensor, Tensor) and isinstance(tensor, (tuple, list, dict)):
+        _check.nesting("devectorize: the container of tensors", tensor)  # before JAX flattens it
         return jax.tree_util.tree_map(lambda leaf: devectorize(leaf, keep_names), tensor, is_leaf=is_tensor)
     tensor = _dispatch.to_tensor(tensor)
     axes = tensor.vectorized_axes
@@ -149,6 +151,7 @@ def revectorize(tensor, axes, target_shape=None, target_names=None):
     """
     pairs = _pairs("revectorize", axes, auto=True)
     if not isinstance(tensor, Tensor) and isinstance(tensor, (tuple, list, dict)):
+        _check.nesting("revectorize: the container of tensors", tensor)  # before JAX flattens it
         return jax.tree_util.tree_map(
             lambda leaf: revectorize(leaf, pairs, target_shape, target_names), tensor, is_leaf=is_tensor
         )

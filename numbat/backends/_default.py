@@ -9,6 +9,7 @@ from .._errors import ArgumentError
 from .._ops import _vectorized
 from .._scoped import scoped
 from .._tensor import Tensor
+from ..xla import _client
 from ._abstract import AbstractBackend, Template
 from .xla_backend import XLABackend
 
@@ -36,11 +37,22 @@ def default_backend(backend: AbstractBackend | None = None):
 
 def global_default_backend(backend: AbstractBackend | None = None) -> AbstractBackend:
     """Sets the process-wide default backend and returns the previous one
-    (with no argument, just returns it)."""
+    (with no argument, just returns it). An XLA backend's client and device are
+    checked when it is set (its device once the client has started), and a bad
+    one changes nothing.
+
+    >>> nbt.global_default_backend(nbt.XLABackend(client="nope"))
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: unknown XLA client 'nope'; clients are cuda, rocm, tpu, host
+    """
     global _global
     previous = _global
     if backend is not None:
-        _global = _check(backend)
+        backend = _check(backend)
+        if isinstance(backend, XLABackend) and (_client.started() or backend.client not in (None, *_client.PLATFORMS)):
+            _client.device(backend.client, backend.device_id)  # refused now, not at every later op
+        _global = backend
     return previous
 
 

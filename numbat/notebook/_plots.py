@@ -27,6 +27,8 @@ def _pyplot():
 
 def heatmap(tensor, title: str | None = None):
     """A heatmap of a 2-D tensor (the first 2-D slice of a larger one), axes labelled by name."""
+    if title is not None and not isinstance(title, str):
+        raise ArgumentError(f"heatmap: title must be a str, got {type(title).__name__}")
     tensor = _dispatch.to_tensor(tensor)
     if tensor.rank < 2:
         raise ArgumentError(f"heatmap needs a tensor of rank 2 or more, got shape {tensor.shape}")
@@ -54,8 +56,10 @@ def histogram(tensor, bins: int = 30, title: str | None = None):
     'count'
     """
     tensor = _dispatch.to_tensor(tensor)
-    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
-        raise ArgumentError(f"histogram: bins must be a positive int, got {bins!r}")
+    if title is not None and not isinstance(title, str):
+        raise ArgumentError(f"histogram: title must be a str, got {type(title).__name__}")
+    if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 100_000:
+        raise ArgumentError(f"histogram: bins must be an int from 1 to 100000, got {bins!r}")
     if tensor.type.is_complex:
         raise ArgumentError(f"histogram: the values must be real, got {tensor.type}; plot nbt.abs(t) or nbt.real(t)")
     values = np.asarray(tensor.to_numpy(), dtype=np.float64).reshape(-1)

@@ -1,0 +1,130 @@
+"""The allocation guard: an op, a creation, a defn output or a random sample is
+checked against its device's capacity before anything is allocated.
+
+XLA aborts the process when a shape's byte size overflows 64 bits, and a tensor
+larger than memory ends in RESOURCE_EXHAUSTED or in the kernel being killed.
+`check` computes the bytes a template needs with exact Python integers (so a
+product that overflows int64 is caught too), and raises `numbat.AllocationError`
+naming the op, the shape, the type, the bytes and the device's capacity when they
+do not fit, or when a dimension is 2**63 or more. The capacity is the host's
+physical memory for the NumPy backend and CPU devices, and the allocator's
+`bytes_limit` for accelerators that report one; it is looked up once per device.
+
+The guard's cost on the eager fast path is one set lookup: `FINE` holds the
+shapes `check` found small (non-empty, at most `SMALL` elements, which no device
+is too small for in any type), and callers call `check` only for other shapes.
+
+>>> check("iota", Template((2**62,), _types.Type("s", 32), (None,)), NumPyBackend())
+Traceback (most recent call last):
+...
+numbat.AllocationError: iota needs 16 EiB (18446744073709551616 bytes) for s32[4611686018427387904], more than the host has (... of physical memory)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+from . import _types
+from ._errors import AllocationError
+from ._format import header
+from .backends._abstract import Template
+from .backends.numpy_backend import NumPyBackend
+
+SMALL = 1 << 22  # elements (at most 64 MiB of c128): below this no device is too small
+_DIMENSION_LIMIT = 1 << 63  # XLA's dimensions are int64
+_capacities: dict = {}  # device (or "host") -> (bytes or None, what the number is)
+FINE: set = set()  # shapes known small; callers test membership before calling `check`
+_FINE_LIMIT = 4096
+
+
+def _remember(shape: tuple) -> None:
+    if len(FINE) >= _FINE_LIMIT:
+        FINE.clear()  # in place: callers hold this set
+    FINE.add(shape)
+
+
+def nbytes(shape, type_: _types.Type) -> int:
+    """The exact bytes a tensor of `shape` and `type_` takes (a Python int, never overflowing).
+
+    >>> nbytes((2**32, 2**32), _types.Type("s", 32))
+    73786976294838206464
+    """
+    return (math.prod(int(d) for d in shape) * type_.bits + 7) // 8
+
+
+def check(op: str, out: Template, backend) -> None:
+    """Raises `numbat.AllocationError` when `out` cannot be allocated on `backend`'s device."""
+    shape = tuple(out.shape)
+    if 0 < math.prod(shape) <= SMALL:
+        if shape.__class__ is out.shape.__class__:
+            _remember(shape)
+        return
+    for size in shape:
+        if size >= _DIMENSION_LIMIT:
+            raise AllocationError(
+                f"{op}: dimension {size} of {_describe(out)} does not fit in 64 bits (at most {_DIMENSION_LIMIT - 1})"
+            )
+    if any(size < 0 for size in shape):
+        return  # a malformed shape: the op's own checks name it
+    needed = nbytes(shape, out.type)
+    capacity, what = capacity_of(backend)
+    if capacity is not None and needed > capacity:
+        raise AllocationError(
+            f"{op} needs {_human(needed)} ({needed} bytes) for {_describe(out)}, more than {what} has "
+            f"({_human(capacity)} of {'physical memory' if what == 'the host' else 'device memory'})"
+        )
+    if needed >= _DIMENSION_LIMIT:  # no known capacity: XLA still cannot size it
+        raise AllocationError(f"{op} needs {_human(needed)} ({needed} bytes) for {_describe(out)}, more than 64 bits")
+
+
+def capacity_of(backend) -> tuple[int | None, str]:
+    """The bytes `backend`'s device can hold (None when it reports nothing), and its name.
+
+    >>> capacity_of(NumPyBackend()) == (host_memory(), "the host")
+    True
+    """
+    device = None if backend is None or isinstance(backend, NumPyBackend) else backend.device
+    key = "host" if device is None or device.platform == "cpu" else device
+    found = _capacities.get(key)
+    if found is None:
+        if key == "host":
+            found = (host_memory(), "the host")
+        else:
+            try:
+                stats = device.memory_stats() or {}
+            except Exception:  # noqa: BLE001 -- a device without statistics: no known limit
+                stats = {}
+            found = (stats.get("bytes_limit"), f"device {device.platform}:{device.id} ({device.device_kind})")
+        _capacities[key] = found
+    return found
+
+
+def host_memory() -> int | None:
+    """The host's physical memory in bytes (None where the system does not say).
+
+    >>> host_memory() > 0
+    True
+    """
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _describe(out: Template) -> str:
+    names = tuple(out.names) if out.names and len(out.names) == len(out.shape) else (None,) * len(out.shape)
+    return header(out.type, tuple(out.shape), names)
+
+
+def _human(count: int) -> str:
+    """`count` bytes in binary units, e.g. `16 EiB`.
+
+    >>> _human(3 * 2**30), _human(2**64), _human(10**30)
+    ('3 GiB', '16 EiB', '867361737988 EiB')
+    """
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if count < 1024:
+            return f"{count:.3g} {unit}" if isinstance(count, float) else f"{count} {unit}"
+        count /= 1024
+    return f"{count:.12g} EiB" if count >= 1e3 else f"{count:.3g} EiB"
