@@ -95,16 +95,23 @@ def _read(path: str, entry_key: str) -> tuple[bytes, int] | None:
         return None
     except OSError as error:
         raise _Unusable(f"it cannot be opened ({error.strerror or error})") from None
-    with os.fdopen(handle, "rb") as file:
+    try:
         info = os.fstat(handle)
         if not stat.S_ISREG(info.st_mode):
             raise _Unusable("it is not a regular file")
         if info.st_size > MAX_ENTRY_BYTES:
             raise _Unusable(f"it holds {info.st_size} bytes, more than an entry can")
-        try:
-            blob = file.read(MAX_ENTRY_BYTES + 1)
-        except OSError as error:
-            raise _Unusable(f"it cannot be read ({error.strerror or error})") from None
+        chunks, size = [], 0
+        while chunk := os.read(handle, min(1 << 24, MAX_ENTRY_BYTES + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_ENTRY_BYTES:
+                raise _Unusable("it grew past the size an entry can have")
+        blob = b"".join(chunks)
+    except OSError as error:
+        raise _Unusable(f"it cannot be read ({error.strerror or error})") from None
+    finally:
+        os.close(handle)
     start = len(MAGIC) + _signing.MAC_BYTES
     if not blob.startswith(MAGIC) or len(blob) < start:
         raise _Unusable("it is not a numbat cache entry of this version")

@@ -78,7 +78,7 @@ def _read(path: str) -> bytes:
         raise
     except OSError as error:
         raise KeyFileError(f"numbat's signing key {path} cannot be opened ({error}); {_FIX}") from None
-    with os.fdopen(handle, "rb") as file:
+    try:
         info = os.fstat(handle)
         if not stat.S_ISREG(info.st_mode):
             raise KeyFileError(f"numbat's signing key {path} is not a regular file; {_FIX}")
@@ -90,7 +90,9 @@ def _read(path: str) -> bytes:
                     f"numbat's signing key {path} has mode {oct(info.st_mode & 0o777)}: others could read it. "
                     f"Run `chmod 600 {path}`, or delete it and numbat makes a new one"
                 )
-        key = file.read(KEY_BYTES + 1)
+        key = os.read(handle, KEY_BYTES + 1)
+    finally:
+        os.close(handle)
     if len(key) != KEY_BYTES:
         raise KeyFileError(f"numbat's signing key {path} holds {len(key)} bytes, not {KEY_BYTES}; {_FIX}")
     return key
