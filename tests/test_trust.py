@@ -111,20 +111,20 @@ def test_a_key_file_with_the_wrong_mode_size_kind_or_owner_is_refused(data_dir, 
     _signing.sign(b"create it")
     key = data_dir / "signing_key"
     key.chmod(0o644)
-    with pytest.raises(_signing.KeyFileError, match="mode 0o644.*chmod 600"):
+    with pytest.raises(nbt.xla.KeyFileError, match="mode 0o644.*chmod 600"):
         _signing.sign(b"x")
     key.chmod(0o600)
     key.write_bytes(b"short")
-    with pytest.raises(_signing.KeyFileError, match="holds 5 bytes, not 32"):
+    with pytest.raises(nbt.xla.KeyFileError, match="holds 5 bytes, not 32"):
         _signing.sign(b"x")
     key.unlink()
     key.mkdir()
-    with pytest.raises(_signing.KeyFileError, match="not a regular file"):
+    with pytest.raises(nbt.xla.KeyFileError, match="not a regular file"):
         _signing.sign(b"x")
     key.rmdir()
     _signing.sign(b"a new key")
     monkeypatch.setattr(os, "geteuid", lambda: os.stat(key).st_uid + 1)
-    with pytest.raises(_signing.KeyFileError, match="belongs to another user"):
+    with pytest.raises(nbt.xla.KeyFileError, match="belongs to another user"):
         _signing.sign(b"x")
 
 
