@@ -12,6 +12,7 @@ import textwrap
 import threading
 import warnings
 
+import jax
 import pytest
 
 import numbat as nbt
@@ -422,3 +423,19 @@ def test_the_portable_format_unpickles_nothing(data_dir):
         assert out.to_numpy().tolist() == [2.0, 4.0]
         found[portable] = list(_UNPICKLED)
     assert found[True] == [] and found[False] != []
+
+
+def test_a_portable_blob_calling_a_custom_call_outside_jaxs_stable_list_is_refused(data_dir):
+    blob = nbt.xla.serialize(lambda x: x * 2, [nbt.template((2,), "f32")], portable=True)
+    magic, _, header, _ = _parts(blob)
+
+    def foreign(x):
+        return jax.ffi.ffi_call("numbat_test_target", jax.ShapeDtypeStruct((2,), "float32"))(x)
+
+    unchecked = [jax.export.DisabledSafetyCheck.custom_call("numbat_test_target")]
+    exported = jax.export.export(jax.jit(foreign), disabled_checks=unchecked)(jax.ShapeDtypeStruct((2,), "float32"))
+    crafted = _join(magic, header, bytes(exported.serialize()))
+    with pytest.raises(
+        nbt.ArgumentError, match="calls numbat_test_target, outside jax.export's list of stable custom calls"
+    ):
+        nbt.xla.deserialize(crafted)

@@ -16,7 +16,10 @@ code you run.
 `portable=True` holds the StableHLO module through `jax.export` instead, serialized as
 a flatbuffer (no pickle, no native code): it needs no key, loads for any user, on any
 platform the export lists and with later JAX versions, and XLA compiles it once when it
-loads. It is the way to share a function across users and machines.
+loads. It is the way to share a function across users and machines. As JAX warns that
+such a module may call any custom call registered in jaxlib, `deserialize` refuses one
+that calls a target outside jax.export's list of stable custom calls (the check
+`serialize` passed), whatever checks the blob says were disabled.
 
 Around the payload is a JSON header (the argument templates, the output structure and
 templates, the versions and platform). `deserialize` checks it against what it loads:
@@ -29,11 +32,15 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import pickle
+import re
 import struct
 import typing
 
 import jax
 import numpy as np
+from jax._src import config as jax_config
+from jax._src.export import _export as jax_export
+from jax._src.interpreters import mlir
 from jax.experimental import serialize_executable
 
 from .. import _types
@@ -157,6 +164,7 @@ def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = 
             exported = jax.export.deserialize(bytearray(payload))
         except Exception as error:  # noqa: BLE001 - jax.export reports a damaged module in several ways
             raise ArgumentError(f"deserialize: the exported module cannot be read ({error})") from None
+        _check_custom_calls(exported)
         _check("argument", inputs, exported.in_avals, exported.in_tree == in_tree)
         _check("result", outputs, exported.out_avals, exported.out_tree == out_tree)
         call = exported.call
@@ -202,6 +210,25 @@ def _header(body: bytes) -> tuple[dict, bytes]:
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, struct.error) as error:
         raise ArgumentError(f"deserialize: the header is damaged ({error})") from None
     return header, body[8 + length :]
+
+
+def _check_custom_calls(exported: jax.export.Exported) -> None:
+    """Refuses a module that calls a custom call outside jax.export's list of stable
+    targets (the check `serialize` passed): jax.export warns that a module may otherwise
+    run any custom call registered in jaxlib. The blob's own list of disabled checks is
+    ignored."""
+    try:
+        with mlir.make_ir_context():
+            module = exported.mlir_module(serialized=False)
+            jax_export._check_module(module, disabled_checks=(), shardy_enabled=jax_config.use_shardy_partitioner.value)
+    except ValueError as error:
+        targets = sorted(set(re.findall(r"custom_call @([\w.$-]+)", str(error)))) or [str(error)]
+        raise ArgumentError(
+            f"deserialize: the exported module calls {', '.join(targets)}, outside jax.export's list of stable "
+            "custom calls; numbat refuses it, as a crafted module could run any kernel registered in jaxlib"
+        ) from None
+    except Exception as error:  # noqa: BLE001 - a damaged module fails to parse in several ways
+        raise ArgumentError(f"deserialize: the exported module cannot be read ({error})") from None
 
 
 def _check(kind: str, templates: tuple, avals: list, same_structure: bool) -> None:
