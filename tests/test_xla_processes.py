@@ -62,14 +62,15 @@ def test_serialized_functions_check_their_arguments_and_bytes():
         f(nbt.tensor([1, 2]), nbt.tensor([1, 2]))
     with pytest.raises(nbt.ArgumentError, match="not written by nbt.xla.serialize"):
         nbt.xla.deserialize(b"something else")
-    # An executable from another JAX version is refused with what to do instead.
-    magic = b"NUMBAT-FUNCTION-1\n"
-    (length,) = struct.unpack_from("<Q", blob, len(magic))
-    start = len(magic) + 8
-    header = json.loads(blob[start : start + length])
+    # An executable from another JAX version (signed by this user) is refused with what to do instead.
+    magic = b"NUMBAT-FUNCTION-2 executable\n"
+    body = blob[len(magic) + 32 :]
+    (length,) = struct.unpack_from("<Q", body)
+    header = json.loads(body[8 : 8 + length])
     header["jax"] = "0.0.1"
     encoded = json.dumps(header).encode()
-    foreign = magic + struct.pack("<Q", len(encoded)) + encoded + blob[start + length :]
+    body = struct.pack("<Q", len(encoded)) + encoded + body[8 + length :]
+    foreign = magic + nbt.xla._signing.sign(magic + body) + body
     with pytest.raises(nbt.ArgumentError, match="portable=True"):
         nbt.xla.deserialize(foreign)
     with pytest.raises(nbt.ArgumentError, match="not containers"):

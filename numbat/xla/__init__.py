@@ -9,6 +9,7 @@ from ._client import started as started
 from ._config import configure as configure
 from ._config import settings as settings
 from ._memory import memory as memory
+from ._signing import KeyFileError as KeyFileError
 
 
 def __getattr__(name):

@@ -1,17 +1,27 @@
 """A persistent cache of compiled executables on disk (EXLA's disk cache).
 
 An entry is keyed by a digest of everything that determines the executable: the
-lowered module's text, the JAX and jaxlib versions, and the device kind. It holds
-only the executable's bytes as XLA serializes them, behind a header with a magic
-string, the key and a SHA-256 digest of the payload that numbat computed when it
-wrote the entry. Nothing is unpickled: the input and output structures come from
-the lowered module in hand, not from the file. An entry whose header, key or
-digest does not match (corrupt, truncated, foreign, or written by another version)
-is ignored with a warning and recompiled. Writes go to a temporary file renamed into
+lowered module's text, the JAX and jaxlib versions, and the device. The file holds a
+magic string, an HMAC-SHA256 made with this user's secret key (`_signing`: 32 random
+bytes in `$NUMBAT_DATA_DIR`, `$XDG_DATA_HOME/numbat` or `~/.local/share/numbat`, mode
+0600), a one-line JSON header (the key, the compile time it saves) and the executable
+as `jax.experimental.serialize_executable` writes it, which is a pickle around native
+code. The MAC covers everything after itself and the magic, and it is checked, in
+constant time, before any of the entry is parsed, unpickled or loaded: an entry that
+another user wrote, that was edited, truncated or crafted, or that was written for
+another module is never loaded. It gives one `CacheWarning`, and the defn compiles and
+rewrites the entry.
+
+Faults degrade, never break: an entry that is not a regular file (a directory, a FIFO,
+a symbolic link), that cannot be read, a cache directory that cannot be created or
+written (under a regular file, read-only, a full disk) and a signing key that cannot
+be used each give one `CacheWarning`, and the defn compiles and runs without the
+cache. Entries are opened with O_NONBLOCK and O_NOFOLLOW and checked with fstat
+before a byte is read, so nothing blocks. Writes go to a temporary file renamed into
 place, so a reader never sees half an entry.
 
-The directory is trusted only to hold what numbat wrote; an executable is machine
-code, so do not point `cache=` at a directory others can write to.
+The cache is private to one user: entries signed by one user's key do not load for
+another. To share a compiled function, use `nbt.xla.serialize(..., portable=True)`.
 """
 
 from __future__ import annotations
@@ -21,6 +31,8 @@ import importlib.metadata
 import json
 import logging
 import os
+import pickle
+import stat
 import tempfile
 import time
 import warnings
@@ -29,13 +41,16 @@ import jax
 from jax.experimental import serialize_executable
 
 from .._errors import ArgumentError
+from . import _signing
 
-MAGIC = b"numbat-xla-cache-v1\n"
+MAGIC = b"numbat-xla-cache-v2\n"
+MAX_ENTRY_BYTES = 1 << 30
 _logger = logging.getLogger("numbat.xla.cache")
 
 
 class CacheWarning(UserWarning):
-    """A disk-cache entry could not be used and was recompiled."""
+    """The disk cache could not be used (an entry, the directory or the signing key): the
+    defn compiled without it."""
 
 
 def _devices(lowered: jax.stages.Lowered) -> list | None:
@@ -66,59 +81,81 @@ def _path(directory: str, entry_key: str) -> str:
     return os.path.join(directory, f"{entry_key}.xla")
 
 
+class _Unusable(Exception):
+    """An entry or cache location that cannot be used, with the reason."""
+
+
 def _read(path: str, entry_key: str) -> tuple[bytes, int] | None:
-    """The payload and the compile time it saved, or None (with a warning) when unusable."""
+    """The payload of an authentic entry and the compile time it saves; None when there is
+    no entry. Raises `_Unusable` for anything else, before parsing any of it."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        with open(path, "rb") as file:
-            blob = file.read()
+        handle = os.open(path, flags)
     except FileNotFoundError:
         return None
+    except OSError as error:
+        raise _Unusable(f"it cannot be opened ({error.strerror or error})") from None
     try:
-        if not blob.startswith(MAGIC):
-            raise ValueError("not a numbat cache entry")
-        header_end = blob.index(b"\n", len(MAGIC))
-        header = json.loads(blob[len(MAGIC) : header_end])
-        payload = blob[header_end + 1 :]
-        if header.get("key") != entry_key:
-            raise ValueError("written for another module")
-        if hashlib.sha256(payload).hexdigest() != header.get("sha256") or len(payload) != header.get("size"):
-            raise ValueError("its digest does not match (corrupt or truncated)")
-        return payload, int(header.get("compile_time", 0))
-    except (ValueError, TypeError, json.JSONDecodeError) as error:
-        warnings.warn(f"numbat: ignoring disk cache entry {path}: {error}; recompiling", CacheWarning, stacklevel=4)
-        return None
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            raise _Unusable("it is not a regular file")
+        if info.st_size > MAX_ENTRY_BYTES:
+            raise _Unusable(f"it holds {info.st_size} bytes, more than an entry can")
+        chunks, size = [], 0
+        while chunk := os.read(handle, min(1 << 24, MAX_ENTRY_BYTES + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_ENTRY_BYTES:
+                raise _Unusable("it grew past the size an entry can have")
+        blob = b"".join(chunks)
+    except OSError as error:
+        raise _Unusable(f"it cannot be read ({error.strerror or error})") from None
+    finally:
+        os.close(handle)
+    start = len(MAGIC) + _signing.MAC_BYTES
+    if not blob.startswith(MAGIC) or len(blob) < start:
+        raise _Unusable("it is not a numbat cache entry of this version")
+    if not _signing.verify(MAGIC + blob[start:], blob[len(MAGIC) : start]):
+        raise _Unusable("its signature does not match this user's key (written by another user, edited or truncated)")
+    header_end = blob.find(b"\n", start)
+    header = json.loads(blob[start:header_end])  # signed by this user: numbat wrote it
+    if header["key"] != entry_key:
+        raise _Unusable("it was written for another module")
+    return blob[header_end + 1 :], int(header["compile_time"])
 
 
 def _write(path: str, entry_key: str, payload: bytes, compile_us: int) -> None:
-    header = json.dumps(
-        {
-            "key": entry_key,
-            "sha256": hashlib.sha256(payload).hexdigest(),
-            "size": len(payload),
-            "compile_time": compile_us,
-        }
-    )
-    directory = os.path.dirname(path)
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+    body = json.dumps({"key": entry_key, "compile_time": compile_us}).encode() + b"\n" + payload
+    mac = _signing.sign(MAGIC + body)
+    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
     try:
         with os.fdopen(handle, "wb") as file:
-            file.write(MAGIC + header.encode() + b"\n" + payload)
+            file.write(MAGIC + mac + body)
         os.replace(temporary, path)
     except BaseException:
-        if os.path.exists(temporary):
+        if os.path.lexists(temporary):
             os.unlink(temporary)
         raise
 
 
 def compile(lowered: jax.stages.Lowered, directory: str) -> tuple[object, bool, int]:
-    """The compiled executable for `lowered`, loaded from `directory` when an entry is
-    there, else compiled and stored. Returns `(compiled, from_disk, compile time saved in µs)`."""
+    """The compiled executable for `lowered`, loaded from `directory` when an authentic
+    entry is there, else compiled and stored. Returns `(compiled, from_disk, compile
+    time saved in µs)`. Whatever goes wrong with the cache, at most one `CacheWarning`."""
     if not isinstance(directory, (str, os.PathLike)):
         raise ArgumentError(f"cache must be True, False or a directory path, got {directory!r}")
-    os.makedirs(directory, exist_ok=True)
-    entry_key = key(lowered)
-    path = _path(os.fspath(directory), entry_key)
-    found = _read(path, entry_key)
+    directory = os.fspath(directory)
+    problem = None
+    try:
+        os.makedirs(directory, exist_ok=True)
+        entry_key = key(lowered)
+        path = _path(directory, entry_key)
+        found = _read(path, entry_key)
+    except (OSError, _signing.KeyFileError) as error:
+        _warn(f"numbat: the disk cache {directory} cannot be used ({error}); compiling without it")
+        return lowered.compile(), False, 0
+    except _Unusable as error:
+        found, problem = None, f"numbat: ignoring disk cache entry {path}: {error}; recompiling"
     if found is not None:
         payload, saved = found
         try:
@@ -126,12 +163,21 @@ def compile(lowered: jax.stages.Lowered, directory: str) -> tuple[object, bool, 
                 payload, lowered.in_tree, lowered.out_tree, execution_devices=_devices(lowered)
             )
             return compiled, True, saved
-        except (RuntimeError, ValueError, TypeError) as error:  # XLA refused the bytes: a bad entry
-            warnings.warn(f"numbat: ignoring disk cache entry {path}: {error}; recompiling", CacheWarning, stacklevel=3)
+        except (RuntimeError, ValueError, TypeError, EOFError, pickle.UnpicklingError) as error:
+            problem = f"numbat: ignoring disk cache entry {path}: XLA cannot load it ({error}); recompiling"
     start = time.perf_counter_ns()
     compiled = lowered.compile()
     compile_us = (time.perf_counter_ns() - start) // 1000
-    payload, _, _ = serialize_executable.serialize(compiled)
-    _write(path, entry_key, payload, compile_us)
-    _logger.debug("stored %s (%d bytes)", path, len(payload))
+    try:
+        payload, _, _ = serialize_executable.serialize(compiled)
+        _write(path, entry_key, payload, compile_us)
+        _logger.debug("stored %s (%d bytes)", path, len(payload))
+    except (OSError, ValueError, _signing.KeyFileError) as error:
+        problem = problem or f"numbat: the disk cache entry {path} cannot be written ({error}); compiled without it"
+    if problem:
+        _warn(problem)
     return compiled, False, 0
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, CacheWarning, stacklevel=4)

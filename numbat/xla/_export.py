@@ -1,25 +1,46 @@
 """Compiled functions saved and loaded: `serialize(fun, args)` gives bytes that
 `deserialize` turns back into a callable in another process.
 
-Two forms. The default holds the compiled executable as XLA serializes it, so the
-loading process runs it without tracing or compiling; it loads only with the same
-JAX and jaxlib versions on the same kind of device. `portable=True` holds the
-StableHLO module through `jax.export` instead: it loads on any platform the export
-lists and with later JAX versions, and XLA compiles it once when it loads.
+Two forms. The default holds the compiled executable as XLA serializes it (through
+`jax.experimental.serialize_executable`, a pickle around native code), so the loading
+process runs it without tracing or compiling; it loads only with the same JAX and
+jaxlib versions on the same kind of device, and only for the user who wrote it: the
+blob carries an HMAC-SHA256 under this user's secret key (`_signing`: 32 random bytes,
+mode 0600, in `$NUMBAT_DATA_DIR`, `$XDG_DATA_HOME/numbat` or `~/.local/share/numbat`)
+over all of its bytes, and `deserialize` checks it, in constant time, before it parses
+or unpickles anything. A blob that fails (another user's, edited, crafted) is an
+`ArgumentError` and nothing in it runs, unless the caller passes `trusted=True`: that
+loads it without the check, and is only for a blob from a source you trust as you trust
+code you run.
 
-Around the payload is a JSON header (the argument templates, the output structure
-and templates, the versions and platform); nothing is unpickled. The bytes hold
-machine code or a program: load only what you or someone you trust wrote.
+`portable=True` holds the StableHLO module through `jax.export` instead, serialized as
+a flatbuffer (no pickle, no native code): it needs no key, loads for any user, on any
+platform the export lists and with later JAX versions, and XLA compiles it once when it
+loads. It is the way to share a function across users and machines. As JAX warns that
+such a module may call any custom call registered in jaxlib, `deserialize` refuses one
+that calls a target outside jax.export's list of stable custom calls (the check
+`serialize` passed), whatever checks the blob says were disabled.
+
+Around the payload is a JSON header (the argument templates, the output structure and
+templates, the versions and platform). `deserialize` checks it against what it loads:
+argument and result types and shapes that differ from the executable's or the module's
+are an `ArgumentError`, so an edited header cannot relabel data.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
 import json
+import pickle
+import re
 import struct
 import typing
 
 import jax
+import numpy as np
+from jax._src import config as jax_config
+from jax._src.export import _export as jax_export
+from jax._src.interpreters import mlir
 from jax.experimental import serialize_executable
 
 from .. import _types
@@ -29,8 +50,11 @@ from .._tensor import Tensor
 from ..backends import _default
 from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
+from . import _signing
 
-_MAGIC = b"NUMBAT-FUNCTION-1\n"
+_EXECUTABLE = b"NUMBAT-FUNCTION-2 executable\n"
+_PORTABLE = b"NUMBAT-FUNCTION-2 portable\n"
+_OLD = b"NUMBAT-FUNCTION-1\n"
 
 
 def serialize(fun, args, portable: bool = False, **opts) -> bytes:
@@ -80,34 +104,69 @@ def serialize(fun, args, portable: bool = False, **opts) -> bytes:
         "device_kind": device.device_kind,
     }
     encoded = json.dumps(header).encode()
-    return _MAGIC + struct.pack("<Q", len(encoded)) + encoded + payload
+    body = struct.pack("<Q", len(encoded)) + encoded + payload
+    if portable:
+        return _PORTABLE + body
+    return _EXECUTABLE + _signing.sign(_EXECUTABLE + body) + body
 
 
-def deserialize(blob: bytes, backend: XLABackend | None = None) -> SerializedFunction:
+def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = False) -> SerializedFunction:
     """The function `serialize` wrote, ready to call on tensors (on `backend`, default
-    the current default XLA backend)."""
+    the current default XLA backend). An executable blob loads only if this user's key
+    signed it; `trusted=True` skips that check, for a blob from a source you trust as you
+    trust code you run. Portable blobs need no signature.
+
+    >>> blob = nbt.xla.serialize(lambda x: x * 2, [nbt.template((2,), "f32")])
+    >>> forged = blob[:40] + bytes([blob[40] ^ 1]) + blob[41:]
+    >>> nbt.xla.deserialize(forged)
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: deserialize: this executable blob is not signed with your numbat key ...
+    """
     if not isinstance(blob, (bytes, bytearray, memoryview)):
         raise ArgumentError(f"deserialize expects bytes, got {type(blob).__name__}")
+    if not isinstance(trusted, bool):
+        raise ArgumentError(f"deserialize: trusted must be True or False, got {trusted!r}")
     blob = bytes(blob)
-    if not blob.startswith(_MAGIC) or len(blob) < len(_MAGIC) + 8:
+    if blob.startswith(_EXECUTABLE):
+        mac, body = (
+            blob[len(_EXECUTABLE) : len(_EXECUTABLE) + _signing.MAC_BYTES],
+            blob[len(_EXECUTABLE) + _signing.MAC_BYTES :],
+        )
+        if not trusted and not _signing.verify(_EXECUTABLE + body, mac):
+            raise ArgumentError(
+                "deserialize: this executable blob is not signed with your numbat key (another user or machine "
+                "wrote it, or it was edited or truncated). An executable is native code, so numbat loads only "
+                "the ones it wrote for you: serialize with portable=True to share a function, or pass "
+                "trusted=True only for a blob from a source you trust as you trust code you run"
+            )
+        portable = False
+    elif blob.startswith(_PORTABLE):
+        body, portable = blob[len(_PORTABLE) :], True
+    elif blob.startswith(_OLD):
+        raise ArgumentError(
+            "deserialize: these bytes were written by an older numbat, without a signature; serialize again"
+        )
+    else:
         raise ArgumentError("deserialize: these bytes were not written by nbt.xla.serialize")
-    (length,) = struct.unpack_from("<Q", blob, len(_MAGIC))
-    start = len(_MAGIC) + 8
-    try:
-        header = json.loads(blob[start : start + length])
-        inputs = tuple(_template_from(t) for t in header["inputs"])
-        outputs = tuple(_template_from(t) for t in header["outputs"])
-    except (ValueError, KeyError, TypeError) as error:
-        raise ArgumentError(f"deserialize: the header is damaged ({error})") from None
-    payload = blob[start + length :]
+    header, payload = _header(body)
+    if header["portable"] is not portable:
+        raise ArgumentError("deserialize: the header's format does not match the blob's")
+    inputs = tuple(_template_from(t) for t in header["inputs"])
+    outputs = tuple(_template_from(t) for t in header["outputs"])
     backend = _default.resolve(backend)
     if not isinstance(backend, XLABackend):
         backend = XLABackend()
-    if header["portable"]:
+    in_tree = jax.tree_util.tree_structure((tuple(range(len(inputs))), {}))
+    out_tree = jax.tree_util.tree_structure(0 if len(outputs) == 1 else tuple(range(len(outputs))))
+    if portable:
         try:
             exported = jax.export.deserialize(bytearray(payload))
         except Exception as error:  # noqa: BLE001 - jax.export reports a damaged module in several ways
             raise ArgumentError(f"deserialize: the exported module cannot be read ({error})") from None
+        _check_custom_calls(exported)
+        _check("argument", inputs, exported.in_avals, exported.in_tree == in_tree)
+        _check("result", outputs, exported.out_avals, exported.out_tree == out_tree)
         call = exported.call
     else:
         versions = (jax.__version__, importlib.metadata.version("jaxlib"), backend.device.platform)
@@ -117,16 +176,72 @@ def deserialize(blob: bytes, backend: XLABackend | None = None) -> SerializedFun
                 f"for {header['platform']}; this process has jax {versions[0]}, jaxlib {versions[1]} on "
                 f"{versions[2]}. Serialize with portable=True to move between them"
             )
-        in_tree = jax.tree_util.tree_structure((tuple(range(len(inputs))), {}))
-        out_tree = jax.tree_util.tree_structure(0 if len(outputs) == 1 else tuple(range(len(outputs))))
         try:
             with jax.enable_x64(True):
                 call = serialize_executable.deserialize_and_load(
                     payload, in_tree, out_tree, execution_devices=[backend.device]
                 )
-        except (RuntimeError, ValueError, TypeError) as error:
+        except (RuntimeError, ValueError, TypeError, EOFError, pickle.UnpicklingError) as error:
             raise ArgumentError(f"deserialize: XLA cannot load the executable ({error})") from None
+        in_avals = jax.tree_util.tree_leaves(call.args_info)
+        _check("argument", inputs, in_avals, True)
+        _check("result", outputs, jax.tree_util.tree_leaves(call.out_info), True)
     return SerializedFunction(header["name"], inputs, outputs, header["structure"], call, backend)
+
+
+def _header(body: bytes) -> tuple[dict, bytes]:
+    """The JSON header and the payload after it, with every field checked."""
+    try:
+        (length,) = struct.unpack_from("<Q", body)
+        if length > len(body) - 8:
+            raise ValueError("its length runs past the end of the blob")
+        header = json.loads(body[8 : 8 + length])
+        if not isinstance(header.get("name"), str) or not isinstance(header.get("portable"), bool):
+            raise TypeError("name or format missing")
+        for field in ("jax", "jaxlib", "platform"):
+            if not isinstance(header[field], str):
+                raise TypeError(f"{field} is not a string")
+        for field in ("inputs", "outputs"):
+            if not isinstance(header[field], list) or not all(_template_from(t) for t in header[field]):
+                raise ValueError(f"{field} is not a list of templates")
+        leaves = sorted(_leaves(header["structure"], 0))
+        if leaves != list(range(len(header["outputs"]))):
+            raise ValueError("the output structure does not name each output once")
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, struct.error) as error:
+        raise ArgumentError(f"deserialize: the header is damaged ({error})") from None
+    return header, body[8 + length :]
+
+
+def _check_custom_calls(exported: jax.export.Exported) -> None:
+    """Refuses a module that calls a custom call outside jax.export's list of stable
+    targets (the check `serialize` passed): jax.export warns that a module may otherwise
+    run any custom call registered in jaxlib. The blob's own list of disabled checks is
+    ignored."""
+    try:
+        with mlir.make_ir_context():
+            module = exported.mlir_module(serialized=False)
+            jax_export._check_module(module, disabled_checks=(), shardy_enabled=jax_config.use_shardy_partitioner.value)
+    except ValueError as error:
+        targets = sorted(set(re.findall(r"custom_call @([\w.$-]+)", str(error)))) or [str(error)]
+        raise ArgumentError(
+            f"deserialize: the exported module calls {', '.join(targets)}, outside jax.export's list of stable "
+            "custom calls; numbat refuses it, as a crafted module could run any kernel registered in jaxlib"
+        ) from None
+    except Exception as error:  # noqa: BLE001 - a damaged module fails to parse in several ways
+        raise ArgumentError(f"deserialize: the exported module cannot be read ({error})") from None
+
+
+def _check(kind: str, templates: tuple, avals: list, same_structure: bool) -> None:
+    """Refuses a header whose templates differ from what the loaded program takes or gives."""
+    found = [(np.dtype(a.dtype), tuple(a.shape)) for a in avals]
+    wanted = [(t.type.dtype, t.shape) for t in templates]
+    if not same_structure or found != wanted:
+        found = [f"{dtype}{list(shape)}" for dtype, shape in found]
+        wanted = [f"{t.type}{list(t.shape)}" for t in templates]
+        raise ArgumentError(
+            f"deserialize: the header's {kind} types {wanted} do not match the program's {found}; "
+            "the blob was edited or damaged"
+        )
 
 
 @typing.final
@@ -167,7 +282,26 @@ def _template_json(template: Template) -> list:
 
 def _template_from(spec: list) -> Template:
     type_name, shape, names = spec
-    return Template(tuple(int(s) for s in shape), _types.parse(type_name), tuple(names))
+    if not isinstance(type_name, str) or not all(isinstance(s, int) and s >= 0 for s in shape):
+        raise ValueError(f"{spec!r} is not a template")
+    if len(names) != len(shape) or not all(n is None or isinstance(n, str) for n in names):
+        raise ValueError(f"{spec!r} is not a template")
+    return Template(tuple(shape), _types.parse(type_name), tuple(names))
+
+
+def _leaves(structure, depth: int) -> list:
+    """The output positions an output structure names (checked: JSON from a header)."""
+    if depth > 100:
+        raise ValueError("the output structure is nested too deeply")
+    if isinstance(structure, int) and not isinstance(structure, bool):
+        return [structure]
+    if isinstance(structure, dict) and len(structure) == 1:
+        ((kind, inner),) = structure.items()
+        if kind in ("tuple", "list") and isinstance(inner, list):
+            return [leaf for item in inner for leaf in _leaves(item, depth + 1)]
+        if kind == "dict" and isinstance(inner, dict):
+            return [leaf for item in inner.values() for leaf in _leaves(item, depth + 1)]
+    raise ValueError(f"{structure!r} is not an output structure")
 
 
 def _structure(value):

@@ -1,0 +1,128 @@
+"""The per-user secret key that signs what numbat writes, as Jupyter signs notebooks.
+
+A compiled executable is native code, so numbat loads one (from the disk cache or from
+`nbt.xla.deserialize`) only if it carries an HMAC-SHA256 made with this key, and checks the
+MAC before it parses anything else in the bytes. The key is 32 random bytes in the file
+`signing_key` under numbat's data directory: `$NUMBAT_DATA_DIR` if set, else
+`$XDG_DATA_HOME/numbat`, else `~/.local/share/numbat`. It is created on first use with mode
+0600 (its directory 0700), written whole to a temporary file and linked into place, so two
+processes that start together agree on one key. A key file that is not a regular file of 32
+bytes, is readable by group or others, or belongs to another user is refused with a
+`KeyFileError` naming the fix; numbat never signs or loads with it.
+
+>>> mac = sign(b"some bytes")
+>>> len(mac), verify(b"some bytes", mac), verify(b"other bytes", mac)
+(32, True, False)
+>>> oct(os.stat(key_path()).st_mode & 0o777)
+'0o600'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import stat
+import tempfile
+
+KEY_BYTES = 32
+MAC_BYTES = hashlib.sha256().digest_size
+
+
+class KeyFileError(RuntimeError):
+    """numbat's signing key file cannot be used (wrong size, permissions or owner)."""
+
+    __module__ = "numbat.xla"
+
+
+def data_dir() -> str:
+    """numbat's per-user data directory (`$NUMBAT_DATA_DIR`, else the XDG data home)."""
+    explicit = os.environ.get("NUMBAT_DATA_DIR")
+    if explicit:
+        return os.path.abspath(explicit)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(os.path.abspath(base), "numbat")
+
+
+def key_path() -> str:
+    """The path of the signing key file."""
+    return os.path.join(data_dir(), "signing_key")
+
+
+def sign(message: bytes) -> bytes:
+    """The HMAC-SHA256 of `message` under this user's key (created on first use)."""
+    return hmac.new(_key(), message, hashlib.sha256).digest()
+
+
+def verify(message: bytes, mac: bytes) -> bool:
+    """Whether `mac` is this user's HMAC of `message` (compared in constant time)."""
+    return hmac.compare_digest(sign(message), mac)
+
+
+def _key() -> bytes:
+    path = key_path()
+    try:
+        return _read(path)
+    except FileNotFoundError:
+        pass
+    _create(path)
+    return _read(path)
+
+
+def _read(path: str) -> bytes:
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        handle = os.open(path, flags)
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise KeyFileError(f"numbat's signing key {path} cannot be opened ({error}); {_FIX}") from None
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            raise KeyFileError(f"numbat's signing key {path} is not a regular file; {_FIX}")
+        if os.name == "posix":
+            if info.st_uid != os.geteuid():
+                raise KeyFileError(f"numbat's signing key {path} belongs to another user (uid {info.st_uid}); {_FIX}")
+            if info.st_mode & 0o077:
+                raise KeyFileError(
+                    f"numbat's signing key {path} has mode {oct(info.st_mode & 0o777)}: others could read it. "
+                    f"Run `chmod 600 {path}`, or delete it and numbat makes a new one"
+                )
+        key = os.read(handle, KEY_BYTES + 1)
+    finally:
+        os.close(handle)
+    if len(key) != KEY_BYTES:
+        raise KeyFileError(f"numbat's signing key {path} holds {len(key)} bytes, not {KEY_BYTES}; {_FIX}")
+    return key
+
+
+def _create(path: str) -> None:
+    """Writes a new key to a private temporary file and links it into place: the link fails
+    if another process got there first, and then its key is the one both use."""
+    directory = os.path.dirname(path)
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".signing_key-")  # O_EXCL, mode 0600
+    except OSError as error:
+        raise KeyFileError(
+            f"numbat cannot create its signing key in {directory} ({error}); set NUMBAT_DATA_DIR to a private "
+            "directory you can write to"
+        ) from None
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(secrets.token_bytes(KEY_BYTES))
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            pass
+        except OSError as error:
+            raise KeyFileError(f"numbat cannot create its signing key {path} ({error})") from None
+    finally:
+        os.unlink(temporary)
+
+
+_FIX = "delete it and numbat makes a new one (entries it signed are then recompiled)"
