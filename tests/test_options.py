@@ -2,10 +2,13 @@
 `global_default_backend`): a bad value is a numbat error naming the option and the
 accepted values, and changes nothing."""
 
+import os
+
 import pytest
 
 import numbat as nbt
 from numbat._defn import _options
+from numbat.xla import _config
 
 BAD_DEFN_OPTIONS = [
     ({"compiler": 3}, "unknown defn compiler 3; compilers are xla, evaluator"),
@@ -77,3 +80,17 @@ def test_good_options_are_kept():
     finally:
         nbt.global_default_defn_options(previous)
     assert nbt.global_default_defn_options() == previous
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"preallocate": 3}, "memory preallocate must be True, False or None, got 3"),
+        ({"fraction": 1.5}, r"memory fraction must be in \(0, 1\], got 1.5"),
+    ],
+)
+def test_a_bad_memory_setting_is_refused_and_changes_nothing(options, message):
+    before = dict(os.environ)
+    with pytest.raises(nbt.ArgumentError, match=message):
+        _config.set_memory(**options)
+    assert dict(os.environ) == before

@@ -127,13 +127,17 @@ def set_memory(preallocate: bool | None = None, fraction: float | None = None) -
     """Sets GPU memory preallocation and the fraction of GPU memory XLA may use
     (`XLA_PYTHON_CLIENT_PREALLOCATE`, and `XLA_CLIENT_MEM_FRACTION`, removing its older
     spelling `XLA_PYTHON_CLIENT_MEM_FRACTION`, since jaxlib refuses both at once), before the client starts."""
+    if preallocate is not None and not isinstance(preallocate, bool):
+        raise ArgumentError(f"memory preallocate must be True, False or None, got {preallocate!r}")
+    if fraction is not None and (
+        isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1
+    ):
+        raise ArgumentError(f"memory fraction must be in (0, 1], got {fraction!r}")
     _refuse_after_start("the memory setting")
     if preallocate is not None:
         os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "true" if preallocate else "false"
         _origin["XLA_PYTHON_CLIENT_PREALLOCATE"] = "numbat"
     if fraction is not None:
-        if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
-            raise ArgumentError(f"memory fraction must be in (0, 1], got {fraction!r}")
         os.environ["XLA_CLIENT_MEM_FRACTION"] = f"{fraction:g}"
         _origin["XLA_CLIENT_MEM_FRACTION"] = "numbat"
         os.environ.pop("XLA_PYTHON_CLIENT_MEM_FRACTION", None)  # jaxlib refuses to start with both spellings
