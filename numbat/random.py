@@ -326,3 +326,23 @@ def multivariate_normal_split(key, mean, covariance, shape=(), type="f32") -> Te
     True
     """
     return _drawn_with(multivariate_normal, key, mean, covariance, shape, type)
+
+
+# The public API: what `help()`, `import *`, tab completion and the API pages list.
+__all__ = [
+    "choice",
+    "fold_in",
+    "gumbel",
+    "gumbel_split",
+    "key",
+    "multivariate_normal",
+    "multivariate_normal_split",
+    "normal",
+    "normal_split",
+    "randint",
+    "randint_split",
+    "shuffle",
+    "split",
+    "uniform",
+    "uniform_split",
+]
