@@ -316,6 +316,7 @@ class Defn:
 
     def _call(self, args: tuple, options: dict):
         """The general path: inlining, the Evaluator, containers, statics and misses."""
+        args = _signature.lists_as_tensors(args)
         if _expr.current() is not None:
             # Called while another defn (or grad, or a control-flow branch) traces: inline the
             # body into the caller's graph, as Nx does, instead of compiling it on its own.
