@@ -13,11 +13,10 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, ROOT)  # the checkout's numbat, also when it is not installed
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "_ext"))
 
-import numbat  # noqa: E402
 
 project = "numbat"
 author = "the numbat authors"
-copyright = "the numbat authors"  # noqa: A001 - Sphinx's name
+copyright = "the numbat authors"
 release = version = "0.1.0"
 
 extensions = [
@@ -67,7 +66,6 @@ html_copy_source = False
 templates_path = ["_templates"]
 
 # No network: no intersphinx inventories are fetched, and MathJax (a CDN script) is never needed.
-
 
 
 def _markdown_stars(app, what, name, obj, options, lines):
