@@ -47,6 +47,76 @@ class NumbatHelp(SphinxDirective):
         return [block]
 
 
+# Nx functions numbat does not have, and why (the Nx-to-numbat page shows the reason).
+NOT_IN_NUMBAT = {
+    "block": "Nx's extension point for backend-specific blocks; numbat's backends implement ops directly",
+    "from_pointer": "shares device memory by raw pointer; use `nbt.tensor(jax_array)` or DLPack through JAX",
+    "to_pointer": "see `from_pointer`",
+}
+# Nx names spelt differently in numbat (Elixir's `?`/`!` suffixes are not Python names).
+RENAMED = {"compatible?": "compatible", "load_numpy!": "load_numpy", "load_numpy_archive!": "load_numpy_archive"}
+
+
+def nx_functions() -> list[str]:
+    path = os.path.join(os.path.dirname(__file__), "nx_functions.txt")
+    with open(path) as file:
+        return [line.strip() for line in file if line.strip() and not line.startswith("#")]
+
+
+def nx_table() -> str:
+    """A list-table: each Nx function, numbat's name and numbat's parameters (from the code)."""
+    import inspect
+
+    import numbat
+
+    rows = []
+    for name in nx_functions():
+        spelling = RENAMED.get(name, name)
+        if name in NOT_IN_NUMBAT:
+            rows.append((f"``Nx.{name}``", "(none)", NOT_IN_NUMBAT[name]))
+            continue
+        function = getattr(numbat, spelling)
+        parameters = ", ".join(str(p) for p in inspect.signature(function).parameters.values())
+        rows.append((f"``Nx.{name}``", f":func:`nbt.{spelling} <numbat.{spelling}>`", f"``({parameters})``"))
+    lines = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 20 20 60",
+        "",
+        "   * - Nx",
+        "     - numbat",
+        "     - parameters",
+    ]
+    for row in rows:
+        lines += [f"   * - {row[0]}", f"     - {row[1]}", f"     - {row[2]}"]
+    return "\n".join(lines)
+
+
+def promotion_table() -> str:
+    """A list-table of `nbt.add`'s result type for every pair of types, computed by numbat."""
+    from numbat import _types
+
+    names = ["u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "bf16", "f32", "f64", "c64", "c128"]
+    lines = [".. list-table::", "   :header-rows: 1", "   :stub-columns: 1", "", "   * - "]
+    lines += [f"     - {name}" for name in names]
+    for left in names:
+        lines.append(f"   * - {left}")
+        for right in names:
+            lines.append(f"     - {_types.merge(_types.parse(left), _types.parse(right))}")
+    return "\n".join(lines)
+
+
+class NumbatTable(SphinxDirective):
+    """`numbat-table nx` or `numbat-table promotion`: a table computed from numbat itself."""
+
+    required_arguments = 1
+
+    def run(self):
+        text = {"nx": nx_table, "promotion": promotion_table}[self.arguments[0]]()
+        return self.parse_text_to_nodes(text)
+
+
 def setup(app):
     app.add_directive("numbat-help", NumbatHelp)
+    app.add_directive("numbat-table", NumbatTable)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
