@@ -60,6 +60,15 @@ def test_all_lists_every_public_name_of_numbat():
         if not name.startswith("_") and (not isinstance(value, types.ModuleType) or value.__name__ in MODULES)
     }
     assert set(nbt.__all__) == public
+    for name in MODULES:  # each submodule's own public functions and classes are in its __all__
+        module = importlib.import_module(name)
+        defined = {
+            key
+            for key, value in vars(module).items()
+            if not key.startswith("_") and getattr(value, "__module__", None) == name and callable(value)
+        }
+        # telemetry.cache_hit, hit_cell and release_cell are defn's plumbing, not API for users.
+        assert defined - set(module.__all__) <= {"cache_hit", "hit_cell", "release_cell"}, name
     assert all(hasattr(module, name) for module in _public_modules() for name in module.__all__)
 
 
