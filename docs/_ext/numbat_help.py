@@ -63,8 +63,15 @@ def nx_functions() -> list[str]:
         return [line.strip() for line in file if line.strip() and not line.startswith("#")]
 
 
+def _markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    """A MyST (GitHub-style) table; the pages that use these tables are Markdown."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
 def nx_table() -> str:
-    """A list-table: each Nx function, numbat's name and numbat's parameters (from the code)."""
+    """Each Nx function, numbat's name and numbat's parameters (from the code)."""
     import inspect
 
     import numbat
@@ -73,37 +80,24 @@ def nx_table() -> str:
     for name in nx_functions():
         spelling = RENAMED.get(name, name)
         if name in NOT_IN_NUMBAT:
-            rows.append((f"``Nx.{name}``", "(none)", NOT_IN_NUMBAT[name]))
+            rows.append([f"`Nx.{name}`", "(none)", NOT_IN_NUMBAT[name]])
             continue
         function = getattr(numbat, spelling)
         parameters = ", ".join(str(p) for p in inspect.signature(function).parameters.values())
-        rows.append((f"``Nx.{name}``", f":func:`nbt.{spelling} <numbat.{spelling}>`", f"``({parameters})``"))
-    lines = [
-        ".. list-table::",
-        "   :header-rows: 1",
-        "   :widths: 20 20 60",
-        "",
-        "   * - Nx",
-        "     - numbat",
-        "     - parameters",
-    ]
-    for row in rows:
-        lines += [f"   * - {row[0]}", f"     - {row[1]}", f"     - {row[2]}"]
-    return "\n".join(lines)
+        rows.append([f"`Nx.{name}`", f"{{py:func}}`nbt.{spelling} <numbat.{spelling}>`", f"`({parameters})`"])
+    return _markdown_table(["Nx", "numbat", "numbat's parameters"], rows)
 
 
 def promotion_table() -> str:
-    """A list-table of `nbt.add`'s result type for every pair of types, computed by numbat."""
+    """`nbt.add`'s result type for every pair of types, computed by numbat."""
     from numbat import _types
 
     names = ["u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "bf16", "f32", "f64", "c64", "c128"]
-    lines = [".. list-table::", "   :header-rows: 1", "   :stub-columns: 1", "", "   * - "]
-    lines += [f"     - {name}" for name in names]
-    for left in names:
-        lines.append(f"   * - {left}")
-        for right in names:
-            lines.append(f"     - {_types.merge(_types.parse(left), _types.parse(right))}")
-    return "\n".join(lines)
+    rows = [
+        [f"**{left}**"] + [str(_types.merge(_types.parse(left), _types.parse(right))) for right in names]
+        for left in names
+    ]
+    return _markdown_table(["+", *names], rows)
 
 
 class NumbatTable(SphinxDirective):
