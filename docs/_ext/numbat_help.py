@@ -41,6 +41,7 @@ class NumbatHelp(SphinxDirective):
 
     def run(self):
         kind, *path = self.arguments
+        self.env.note_dependency(__file__)
         text = magic_help() if kind == "magic" else cli_help(path)
         block = nodes.literal_block(text, text)
         block["language"] = "text"
@@ -80,12 +81,13 @@ def nx_table() -> str:
     for name in nx_functions():
         spelling = RENAMED.get(name, name)
         if name in NOT_IN_NUMBAT:
-            rows.append([f"`Nx.{name}`", "(none)", NOT_IN_NUMBAT[name]])
+            rows.append([f"`Nx.{name}`: none", NOT_IN_NUMBAT[name]])
             continue
         function = getattr(numbat, spelling)
-        parameters = ", ".join(str(p) for p in inspect.signature(function).parameters.values())
-        rows.append([f"`Nx.{name}`", f"{{py:func}}`nbt.{spelling} <numbat.{spelling}>`", f"`({parameters})`"])
-    return _markdown_table(["Nx", "numbat", "numbat's parameters"], rows)
+        plain = (p.replace(annotation=inspect.Parameter.empty) for p in inspect.signature(function).parameters.values())
+        link = f"{{py:func}}`nbt.{spelling} <numbat.{spelling}>`"
+        rows.append([link if spelling == name else f"`Nx.{name}`: {link}", f"`({', '.join(str(p) for p in plain)})`"])
+    return _markdown_table(["numbat (for Nx's function of the same name)", "numbat's parameters"], rows)
 
 
 def promotion_table() -> str:
@@ -106,6 +108,7 @@ class NumbatTable(SphinxDirective):
     required_arguments = 1
 
     def run(self):
+        self.env.note_dependency(__file__)  # the page is rebuilt when this file changes
         text = {"nx": nx_table, "promotion": promotion_table}[self.arguments[0]]()
         return self.parse_text_to_nodes(text)
 
