@@ -17,15 +17,26 @@ from sphinx.util.docutils import SphinxDirective
 
 
 def cli_help(path: list[str]) -> str:
-    """`numbat PATH... --help`, as argparse prints it (80 columns)."""
+    """`numbat PATH... --help`, as argparse prints it in a 72-column terminal, with the
+    building machine's environment path replaced by words."""
+    import sys
+
     from numbat import cli
 
-    os.environ["COLUMNS"] = "88"
-    parser = cli._parser()
-    for name in path:
-        actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-        parser = actions[0].choices[name]
-    return parser.format_help()
+    previous = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "72"
+    try:
+        parser = cli._parser()
+        for name in path:
+            actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+            parser = actions[0].choices[name]
+        text = parser.format_help()
+    finally:
+        if previous is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = previous
+    return text.replace(f"({sys.prefix})", "(sys.prefix)")
 
 
 def magic_help() -> str:
