@@ -10,6 +10,7 @@ are static aux data, so `jax.jit`, `grad` and `vmap` see through it.
 
 from __future__ import annotations
 
+import inspect
 import typing
 
 import jax
@@ -58,6 +59,42 @@ class Tensor:
         (('x', 2),)
         """
         return _vectorized.axes_of(self)
+
+    # NumPy and JAX spellings: the structural ones work as conveniences; an op's name
+    # as a method (`t.sum()`) or `t.dtype` is an AttributeError naming numbat's spelling.
+    @property
+    def T(self) -> Tensor:
+        """The axes reversed, as `nbt.transpose(t)` (NumPy's and JAX's `.T`).
+
+        >>> nbt.tensor([[1, 2, 3]], names=["x", "y"]).T.names
+        ('y', 'x')
+        """
+        return _shape_ops.transpose(self)
+
+    def reshape(self, *shape, names=None) -> Tensor:
+        """`nbt.reshape(t, shape, names=names)`; the shape as one tuple or as sizes (`t.reshape(2, 3)`).
+
+        >>> nbt.iota((6,)).reshape(2, 3).shape, nbt.iota((6,)).reshape((3, "auto")).shape, nbt.iota((2, 3)).reshape(6).shape
+        ((2, 3), (3, 2), (6,))
+        """
+        if len(shape) == 1 and not isinstance(shape[0], (int, str)):
+            shape = shape[0]  # one tuple, a tensor or a template
+        return _shape_ops.reshape(self, shape, names=names)
+
+    def astype(self, type) -> Tensor:
+        """`nbt.as_type(t, type)`: `type` is an Nx type ("f32", `nbt.Type("f", 32)`) or a NumPy dtype.
+
+        >>> nbt.tensor([1.5, -2.5]).astype("s32")
+        numbat.Tensor<
+          s32[2]
+          [1, -2]
+        >
+        """
+        return _creation.as_type(self, type)
+
+    def __getattr__(self, name: str):
+        # Only reached when normal lookup fails, so attribute access costs nothing more.
+        raise AttributeError(_spelling(self, name)) from None
 
     def to_numpy(self) -> np.ndarray:
         """The values as a NumPy array of the tensor's dtype (bool-free: u8 stays u8).
@@ -258,6 +295,39 @@ class Tensor:
         return _indexing.getitem(self, index)
 
 
+def _spelling(tensor: Tensor, name: str) -> str:
+    """The message for an attribute a Tensor does not have: numbat's spelling of a NumPy
+    or JAX one where there is one.
+
+    >>> nbt.tensor([1, 2]).sum()
+    Traceback (most recent call last):
+    ...
+    AttributeError: 'Tensor' object has no attribute 'sum': numbat's ops are functions, as in Nx: nbt.sum(t, axes=None, keep_axes=False)
+    >>> nbt.tensor([1, 2]).dtype
+    Traceback (most recent call last):
+    ...
+    AttributeError: 'Tensor' object has no attribute 'dtype': a tensor has an Nx type, t.type (here s32); t.type.dtype is the NumPy dtype that stores it
+    """
+    message = f"'Tensor' object has no attribute {name!r}"
+    if name.startswith("_"):
+        return message
+    if name == "dtype":
+        return (
+            f"{message}: a tensor has an Nx type, t.type (here {tensor.type}); "
+            "t.type.dtype is the NumPy dtype that stores it"
+        )
+    if name in ("ndim", "nbytes", "itemsize"):
+        spelling = {"ndim": "t.rank", "nbytes": "nbt.byte_size(t)", "itemsize": "t.type.size // 8"}[name]
+        return f"{message}: numbat spells it {spelling}"
+    import numbat
+
+    op = getattr(numbat, name, None) if name in numbat.__all__ else None
+    if callable(op) and not isinstance(op, type):
+        parameters = list(inspect.signature(op).parameters.values())[1:]
+        return f"{message}: numbat's ops are functions, as in Nx: nbt.{name}(t{''.join(', ' + str(p) for p in parameters)})"
+    return message
+
+
 def _is_tensor_like(value) -> bool:
     from ._types import is_number
 
@@ -310,6 +380,8 @@ jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
 
 from ._ops import _vectorized
 from ._ops import bitwise as _bitwise
+from ._ops import creation as _creation
 from ._ops import elementwise as _elementwise
 from ._ops import indexing as _indexing
 from ._ops import linalg as _linalg
+from ._ops import shape as _shape_ops

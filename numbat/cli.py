@@ -162,8 +162,74 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, printing a command's whole help before the error when its subcommand is
+    missing (`numbat`, `numbat kernel`): still exit 2, as argparse does for bad usage."""
+
+    def error(self, message):
+        if "arguments are required" in message:
+            self.print_help(sys.stderr)
+            print(file=sys.stderr)
+        super().error(message)
+
+
+def _kernel_specs() -> dict:
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    return KernelSpecManager().get_all_specs()
+
+
+def _is_numbat(spec: dict) -> bool:
+    return "--ext=numbat" in spec["spec"].get("argv", [])
+
+
+def _cmd_kernel_list(args: argparse.Namespace) -> int:
+    specs = _kernel_specs()
+    rows = [(name, "numbat" if _is_numbat(spec) else "", spec["resource_dir"]) for name, spec in sorted(specs.items())]
+    if args.all:
+        shown = rows
+    else:
+        shown = [row for row in rows if row[1]]
+    if not shown:
+        print("No Numbat kernel spec is installed: run `numbat kernel install --sys-prefix` (or --user).")
+        return 0
+    width = max(len(name) for name, _, _ in shown)
+    for name, kind, directory in shown:
+        python = specs[name]["spec"]["argv"][0] if specs[name]["spec"].get("argv") else "?"
+        print(f"{name:<{width}}  {directory}  (python {python}){'  [numbat]' if kind and args.all else ''}")
+    return 0
+
+
+def _cmd_kernel_uninstall(args: argparse.Namespace) -> int:
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    specs = _kernel_specs()
+    spec = specs.get(args.name)
+    if spec is None:
+        installed = ", ".join(name for name, spec in sorted(specs.items()) if _is_numbat(spec)) or "none"
+        print(
+            f"numbat: error: no kernel spec named {args.name!r} (Numbat kernels installed: {installed})",
+            file=sys.stderr,
+        )
+        return 1
+    if not _is_numbat(spec):
+        print(
+            f"numbat: error: kernel spec {args.name!r} is not a Numbat kernel (no --ext=numbat in its argv); "
+            f"remove it with `jupyter kernelspec remove {args.name}`",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        path = KernelSpecManager().remove_kernel_spec(args.name)
+    except OSError as error:
+        print(f"numbat: error: cannot remove {spec['resource_dir']}: {error}", file=sys.stderr)
+        return 1
+    print(f"Removed the Numbat kernel spec {args.name!r} from {path}")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="numbat", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="numbat", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(title="commands", dest="command", required=True)
 
     kernel = commands.add_parser("kernel", help="manage the Numbat Jupyter kernel")
@@ -180,6 +246,20 @@ def _parser() -> argparse.ArgumentParser:
     where.add_argument("--prefix", metavar="DIR", help="install into DIR/share/jupyter/kernels")
     install.add_argument("--name", type=_kernel_name, default=KERNEL_NAME, help="kernel name (default: %(default)s)")
     install.set_defaults(run=_cmd_kernel_install)
+    listing = kernel_commands.add_parser(
+        "list",
+        help="list the installed Numbat kernel specs",
+        description="List the Numbat kernel specs Jupyter can find (name, directory, python).",
+    )
+    listing.add_argument("--all", action="store_true", help="list every kernel spec, marking Numbat's")
+    listing.set_defaults(run=_cmd_kernel_list)
+    uninstall = kernel_commands.add_parser(
+        "uninstall",
+        help="remove a Numbat kernel spec",
+        description="Remove an installed Numbat kernel spec (only one whose argv loads --ext=numbat).",
+    )
+    uninstall.add_argument("--name", type=_kernel_name, default=KERNEL_NAME, help="kernel name (default: %(default)s)")
+    uninstall.set_defaults(run=_cmd_kernel_uninstall)
 
     commands.add_parser("doctor", help="print versions, JAX devices, the kernel spec and XLA_* settings").set_defaults(
         run=_cmd_doctor

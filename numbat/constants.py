@@ -177,3 +177,19 @@ def smallest_positive_normal(type="f32", backend=None):
     """
     parsed = _float(type, "smallest_positive_normal")
     return _scalar(_info(parsed).smallest_normal, parsed, backend)
+
+
+# The public API: what `help()`, `import *`, tab completion and the API pages list.
+__all__ = [
+    "e",
+    "epsilon",
+    "infinity",
+    "max",
+    "max_finite",
+    "min",
+    "min_finite",
+    "nan",
+    "neg_infinity",
+    "pi",
+    "smallest_positive_normal",
+]

@@ -439,3 +439,23 @@ def _batched_dot(a, b, dot):
         return dot(a, b)
     batch = list(range(a.rank - 2))
     return dot(a, b, contract_axes=([a.rank - 1], [b.rank - 2]), batch_axes=(batch, batch))
+
+
+# The public API: what `help()`, `import *`, tab completion and the API pages list.
+__all__ = [
+    "adjoint",
+    "cholesky",
+    "determinant",
+    "eigh",
+    "invert",
+    "least_squares",
+    "lu",
+    "matrix_power",
+    "matrix_rank",
+    "norm",
+    "pinv",
+    "qr",
+    "solve",
+    "svd",
+    "triangular_solve",
+]

@@ -422,3 +422,23 @@ def choice(key, tensor, p=None, *, samples=1, axis=None, replace=True):
         "choice", _threefry.weighted_indices, (key, p), (_draw.template((samples,), _S32), _draw.KEY), static
     )
     return _indexing.take(tensor, indices, axis=axis), next_key
+
+
+# The public API: what `help()`, `import *`, tab completion and the API pages list.
+__all__ = [
+    "choice",
+    "fold_in",
+    "gumbel",
+    "gumbel_split",
+    "key",
+    "multivariate_normal",
+    "multivariate_normal_split",
+    "normal",
+    "normal_split",
+    "randint",
+    "randint_split",
+    "shuffle",
+    "split",
+    "uniform",
+    "uniform_split",
+]

@@ -215,3 +215,20 @@ def counts() -> dict[str, dict[str, int]]:
         for name, (compilations, hits) in totals.items()
         if compilations or hits
     }
+
+
+# The public API: what `help()`, `import *`, tab completion and the API pages list.
+__all__ = [
+    "CACHE_HIT",
+    "COMPILATION",
+    "LOG_SIZE",
+    "Record",
+    "attach",
+    "counts",
+    "detach",
+    "execute",
+    "handlers",
+    "last_sequence",
+    "listening",
+    "log",
+]

@@ -297,6 +297,7 @@ class Defn:
             _check.nesting(f"argument {position} of defn {self.name}", arg)
         for name, value in options.items():
             _check.nesting(f"option {name!r} of defn {self.name}", value)
+        args = _signature.lists_as_tensors(args)
         if _expr.current() is not None:
             # Called while another defn (or grad, or a control-flow branch) traces: inline the
             # body into the caller's graph, as Nx does, instead of compiling it on its own.

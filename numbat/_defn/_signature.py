@@ -10,6 +10,7 @@ import numpy as np
 
 from .._errors import ArgumentError
 from .._format import vectorized_header as format_axes
+from .._ops import creation
 from .._ops._vectorized import VectorizedData
 from .._tensor import Tensor, is_tensor
 from .._types import is_number
@@ -50,6 +51,46 @@ class Signature(typing.NamedTuple):
         if self.statics != other.statics:
             return f"static values changed from {other.statics} to {self.statics}"
         return f"options changed from {dict(other.options)} to {dict(self.options)}"
+
+
+def lists_as_tensors(args: tuple) -> tuple:
+    """A list argument of numbers (nested lists of numbers included) is read as one tensor,
+    as `nbt.tensor` reads it, not as a container of scalars; a list that holds a tensor
+    (or is empty) stays a container.
+
+    >>> double = nbt.defn(lambda x: x * 2)
+    >>> double([1, 2, 3])
+    numbat.Tensor<
+      s32[3]
+      [2, 4, 6]
+    >
+    >>> double([nbt.tensor(1), nbt.tensor(2)])  # a container: Python's list * 2
+    [numbat.Tensor<
+      s32
+      1
+    >, numbat.Tensor<
+      s32
+      2
+    >, numbat.Tensor<
+      s32
+      1
+    >, numbat.Tensor<
+      s32
+      2
+    >]
+    """
+    for arg in args:
+        if type(arg) is list:
+            break
+    else:
+        return args
+    return tuple(creation.tensor(arg) if type(arg) is list and arg and _numbers_only(arg) else arg for arg in args)
+
+
+def _numbers_only(value) -> bool:
+    if type(value) is list:
+        return all(_numbers_only(item) for item in value)
+    return is_number(value)
 
 
 def flatten(args: tuple, options: dict, to_tensor) -> tuple[Signature, list[Tensor]]:

@@ -29,12 +29,37 @@ def _options(fun) -> tuple:
     return tuple(p.name for p in parameters if p.kind in kinds)
 
 
+# NumPy's and JAX's keyword names, and Nx's (numbat's) for the same thing.
+_SPELLINGS = {
+    "axis": ("axes", "axes=[...] (Nx's name: a list of axes)"),
+    "axes": ("axis", "axis=... (one axis)"),
+    "dtype": ("type", 'type=... (Nx\'s name: "f32", nbt.Type or a NumPy dtype)'),
+    "keepdims": ("keep_axes", "keep_axes=True (Nx's name)"),
+    "keep_dims": ("keep_axes", "keep_axes=True (Nx's name)"),
+}
+
+
 def unknown_option(name: str, options: tuple, given) -> ArgumentError:
-    """The error for keywords `given` that `name` does not take."""
+    """The error for keywords `given` that `name` does not take; a NumPy spelling of an
+    option `name` takes under Nx's name gets a hint.
+
+    >>> nbt.sum(nbt.tensor([[1, 2], [3, 4]]), axis=1)
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: sum: unknown option 'axis'; sum takes tensor, axes, keep_axes. sum takes axes=[...] (Nx's name: a list of axes), not axis
+    """
     unknown = [key for key in given if key not in options]
     listed = ", ".join(options) if options else "no options"
     plural = "s" if len(unknown) > 1 else ""
-    return ArgumentError(f"{name}: unknown option{plural} {', '.join(map(repr, unknown))}; {name} takes {listed}")
+    hints = []
+    for key in unknown:
+        spelling = _SPELLINGS.get(key)
+        if key in ("keepdims", "keep_dims") and "keep_axis" in options:
+            spelling = ("keep_axis", "keep_axis=True (Nx's name)")
+        if spelling is not None and spelling[0] in options:
+            hints.append(f"{name} takes {spelling[1]}, not {key}")
+    hint = "".join(f". {h}" for h in hints)
+    return ArgumentError(f"{name}: unknown option{plural} {', '.join(map(repr, unknown))}; {name} takes {listed}{hint}")
 
 
 def guard(fun, name: str | None = None):

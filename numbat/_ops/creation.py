@@ -321,7 +321,9 @@ def to_number(tensor) -> int | float | complex:
 
 def to_tensor(value) -> Tensor:
     """`value` as a tensor, the way every op converts its arguments: a tensor is returned
-    as it is, a number becomes a scalar of its inferred type (on the default backend).
+    as it is, a number becomes a scalar of its inferred type, and a NumPy or JAX array
+    keeps its shape and dtype (on the default backend). A list is refused, as in Nx:
+    `nbt.tensor` reads nested lists.
 
     >>> nbt.to_tensor(2.5)
     numbat.Tensor<
@@ -331,10 +333,15 @@ def to_tensor(value) -> Tensor:
     >>> t = nbt.iota((2,))
     >>> nbt.to_tensor(t) is t
     True
+    >>> nbt.to_tensor(np.array([1.0, 2.0]))
+    numbat.Tensor<
+      f64[2]
+      [1.0, 2.0]
+    >
     """
-    if not isinstance(value, Tensor) and not _types.is_number(value):
+    if not isinstance(value, (Tensor, np.ndarray, jax.Array)) and not _types.is_number(value):
         raise ArgumentError(
-            f"to_tensor converts numbers and tensors, got {type(value).__name__}; "
-            "build a tensor from lists or arrays with nbt.tensor"
+            f"to_tensor converts numbers, tensors and NumPy or JAX arrays, got {type(value).__name__}; "
+            "build a tensor from nested lists with nbt.tensor"
         )
     return _dispatch.to_tensor(value)

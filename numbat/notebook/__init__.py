@@ -14,6 +14,18 @@ from ._plots import heatmap as heatmap
 from ._plots import histogram as histogram
 from ._plots import telemetry_chart as telemetry_chart
 
+# The public API: what `help()`, `import *`, tab completion and the API pages list.
+__all__ = [
+    "dashboard",
+    "explorer",
+    "heatmap",
+    "histogram",
+    "load_ipython_extension",
+    "panel",
+    "telemetry_chart",
+    "unload_ipython_extension",
+]
+
 # One (shell, watcher, magics) per shell, so loading twice registers nothing twice.
 # IPython is imported only when the extension loads: the renderers don't need it.
 _loaded: dict[int, tuple] = {}

@@ -11,6 +11,35 @@ from ._config import settings as settings
 from ._memory import memory as memory
 from ._signing import KeyFileError as KeyFileError
 
+# The public API: what `help()`, `import *`, tab completion and the API pages list
+# (the compiled-function entries load on first use, see `__getattr__`).
+__all__ = [
+    "FusionReport",
+    "KeyFileError",
+    "SerializedFunction",
+    "clients",
+    "configure",
+    "deserialize",
+    "devices",
+    "distributed",
+    "fusion_report",
+    "hlo",
+    "is_cached",
+    "is_stream_cached",
+    "memory",
+    "serialize",
+    "settings",
+    "shard_jit",
+    "started",
+    "stream",
+    "to_mlir_module",
+]
+
+
+def __dir__():
+    """Tab completion lists the lazy entries too."""
+    return sorted(set(globals()) | set(__all__))
+
 
 def __getattr__(name):
     # These need the defn layer, which imports the backends, which import this package:
