@@ -16,7 +16,14 @@ EXCLUDED = {
     "xla": set(),
 }
 SKIPPED_MODULES = ("numbat.cli", "numbat.__main__", "numbat._bench")
-NOTEBOOK_DOCTESTS = ("numbat.notebook._plots", "numbat.notebook._explorer", "numbat.notebook._heatmap")
+NOTEBOOK_DOCTESTS = (
+    "numbat.notebook._plots",
+    "numbat.notebook._explorer",
+    "numbat.notebook._heatmap",
+    "numbat.notebook._html",
+    "numbat.notebook._stats",
+    "numbat.notebook._graph",
+)
 
 
 def _examples():
