@@ -23,6 +23,7 @@ NOTEBOOK_DOCTESTS = (
     "numbat.notebook._html",
     "numbat.notebook._stats",
     "numbat.notebook._graph",
+    "numbat.notebook._shards",
 )
 
 

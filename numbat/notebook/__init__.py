@@ -13,6 +13,7 @@ from ._panel import panel as panel
 from ._plots import heatmap as heatmap
 from ._plots import histogram as histogram
 from ._plots import telemetry_chart as telemetry_chart
+from ._shards import shards as shards
 
 # One (shell, watcher, magics) per shell, so loading twice registers nothing twice.
 # IPython is imported only when the extension loads: the renderers don't need it.
