@@ -723,6 +723,16 @@ def test_explorer_is_a_widget_with_a_static_fallback():
     assert "step=2" in view and ">8<" in view and "<img" in view  # the selected slice, as numbers and a picture
 
 
+def test_shards_view_says_which_device_holds_which_piece():
+    t = nbt.tensor([[1, 2], [3, 4]], names=["<r>", "c"], backend=nbt.NumPyBackend())
+    view = nbt.notebook.shards(t)
+    assert repr(view) == "s32[<r>: 2][c: 2] on 1 device(s)\n  host holds [0:2, 0:2]: [ [1, 2], [3, 4] ]"
+    markup = view._repr_html_()
+    assert "numbat-shards" in markup and "&lt;r&gt;" in markup and "<r>" not in markup and markup.count("<td") == 4
+    with pytest.raises(nbt.ArgumentError, match="at least one axis"):
+        nbt.notebook.shards(nbt.tensor(1))
+
+
 def test_telemetry_strip_can_be_turned_off_and_on(ip):
     run(ip, "import numbat as nbt")
     assert "strip after each cell is off" in run(ip, "%numbat telemetry off").stdout

@@ -68,7 +68,10 @@ class Shards:
             cells = []
             for j, value in enumerate(row[:MAX_CELLS]):
                 colors = [_COLORS[k % len(_COLORS)] for k in owners[i, j] or []]
-                stripes = ",".join(f"{c}55" for c in colors) if len(colors) > 1 else ""
+                share = 100 / max(len(colors), 1)  # hard stripes, one per device holding the element
+                stripes = ",".join(
+                    f"{c}55 {k * share:.0f}% {(k + 1) * share:.0f}%" for k, c in enumerate(colors) if len(colors) > 1
+                )
                 background = f"linear-gradient(90deg,{stripes})" if stripes else f"{colors[0]}55" if colors else "none"
                 cells.append(
                     f"<td style='{_CELL}background:{background}'>{escape(_format.number(value, tensor.type))}</td>"
