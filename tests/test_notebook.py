@@ -659,7 +659,9 @@ def test_precision_magic_says_what_each_setting_means_per_platform(ip):
 def test_ir_views_leave_out_source_locations_unless_asked(ip):
     run(ip, "import numbat as nbt\n_fma = nbt.defn(lambda a, b: a * b + 1.0)\n_v = nbt.iota((3,), type='f32')")
     for flag in ("--hlo", "--mlir"):
-        plain = run(ip, f"%numbat graph _fma _v _v {flag}").displays[0]["text/plain"]
+        shown = run(ip, f"%numbat graph _fma _v _v {flag}").displays[0]
+        plain = shown["text/plain"]
+        assert "#FF0000" not in shown["text/html"]  # no red boxes around tokens the LLVM lexer does not know
         assert ".py" not in plain and "stack_frame_id" not in plain and "loc(" not in plain, plain
         assert ("multiply" in plain) and len(plain) < 2000
     located = run(ip, "%numbat graph _fma _v _v --hlo --locations").displays[0]["text/plain"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import typing
 
 from .._errors import ArgumentError
 from . import _svg
@@ -96,8 +97,13 @@ def _highlighted(text: str, language: str) -> dict:
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import get_lexer_by_name
+    from pygments.styles.default import DefaultStyle
+    from pygments.token import Error
+
+    class _Style(DefaultStyle):  # tokens LLVM's lexer does not know are plain text, not boxed in red
+        styles: typing.ClassVar[dict] = {**DefaultStyle.styles, Error: ""}
 
     lexer = get_lexer_by_name("llvm")  # MLIR and HLO read well with LLVM IR's tokens: %values, types, attributes
-    html = highlight(text, lexer, HtmlFormatter(noclasses=True, nowrap=True))
+    html = highlight(text, lexer, HtmlFormatter(noclasses=True, nowrap=True, style=_Style))
     style = "font-size:12px;max-height:480px;overflow:auto;margin:2px 0;"
     return {"text/plain": text, "text/html": f"<pre class='numbat-ir' style='{style}'>{html}</pre>"}

@@ -139,9 +139,10 @@ def figure(tensor) -> str:
         planes = [downsample(data[(0,) * (rank - 2)] if rank > 2 else data)]
     low, high = finite_range(np.stack(planes)) if len(planes) > 1 else finite_range(planes[0])
     rows_label, cols_label = _axis(tensor.names, rank - 2), _axis(tensor.names, rank - 1)
-    target = 160 if len(planes) == 1 else 96  # pixels on the longer side of each picture
     pictures = []
     for k, plane in enumerate(planes):
+        # pixels on the longer side: at most 160 (96 for small multiples), about 24 per element of a tiny slice
+        target = min(160 if len(planes) == 1 else 96, max(48, 24 * max(plane.shape)))
         scale = target / max(plane.shape)
         width, height = max(round(plane.shape[1] * scale), 4), max(round(plane.shape[0] * scale), 4)
         index = list(np.unravel_index(k, shape[:-2])) if rank > 2 else []
