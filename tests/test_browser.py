@@ -139,7 +139,7 @@ _STATE = """() => {
     tracebacks: [...panel.querySelectorAll('.jp-OutputArea-output')].filter(o => o.innerText.includes('Traceback')).length,
     tensors: count('.numbat-tensor'),
     pictures: count('.numbat-tensor .numbat-heatmap img'),
-    byte_headers: [...panel.querySelectorAll('.numbat-tensor')].filter(e => / (\\d+(\\.\\d)? (B|KiB|MiB|GiB))/.test(e.innerText)).length,
+    byte_headers: [...panel.querySelectorAll('.numbat-tensor')].filter(e => /\\b\\d+(\\.\\d)? (B|KiB|MiB|GiB)\\b/.test(e.innerText)).length,
     graphs: count('.jp-OutputArea-output[data-mime-type="image/svg+xml"], svg.numbat-expr'),
     strips: count('.numbat-strip'),
     kernels: texts('.numbat-info', 'multiply, add'),
@@ -175,7 +175,7 @@ EXPECTED = {
         "hidden_inputs": 1,
     },
     "06": {"panels": 1, "strips": 1, "hidden_inputs": 1},
-    "07": {"shards": 4, "shard_devices": 4, "tensors": 1, "pictures": 1, "strips": 2, "hidden_inputs": 1},
+    "07": {"shards": 4, "shard_devices": 4, "tensors": 1, "pictures": 1, "strips": 1, "hidden_inputs": 1},
     "08": {"plots": 5, "pictures": 2, "widgets": 1, "explorer_pictures": 1, "hidden_inputs": 1},
 }
 
