@@ -423,6 +423,13 @@ def test_a_large_view_on_the_numpy_backend_stays_in_bounded_memory():
     assert peak < 16 * 2**20, f"{peak / 2**20:.1f} MiB"
 
 
+def test_statistics_of_a_strided_host_array_match_its_contiguous_copy():
+    values = np.random.default_rng(2).normal(size=(700, 900)).astype(np.float32)
+    values[3, 4] = np.nan
+    assert _stats.statistics(values.T, nbt.Type("f", 32)) == _stats.statistics(values.copy(), nbt.Type("f", 32))
+    assert _html._leading(values.T).tolist() == values.T.reshape(-1)[:10].tolist()
+
+
 def test_a_large_view_on_the_xla_backend_stays_on_the_device():
     """The peak resident memory (VmHWM, reset through /proc/self/clear_refs) grows by
     compiling the kernels only, not by a host copy of the 50M-element tensor."""

@@ -160,7 +160,7 @@ def _large(tensor) -> str:
 def _leading(data) -> np.ndarray:
     """The first `PREVIEW` values in row-major order, copying only those to the host."""
     if isinstance(data, np.ndarray):
-        return data.reshape(-1)[:PREVIEW]
+        return data.flat[:PREVIEW]  # copies only these, whatever the layout
     import jax
 
     with jax.enable_x64(True):

@@ -38,43 +38,46 @@ def summary(tensor) -> list[tuple[str, str]]:
 
 def statistics(array: np.ndarray, type_: Type) -> list[tuple[str, str]]:
     """Summary rows `(label, value)` of a host array, in chunks of `CHUNK` elements."""
-    flat = np.asarray(array).reshape(-1)
+    array = np.asarray(array)
     if type_.is_integer:
         count, mean, m2 = 0, 0.0, 0.0
-        for start in range(0, flat.size, CHUNK):
-            count, mean, m2 = _merge(count, mean, m2, flat[start : start + CHUNK].astype(np.float64))
+        for part in _chunks(array):
+            count, mean, m2 = _merge(count, mean, m2, part.astype(np.float64))
         return [
-            ("min", _format.number(flat.min(), type_)),  # exact, in the tensor's own type
-            ("max", _format.number(flat.max(), type_)),
+            ("min", _format.number(array.min(), type_)),  # exact, in the tensor's own type
+            ("max", _format.number(array.max(), type_)),
             ("mean", _float(mean)),
             ("std", _float(math.sqrt(m2 / max(count, 1)))),
         ]
-    if not type_.is_complex and flat.size:
-        low, high = flat.min(), flat.max()  # in the tensor's own type: no copy; NaN shows here
+    if not type_.is_complex and array.size:
+        low, high = array.min(), array.max()  # in the tensor's own type: no copy; NaN shows here
         if np.isfinite(low) and np.isfinite(high):  # every value finite: no masks needed
-            own = flat.dtype if type_.bits >= 32 else np.dtype(np.float32)  # bf16, f16 and f8 read as f32
-            mean = float(flat.mean(dtype=np.float64))  # NumPy sums in buffered float64 blocks
+            own = array.dtype if type_.bits >= 32 else np.dtype(np.float32)  # bf16, f16 and f8 read as f32
+            mean = float(array.mean(dtype=np.float64))  # NumPy sums in buffered float64 blocks
             m2 = sum(
-                float(
-                    np.square(flat[start : start + CHUNK].astype(own, copy=False) - own.type(mean)).sum(
-                        dtype=np.float64
-                    )
-                )
-                for start in range(0, flat.size, CHUNK)
+                float(np.square(part.astype(own, copy=False) - own.type(mean)).sum(dtype=np.float64))
+                for part in _chunks(array)
             )
-            return _float_rows(type_, flat.size, low, high, mean, math.sqrt(m2 / flat.size), 0, 0)
+            return _float_rows(type_, array.size, low, high, mean, math.sqrt(m2 / array.size), 0, 0)
     count, mean, m2, nans, infs = 0, 0.0, 0.0, 0, 0
     low, high = math.inf, -math.inf
-    for start in range(0, flat.size, CHUNK):
-        part = flat[start : start + CHUNK]
+    for part in _chunks(array):
         wide = np.abs(part).astype(np.float64) if type_.is_complex else part.astype(np.float64)
         nan, inf = np.isnan(wide), np.isinf(wide)
         nans, infs = nans + int(nan.sum()), infs + int(inf.sum())
-        finite = wide[~(nan | inf)] if nans or infs else wide
+        finite = wide[~(nan | inf)] if nan.any() or inf.any() else wide
         if finite.size:
             low, high = min(low, float(finite.min())), max(high, float(finite.max()))
             count, mean, m2 = _merge(count, mean, m2, finite)
     return _float_rows(type_, count, low, high, mean, math.sqrt(m2 / max(count, 1)), nans, infs)
+
+
+def _chunks(array: np.ndarray):
+    """`array`'s elements in row-major order, `CHUNK` at a time: views of a contiguous
+    array, copies of one chunk at a time of any other layout (never the whole array)."""
+    flat = array.reshape(-1) if array.flags.c_contiguous else array.flat
+    for start in range(0, array.size, CHUNK):
+        yield flat[start : start + CHUNK]
 
 
 def _merge(count: int, mean: float, m2: float, values: np.ndarray) -> tuple[int, float, float]:
