@@ -211,8 +211,10 @@ def _run_notebook(browser, lab, name: str) -> tuple[dict, pathlib.Path]:
             page.wait_for_selector(".jp-OutputArea-output .widget-slider", timeout=30_000)
         state = page.evaluate(_STATE)
         height = page.evaluate(
-            "() => { const n = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');"
-            " return n ? n.scrollHeight : 900; }"
+            "() => Math.max(900, ...[...document.querySelectorAll("
+            "'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook, "
+            ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer, "
+            ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-inner')].map(n => n.scrollHeight))"
         )
         page.set_viewport_size({"width": 1280, "height": min(max(height + 200, 900), 16000)})
         page.wait_for_timeout(500)
