@@ -97,10 +97,15 @@ class Heatmap:
         from .notebook import _heatmap
 
         text = html.escape(repr(Heatmap(self.tensor, False, self.ansi_whitespace)))
-        if self.tensor.rank >= 2:  # the slices as pictures, with the axis names on their edges
-            picture = _heatmap.figure(self.tensor)
+        tensor = self.tensor
+        if tensor.vectorized_axes:  # the pictures show every entry's slices, vectorized axes first
+            from ._ops.vectorization import devectorize
+
+            tensor = devectorize(tensor)
+        if tensor.rank >= 2:  # the slices as pictures, with the axis names on their edges
+            picture = _heatmap.figure(tensor)
         else:
-            row = np.atleast_2d(self.tensor.to_numpy().astype(np.float64))
+            row = np.atleast_2d(tensor.to_numpy().astype(np.float64))
             picture = f"<img src='{_heatmap.data_uri(row)}' style='image-rendering:pixelated;min-width:120px'>"
         return f"<div class='numbat-heatmap'>{picture}<pre>{text}</pre></div>"
 

@@ -372,6 +372,13 @@ def test_every_tensor_of_rank_two_or_more_has_a_picture_of_its_slices(shape, pic
     assert "<img" not in _html.tensor_html(nbt.iota((12,)))
 
 
+def test_to_heatmap_pictures_every_slice_with_the_axis_names():
+    markup = nbt.to_heatmap(nbt.iota((3, 4, 5), names=["z", "y", "x"]))._repr_html_()
+    assert markup.count("<img") == 3 and "x →" in markup and "y →" in markup
+    vectorized = nbt.to_heatmap(nbt.vectorize(nbt.iota((2, 3, 3)), "batch"))._repr_html_()
+    assert vectorized.count("<img") == 2 and "batch" in vectorized
+
+
 def test_the_pictures_of_a_volume_share_one_color_scale():
     markup = _heatmap.figure(nbt.iota((3, 4, 5), type="f32"))
     assert "0.0 <span" in markup and "</span> 59.0" in markup  # the legend spans every slice
