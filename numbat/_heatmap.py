@@ -3,7 +3,7 @@
 Each 2-D slice (the last two axes; a rank-1 tensor is one row) is scaled from its
 minimum to its maximum. Without ANSI colours each element prints as a digit 0..9, with
 `+`, `-` and `x` for Inf, -Inf and NaN, as Nx prints it; with them, as a grey block.
-In a notebook the heatmap is also an image of the first slice.
+In a notebook the heatmap is also a picture of the slices, with the axis names.
 """
 
 from __future__ import annotations
@@ -96,11 +96,18 @@ class Heatmap:
     def _repr_html_(self) -> str:
         from .notebook import _heatmap
 
-        values = self.tensor.to_numpy().astype(np.float64)
-        plane = np.atleast_2d(values.reshape(-1, *values.shape[-2:])[0] if values.ndim > 2 else values)
         text = html.escape(repr(Heatmap(self.tensor, False, self.ansi_whitespace)))
-        image = f"<img src='{_heatmap.data_uri(plane)}' style='image-rendering:pixelated;min-width:120px'>"
-        return f"<div class='numbat-heatmap'>{image}<pre>{text}</pre></div>"
+        tensor = self.tensor
+        if tensor.vectorized_axes:  # the pictures show every entry's slices, vectorized axes first
+            from ._ops.vectorization import devectorize
+
+            tensor = devectorize(tensor)
+        if tensor.rank >= 2:  # the slices as pictures, with the axis names on their edges
+            picture = _heatmap.figure(tensor)
+        else:
+            row = np.atleast_2d(tensor.to_numpy().astype(np.float64))
+            picture = f"<img src='{_heatmap.data_uri(row)}' style='image-rendering:pixelated;min-width:120px'>"
+        return f"<div class='numbat-heatmap'>{picture}<pre>{text}</pre></div>"
 
 
 def _range(values: np.ndarray) -> tuple[float, float]:

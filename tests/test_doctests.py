@@ -22,6 +22,10 @@ NOTEBOOK_DOCTESTS = (
     "numbat.notebook._heatmap",
     "numbat.notebook._dashboard",
     "numbat.notebook._panel",
+    "numbat.notebook._html",
+    "numbat.notebook._stats",
+    "numbat.notebook._graph",
+    "numbat.notebook._shards",
 )
 
 

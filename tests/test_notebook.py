@@ -18,7 +18,7 @@ from traitlets.config import Config
 
 import numbat as nbt
 from numbat import telemetry
-from numbat.notebook import _html, _magics, _strip, _svg
+from numbat.notebook import _heatmap, _html, _magics, _stats, _strip, _svg
 from numbat.xla import _client
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -334,7 +334,7 @@ def test_large_tensor_html_summarizes_without_shipping_the_values():
     assert len(markup) < 5000
     numbers = re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", _text_of(markup).replace("f32[rows: 400][cols: 500]", ""))
     assert len(numbers) <= 30, numbers
-    stats = dict(_html.statistics(t.to_numpy(), t.type))
+    stats = dict(_stats.statistics(t.to_numpy(), t.type))
     assert stats["min"] == "0.0" and stats["max"] == "199999.0" and stats["NaN"] == "0"
     for label in ("min", "max", "mean", "std", "NaN", "Inf", "first 10 of 200000"):
         assert label in markup
@@ -342,7 +342,7 @@ def test_large_tensor_html_summarizes_without_shipping_the_values():
 
 
 def test_statistics_skip_non_finite_values():
-    stats = dict(_html.statistics(np.array([1.0, np.nan, np.inf, 3.0], np.float32), nbt.Type("f", 32)))
+    stats = dict(_stats.statistics(np.array([1.0, np.nan, np.inf, 3.0], np.float32), nbt.Type("f", 32)))
     assert stats == {
         "min": "1.0",
         "max": "3.0",
@@ -351,10 +351,120 @@ def test_statistics_skip_non_finite_values():
         "NaN": "1",
         "Inf": "1",
     }
-    assert dict(_html.statistics(np.array([np.nan], np.float32), nbt.Type("f", 32))) == {
+    assert dict(_stats.statistics(np.array([np.nan], np.float32), nbt.Type("f", 32))) == {
         "NaN": "1",
         "Inf": "0",
     }
+
+
+@pytest.mark.parametrize(
+    ("shape", "pictures"), [((8, 8), 1), ((3, 4, 5), 3), ((10, 10), 1), ((2, 3), 1), ((20, 2, 2), 8), ((400, 500), 1)]
+)
+def test_every_tensor_of_rank_two_or_more_has_a_picture_of_its_slices(shape, pictures):
+    t = nbt.iota(shape, names=[f"a<{i}>" for i in range(len(shape))], type="f32")
+    markup = _html.tensor_html(t)
+    assert markup.count("<img") == pictures and markup.count("data:image/png;base64,") == pictures
+    assert f"a&lt;{len(shape) - 1}&gt; →" in markup and f"a&lt;{len(shape) - 2}&gt; →" in markup
+    assert "a<" not in markup and "<script" not in markup
+    if len(shape) == 3 and pictures < shape[0]:
+        assert f"first {pictures} of {shape[0]} slices" in markup
+    assert len(markup) < 30_000
+    assert "<img" not in _html.tensor_html(nbt.iota((12,)))
+
+
+def test_to_heatmap_pictures_every_slice_with_the_axis_names():
+    markup = nbt.to_heatmap(nbt.iota((3, 4, 5), names=["z", "y", "x"]))._repr_html_()
+    assert markup.count("<img") == 3 and "x →" in markup and "y →" in markup
+    vectorized = nbt.to_heatmap(nbt.vectorize(nbt.iota((2, 3, 3)), "batch"))._repr_html_()
+    assert vectorized.count("<img") == 2 and "batch" in vectorized
+
+
+def test_the_pictures_of_a_volume_share_one_color_scale():
+    markup = _heatmap.figure(nbt.iota((3, 4, 5), type="f32"))
+    assert "0.0 <span" in markup and "</span> 59.0" in markup  # the legend spans every slice
+    dark, light = _heatmap.png(np.zeros((1, 1)), (0, 59)), _heatmap.png(np.full((1, 1), 59.0), (0, 59))
+    assert dark != light
+
+
+def test_the_header_gives_the_bytes():
+    assert "256 B" in _html.tensor_html(nbt.iota((8, 8), type="f32"))
+    assert "1.9 MiB" in _html.tensor_html(nbt.iota((1000, 1000), type="bf16"))
+    assert _html.nbytes(nbt.iota((3,), type="u8")) == "3 B"
+
+
+@pytest.mark.parametrize("backend", [nbt.NumPyBackend, nbt.XLABackend], ids=["numpy", "xla"])
+def test_large_complex_tensors_report_magnitudes(backend):
+    values = (np.arange(3000) * (1 - 1j)).astype(np.complex64)
+    values[5] = np.nan
+    stats = dict(_stats.summary(nbt.tensor(values, backend=backend())))
+    assert stats["NaN"] == "1" and stats["max |x|"] == "4241.23"
+    assert "mean" not in stats and "min" not in stats and "NaN" not in stats["mean |x|"]
+    assert "|x|" in _html.tensor_html(nbt.tensor(values.reshape(30, 100), backend=backend()))
+
+
+@pytest.mark.parametrize("type_", ["s64", "u64", "f64", "c128", "bf16", "f16", "u8"])
+def test_large_views_agree_on_both_backends_without_warnings(type_):
+    values = np.random.default_rng(1).normal(4, 3, (60, 50))
+    host = nbt.tensor(values, type=type_, backend=nbt.NumPyBackend())
+    device = nbt.tensor(values, type=type_, backend=nbt.XLABackend())
+    on_host, on_device = dict(_stats.summary(host)), dict(_stats.summary(device))
+    assert on_host.keys() == on_device.keys()
+    for label, value in on_host.items():
+        assert float(value) == pytest.approx(float(on_device[label]), rel=1e-4), label
+    assert "values unavailable" not in _html.tensor_html(device)
+
+
+def test_a_large_view_on_the_numpy_backend_stays_in_bounded_memory():
+    """tracemalloc sees NumPy's allocations: a 50M-element f32 tensor (191 MiB) is
+    summarized and pictured with a few MiB more, not a float64 copy (381 MiB)."""
+    import tracemalloc
+
+    t = nbt.iota((5000, 10000), type="f32", backend=nbt.NumPyBackend())
+    tracemalloc.start()
+    try:
+        markup = _html.tensor_html(t)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert ">5.0e7<" in markup and "first 10 of 50000000" in markup
+    assert peak < 16 * 2**20, f"{peak / 2**20:.1f} MiB"
+
+
+def test_statistics_of_a_strided_host_array_match_its_contiguous_copy():
+    values = np.random.default_rng(2).normal(size=(700, 900)).astype(np.float32)
+    values[3, 4] = np.nan
+    assert _stats.statistics(values.T, nbt.Type("f", 32)) == _stats.statistics(values.copy(), nbt.Type("f", 32))
+    assert _html._leading(values.T).tolist() == values.T.reshape(-1)[:10].tolist()
+
+
+def test_a_large_view_on_the_xla_backend_stays_on_the_device():
+    """The peak resident memory (VmHWM, reset through /proc/self/clear_refs) grows by
+    compiling the kernels only, not by a host copy of the 50M-element tensor."""
+    script = textwrap.dedent(
+        """
+        import numbat as nbt
+        from numbat.notebook import _html
+
+        def peak():
+            with open("/proc/self/status") as f:
+                return next(int(line.split()[1]) for line in f if line.startswith("VmHWM")) * 1024
+
+        t = nbt.iota((5000, 10000), type="f32")
+        t.data.block_until_ready()
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        before = peak()
+        markup = _html.tensor_html(t)
+        assert ">5.0e7<" in markup and "first 10 of 50000000" in markup, markup
+        print(peak() - before)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", script], check=False, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    growth = int(done.stdout.split()[-1])
+    assert growth < 32 * 2**20, f"{growth / 2**20:.1f} MiB"  # the tensor itself is 191 MiB
 
 
 # --- expression SVG ------------------------------------------------------------
@@ -553,6 +663,25 @@ def test_precision_magic_sets_the_default_for_new_defns(ip):
     nbt._defn._options._global.pop("precision")  # leave the process as the test found it
 
 
+def test_precision_magic_says_what_each_setting_means_per_platform(ip):
+    text = run(ip, "%numbat precision").displays[0]["text/plain"]
+    rows = [line.replace("*", "").split() for line in text.splitlines()[2:5]]
+    assert {row[0]: row[1] for row in rows} == {"default": "float32", "high": "float32", "highest": "float32"}, text
+    assert "one bfloat16 pass" in text and "tensorfloat32" in text and "*  default" in text  # never bfloat16 on a CPU
+
+
+def test_ir_views_leave_out_source_locations_unless_asked(ip):
+    run(ip, "import numbat as nbt\n_fma = nbt.defn(lambda a, b: a * b + 1.0)\n_v = nbt.iota((3,), type='f32')")
+    for flag in ("--hlo", "--mlir"):
+        shown = run(ip, f"%numbat graph _fma _v _v {flag}").displays[0]
+        plain = shown["text/plain"]
+        assert "#FF0000" not in shown["text/html"]  # no red boxes around tokens the LLVM lexer does not know
+        assert ".py" not in plain and "stack_frame_id" not in plain and "loc(" not in plain, plain
+        assert ("multiply" in plain) and len(plain) < 2000
+    located = run(ip, "%numbat graph _fma _v _v --hlo --locations").displays[0]["text/plain"]
+    assert "FileNames" in located and "stack_frame_id" in located
+
+
 def test_graph_magic_draws_the_expression_the_kernels_and_the_ir(ip):
     run(ip, "import numbat as nbt\nx = nbt.iota((8,), type='f32')\nfma = nbt.defn(lambda x, y, z: x + y * z)")
     drawn = run(ip, "%numbat graph fma x x x").displays[0]
@@ -606,7 +735,18 @@ def test_explorer_is_a_widget_with_a_static_fallback():
     slider = explorer.widget().children[0]
     assert slider.description == "step" and slider.max == 2
     slider.value = 2
-    assert "step=2" in explorer.widget().children[-1].value and ">8<" in explorer.widget().children[-1].value
+    view = explorer.widget().children[-1].value
+    assert "step=2" in view and ">8<" in view and "<img" in view  # the selected slice, as numbers and a picture
+
+
+def test_shards_view_says_which_device_holds_which_piece():
+    t = nbt.tensor([[1, 2], [3, 4]], names=["<r>", "c"], backend=nbt.NumPyBackend())
+    view = nbt.notebook.shards(t)
+    assert repr(view) == "s32[<r>: 2][c: 2] on 1 device(s)\n  host holds [0:2, 0:2]: [ [1, 2], [3, 4] ]"
+    markup = view._repr_html_()
+    assert "numbat-shards" in markup and "&lt;r&gt;" in markup and "<r>" not in markup and markup.count("<td") == 4
+    with pytest.raises(nbt.ArgumentError, match="at least one axis"):
+        nbt.notebook.shards(nbt.tensor(1))
 
 
 def test_telemetry_strip_can_be_turned_off_and_on(ip):

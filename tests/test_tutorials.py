@@ -50,31 +50,93 @@ def test_tutorial_runs_without_errors(executed, name):
     assert not [o for o in executed(name) if o.output_type == "error"]
 
 
+def _cells(name):
+    return nbformat.read(NOTEBOOKS / name, as_version=4).cells
+
+
+@pytest.mark.parametrize("name", TUTORIALS)
+def test_every_tutorial_states_its_goal_recaps_and_ends_with_a_hidden_solution(name):
+    cells = _cells(name)
+    assert "**Goal:**" in cells[0].source and re.search(r"\*\*Time:\*\* about \d+ minutes", cells[0].source)
+    headings = [c.source for c in cells if c.cell_type == "markdown"]
+    assert any("## Recap" in h for h in headings) and any("## Exercise" in h for h in headings)
+    exercise = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and "## Exercise" in c.source)
+    solutions = [c for c in cells[exercise:] if "solution" in c.metadata.get("tags", [])]
+    assert len(solutions) == 1 and solutions[0].cell_type == "code"
+    assert solutions[0].metadata.get("jupyter", {}).get("source_hidden") is True  # collapsed, and nbval still runs it
+    assert "NBVAL_SKIP" not in solutions[0].source and solutions[0].outputs
+    if not name.startswith("08"):
+        assert cells[-1].source.startswith("Next: `0"), cells[-1].source
+
+
+@pytest.mark.parametrize("name", TUTORIALS)
+def test_committed_outputs_hold_no_local_paths_or_stack_frames(name):
+    outputs = [o for c in _cells(name) if c.cell_type == "code" for o in c.outputs]
+    text = _text(outputs) + "".join(_data(outputs, "text/html"))
+    assert "/work/" not in text and "/home/" not in text and "site-packages" not in text
+    assert "stack_frame_id" not in text and "FileNames" not in text
+
+
 def test_tutorial_01_shows_tensor_views_graph_and_telemetry(executed):
     outputs = executed("01_tensors_and_defn.ipynb")
-    assert any("numbat-tensor" in h and "s32[x: 2][y: 2]" in h for h in _data(outputs, "text/html"))
-    assert any("numbat-heatmap" in h for h in _data(outputs, "text/html"))
+    assert any("numbat-tensor" in h and "s32[x: 2][y: 2]" in h and "16 B" in h for h in _data(outputs, "text/html"))
+    assert any("numbat-heatmap" in h and "<img" in h for h in _data(outputs, "text/html"))
     assert any("<svg" in s and "divide" in s for s in _data(outputs, "image/svg+xml"))
     assert any("numbat-strip" in h and "softmax" in h for h in _data(outputs, "text/html"))
 
 
-def test_tutorial_03_inlines_a_defn_and_runs_control_flow(executed):
+def test_tutorial_02_shows_the_rich_view_not_only_print(executed):
+    outputs = executed("02_named_tensors.ipynb")
+    views = [h for h in _data(outputs, "text/html") if "numbat-tensor" in h]
+    assert len(views) >= 12 and sum("numbat-heatmap" in h for h in views) >= 6
+
+
+def test_tutorial_03_inlines_a_defn_and_its_branches_say_what_they_do(executed):
     text = _text(executed("03_defn_and_the_compiler.ipynb"))
     assert "nbt.cond" in text and "111" in text
+    source = "".join(c.source for c in _cells("03_defn_and_the_compiler.ipynb"))
+    assert "safe_abs" not in source and "flip_if_sum_negative" in source  # cond flips the whole vector
+    assert "[3.0, -1.0]" in text and "[3.0, 1.0]" in text  # flipped, then the element-wise abs
 
 
-def test_tutorial_05_shows_one_fused_kernel_and_a_disk_hit(executed):
+def test_tutorial_04_answers_yes_or_no_with_booleans(executed):
+    outputs = executed("04_automatic_differentiation.ipynb")
+    assert "True" in _text(outputs) and "u8" not in _text(outputs)
+
+
+def test_tutorial_05_shows_one_fused_kernel_a_disk_hit_and_the_magics(executed):
     outputs = executed("05_inside_xla.ipynb")
     assert "multiply_add_fusion" in _text(outputs) and "[False, True]" in _text(outputs)
     assert any("multiply, add" in h for h in _data(outputs, "text/html"))
+    assert any("numbat-ir" in h and "fused_computation" in h for h in _data(outputs, "text/html"))
+    assert "defn cache" in _text(outputs) and "one bfloat16 pass" in _text(outputs)
+    events = [
+        line
+        for line in _text(outputs).splitlines()
+        if line.startswith("compiled fma") and line.endswith(("call", "f64[10]"))
+    ]
+    assert (
+        events[0].endswith("first call")
+        and len([e for e in _text(outputs).splitlines() if e.startswith("compiled fma (")]) == 3
+    )
 
 
-def test_tutorial_08_trains_past_90_percent_and_plots(executed):
+def test_tutorial_07_draws_the_pieces_on_four_devices(executed):
+    outputs = executed("07_streaming_and_sharding.ipynb")
+    shards = [h for h in _data(outputs, "text/html") if "numbat-shards" in h]
+    assert len(shards) == 4 and all("on 4 device(s)" in h for h in shards)
+    assert "holds [6:8, 0:3]: [ [324, 361, 400], [441, 484, 529] ]" in _text(outputs)
+
+
+def test_tutorial_08_trains_past_90_percent_and_shows_what_it_learned(executed):
     outputs = executed("08_training_a_classifier.ipynb")
     accuracy = float(re.search(r"test accuracy: ([\d.]+)%", _text(outputs)).group(1))
     assert accuracy >= 90
-    assert len(_data(outputs, "image/png")) >= 3  # the first digit, the loss curve, the confusion matrix
+    assert len(_data(outputs, "image/png")) >= 5  # digit, loss curve, telemetry chart, histogram, the 32 filters
+    confusion = next(h for h in _data(outputs, "text/html") if "true \\ predicted" in h)
+    assert confusion.count("<tr>") == 11 and "numbat-heatmap" in confusion  # every row, and a picture
     assert _data(outputs, "application/vnd.jupyter.widget-view+json")  # the explorer, as a widget
+    assert "README lists" not in "".join(c.source for c in _cells("08_training_a_classifier.ipynb"))
 
 
 def test_static_html_of_the_tutorials_shows_the_widgets_views():

@@ -1,6 +1,7 @@
-"""`%numbat graph FUN ARGS... [--fused] [--all] [--mlir | --hlo]`: a defn's expression
-graph (`--all`: every node of a large one), the kernels XLA fused it into, or its IR
-with syntax highlighting.
+"""`%numbat graph FUN ARGS... [--fused] [--all] [--mlir | --hlo] [--locations]`: a defn's
+expression graph (`--all`: every node of a large one), the kernels XLA fused it into, or
+its IR with syntax highlighting. The IR leaves out source locations (file paths, stack
+frames: they differ between machines and drown a small graph) unless `--locations`.
 
 `FUN` and `ARGS` are names in the notebook's namespace (ARGS may also be Python
 literals such as `3` or `2.5`)."""
@@ -8,6 +9,8 @@ literals such as `3` or `2.5`)."""
 from __future__ import annotations
 
 import ast
+import re
+import typing
 
 from .._errors import ArgumentError
 from . import _svg
@@ -23,8 +26,11 @@ def _resolve(namespace: dict, name: str):
         raise ArgumentError(f"%numbat graph: {name!r} is not defined in the notebook") from None
 
 
-def graph(namespace: dict, names: list[str], fused: bool, ir: str | None, everything: bool = False) -> dict:
-    """The mimebundle `%numbat graph` displays; `everything` draws every node of a large graph."""
+def graph(
+    namespace: dict, names: list[str], fused: bool, ir: str | None, everything: bool = False, locations: bool = False
+) -> dict:
+    """The mimebundle `%numbat graph` displays; `everything` draws every node of a large graph,
+    `locations` keeps the IR's source locations."""
     from .. import _defn
     from ..xla import _ir
 
@@ -35,9 +41,11 @@ def graph(namespace: dict, names: list[str], fused: bool, ir: str | None, everyt
         raise ArgumentError(f"%numbat graph: {names[0]!r} is a {type(fun).__name__}, not a function")
     args = [_resolve(namespace, name) for name in names[1:]]
     if ir == "mlir":
-        return _highlighted(_ir.to_mlir_module(fun, args), "mlir")
+        text = _ir.to_mlir_module(fun, args)
+        return _highlighted(text if locations else without_locations(text), "mlir")
     if ir == "hlo":
-        return _highlighted(_ir.hlo(fun, args), "hlo")
+        text = _ir.hlo(fun, args)
+        return _highlighted(text if locations else without_locations(text), "hlo")
     expr = _defn.debug_expr(fun)(*args)
     limit = len(expr.nodes) if everything else None
     if not fused:
@@ -64,13 +72,38 @@ def graph(namespace: dict, names: list[str], fused: bool, ir: str | None, everyt
     }
 
 
+_LOCATION_TABLES = re.compile(r"^(FileNames|FunctionNames|FileLocations|StackFrames)\n(?:.+\n)*\n*", re.MULTILINE)
+_LOCATION_FIELDS = re.compile(
+    r'\s*\b(stack_frame_id=\d+|source_file="[^"]*"|source_line=\d+|source_end_line=\d+|source_column=\d+|source_end_column=\d+)'
+)
+_MLIR_LOCATIONS = re.compile(r'\s*loc\((?:[^()"]|"[^"]*"|\((?:[^()"]|"[^"]*")*\))*\)|^#loc.*\n', re.MULTILINE)
+
+
+def without_locations(text: str) -> str:
+    """HLO or MLIR text without its source locations: HLO's file, function, location and
+    stack-frame tables and each op's `stack_frame_id`/`source_file`/`source_line`, MLIR's
+    `loc(...)` attributes and `#loc` aliases.
+
+    >>> without_locations('FileNames\\n1 "/home/me/a.py"\\n\\n%add = f32[] add(%a, %b), metadata={op_name="add" stack_frame_id=3}\\n')
+    '%add = f32[] add(%a, %b), metadata={op_name="add"}\\n'
+    """
+    text = _LOCATION_TABLES.sub("", text)
+    text = _LOCATION_FIELDS.sub("", text)
+    return _MLIR_LOCATIONS.sub("", text)
+
+
 def _highlighted(text: str, language: str) -> dict:
     """The IR as text, and as HTML with inline-styled syntax highlighting (pygments ships with IPython)."""
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import get_lexer_by_name
+    from pygments.styles.default import DefaultStyle
+    from pygments.token import Error
+
+    class _Style(DefaultStyle):  # tokens LLVM's lexer does not know are plain text, not boxed in red
+        styles: typing.ClassVar[dict] = {**DefaultStyle.styles, Error: ""}
 
     lexer = get_lexer_by_name("llvm")  # MLIR and HLO read well with LLVM IR's tokens: %values, types, attributes
-    html = highlight(text, lexer, HtmlFormatter(noclasses=True, nowrap=True))
+    html = highlight(text, lexer, HtmlFormatter(noclasses=True, nowrap=True, style=_Style))
     style = "font-size:12px;max-height:480px;overflow:auto;margin:2px 0;"
     return {"text/plain": text, "text/html": f"<pre class='numbat-ir' style='{style}'>{html}</pre>"}

@@ -138,6 +138,9 @@ class NumbatMagics(Magics):
     @argument("--all", action="store_true", dest="everything", help="with graph: draw every node of a large graph")
     @argument("--mlir", action="store_true", help="with graph: show the StableHLO module")
     @argument("--hlo", action="store_true", help="with graph: show XLA's optimized HLO")
+    @argument(
+        "--locations", action="store_true", help="with graph --mlir/--hlo: keep source locations (file paths, frames)"
+    )
     @line_magic
     def numbat(self, line=""):
         """Look at numbat from the notebook.
@@ -160,7 +163,8 @@ class NumbatMagics(Magics):
           graph      `%numbat graph FUN ARGS... [--fused] [--all] [--mlir|--hlo]`:
                      the expression graph of FUN on the named ARGS (--all: every
                      node of a large graph), grouped by XLA kernel with --fused,
-                     or its IR
+                     or its IR (without file paths and stack frames unless
+                     --locations)
 
         Examples: `%numbat info`, `%numbat telemetry -n 5`, `%numbat graph f x --fused`.
         """
@@ -203,7 +207,7 @@ class NumbatMagics(Magics):
 
             ir = "mlir" if args.mlir else "hlo" if args.hlo else None
             try:
-                display(graph(self.shell.user_ns, rest, args.fused, ir, args.everything), raw=True)
+                display(graph(self.shell.user_ns, rest, args.fused, ir, args.everything, args.locations), raw=True)
             except ArgumentError as error:
                 return _error(str(error))
         else:

@@ -81,8 +81,20 @@ def precision(arguments: list[str]) -> list[Section] | str:
             return _one_line(error)
         _options.global_default_defn_options({**_options.global_default_defn_options(), "precision": arguments[0]})
     current = _options.effective({}).get("precision", "default")
-    note = f"defns created from now on compile with precision {current!r} ({_config.PRECISIONS[current]} matmuls)"
-    return [Section("precision", (), [], note)]
+    rows = [("*" if name == current else "", name, *meanings) for name, meanings in PRECISION_MEANINGS.items()]
+    note = (
+        f"defns created from now on compile with precision {current!r} (marked *); it changes float32 "
+        "matrix products and convolutions only, and only on GPUs and TPUs"
+    )
+    return [Section("precision", ("", "setting", "CPU", "NVIDIA GPU", "TPU"), rows, note)]
+
+
+# What each matmul precision computes a float32 product in, per platform (jax.lax.Precision).
+PRECISION_MEANINGS = {
+    "default": ("float32", "tensorfloat32 (Ampere and newer)", "one bfloat16 pass"),
+    "high": ("float32", "tensorfloat32", "three bfloat16 passes"),
+    "highest": ("float32", "float32", "float32"),
+}
 
 
 def _bytes(count: int | None) -> str:

@@ -8,9 +8,11 @@ _BOX = (
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;line-height:1.4;"
     "color:inherit;margin:2px 0;"
 )
-_TABLE = "border-collapse:collapse;margin:2px 0 8px 0;border:1px solid rgba(128,128,128,0.3);"
+_TABLE = "border-collapse:collapse;margin:2px 0 8px 0;border:1px solid rgba(128,128,128,0.3);max-width:100%;"
 _TH = "padding:1px 8px;text-align:left;background:rgba(128,128,128,0.12);font-weight:600;"
-_TD = "padding:1px 8px;text-align:left;white-space:nowrap;border-top:1px solid rgba(128,128,128,0.2);"
+# Cells wrap (at spaces and commas) so that a wide table fits the notebook's width instead
+# of losing its last columns past the right edge.
+_TD = "padding:1px 8px;text-align:left;overflow-wrap:break-word;border-top:1px solid rgba(128,128,128,0.2);"
 _DIM = "opacity:0.7;"
 
 
