@@ -149,8 +149,15 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import _bench
 
-    results = _bench.run(args.suite, size=args.size, rounds=args.rounds)
-    _bench.print_tables(results)
+    try:
+        results = _bench.run(args.suite, size=args.size, rounds=args.rounds, rows=args.rows)
+    except ValueError as error:  # an unknown kernel row, or --rows with another suite
+        print(f"numbat bench: {error}", file=sys.stderr)
+        return 2
+    if args.markdown:
+        print(_bench.markdown(results))
+    else:
+        _bench.print_tables(results)
     if args.json:
         _bench.write_json(results, args.json)
     return 0
@@ -185,8 +192,18 @@ def _parser() -> argparse.ArgumentParser:
         "suite",
         nargs="?",
         default="all",
-        choices=("softmax", "dispatch", "eager", "trace", "notebook", "all"),
+        choices=("softmax", "dispatch", "eager", "trace", "notebook", "kernels", "all"),
         help="which suite (default: all)",
+    )
+    bench.add_argument(
+        "--rows",
+        metavar="KEYS",
+        help="kernels suite only: comma-separated rows to run (e.g. top_k,take,mlp_step; default: all)",
+    )
+    bench.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the README's Performance table (machine, date, each figure and its target) instead",
     )
     bench.add_argument("--size", type=_positive_int, default=None, help="problem size (default: each suite's own)")
     bench.add_argument("--rounds", type=_positive_int, default=200, help="timed rounds (default: %(default)s)")

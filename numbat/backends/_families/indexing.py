@@ -80,8 +80,12 @@ class Array(ArrayBase, Interface):
 
     def take(self, out, tensor, indices, axis):
         data = self._as(tensor, out)
-        index = self._clamped(indices.data, data.shape[axis])
-        return self._wrap(out, self.xp.take(data, index, axis=axis, mode="clip"))
+        if self.xp is np:
+            index = self._clamped(indices.data, data.shape[axis])
+            return self._wrap(out, np.take(data, index, axis=axis, mode="clip"))
+        # jnp.take's "clip" mode is XLA's own gather, which clamps every index (negative
+        # ones to 0) with no extra instruction: exactly jnp.take(..., mode="clip").
+        return self._wrap(out, self.xp.take(data, indices.data, axis=axis, mode="clip"))
 
     def take_along_axis(self, out, tensor, indices, axis):
         data = self._as(tensor, out)
