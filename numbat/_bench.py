@@ -180,7 +180,7 @@ def startup_times(runs: int = 3) -> tuple[float, float, float]:
 
 def notebook_suite(size: int, rounds: int) -> list[dict]:
     """`import numbat` and `%load_ext numbat` beyond `import jax`, the post-cell hook, and the big tensor view."""
-    jax_s, import_s, load_s = startup_times()
+    jax_s, import_s, load_s = startup_times(runs=3 if rounds >= 20 else 1)
     from IPython.core.interactiveshell import InteractiveShell
 
     from .notebook import _html, _strip
