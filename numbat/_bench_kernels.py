@@ -216,7 +216,7 @@ def jx_mlp_step(w1, b1, w2, b2, x, y):
         w1, b1, w2, b2 = params
         h = jnp.maximum(x @ w1 + b1, 0.0)
         logits = h @ w2 + b2
-        return -jnp.mean(jnp.sum(y * jax.nn.log_softmax(logits, axis=1), axis=1))
+        return -jnp.mean(jnp.sum(y * (logits - jax.nn.logsumexp(logits, axis=1, keepdims=True)), axis=1))
 
     value, grads = jax.value_and_grad(loss)((w1, b1, w2, b2))
     return value, tuple(p - 0.01 * g for p, g in zip((w1, b1, w2, b2), grads))
@@ -240,7 +240,7 @@ def jx_cnn_step(kernel, w, x, y):
         h = jnp.maximum(jax.lax.conv_general_dilated(x, kernel, (1, 1), "VALID"), 0.0)
         pooled = jax.lax.reduce_window(h, -jnp.inf, jax.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
         logits = pooled.reshape(x.shape[0], w.shape[0]) @ w
-        return -jnp.mean(jnp.sum(y * jax.nn.log_softmax(logits, axis=1), axis=1))
+        return -jnp.mean(jnp.sum(y * (logits - jax.nn.logsumexp(logits, axis=1, keepdims=True)), axis=1))
 
     value, (dk, dw) = jax.value_and_grad(loss)((kernel, w))
     return value, kernel - 0.01 * dk, w - 0.01 * dw
@@ -254,7 +254,8 @@ def nb_attention(q, k, v):
 
 def jx_attention(q, k, v):
     scores = jnp.einsum("bqd,bkd->bqk", q, k) / np.sqrt(q.shape[-1])
-    return jnp.einsum("bqk,bkd->bqd", jax.nn.softmax(scores, axis=2), v)
+    weights = jnp.exp(scores - jax.nn.logsumexp(scores, axis=2, keepdims=True))
+    return jnp.einsum("bqk,bkd->bqd", weights, v)
 
 
 def _nb_while(i, x):

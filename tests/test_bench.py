@@ -52,6 +52,8 @@ def test_markdown_has_every_figure_with_its_target(all_small):
     assert sorted(keys) == sorted(_bench.TARGETS)  # every figure, each once
     for key in _bench.TARGETS:
         assert sum(f"| {_bench.TARGETS[key]} |" in line for line in table) >= 1
+    figure_lines = [line for line in table if any(f"| {target} |" in line for target in _bench.TARGETS.values())]
+    assert figure_lines and all(line.endswith(("| yes |", "| **no** |")) for line in figure_lines)
     assert any(line.startswith("| top_k k=10 f32[64]") for line in table)  # the kernel table follows
 
 

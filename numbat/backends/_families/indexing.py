@@ -100,7 +100,11 @@ class Array(ArrayBase, Interface):
         data = self.xp.transpose(data, list(axes) + rest)
         index = self.xp.asarray(indices.data)
         clamped = tuple(self._clamped(index[..., i], data.shape[i]) for i in range(len(axes)))
-        return self._wrap(out, data[clamped])
+        if self.xp is np:
+            return self._wrap(out, data[clamped])
+        # Clamped in the indices' own type (so 64-bit extremes clamp, not wrap); then in
+        # bounds, so jax.numpy adds no negative-index select around the gather.
+        return self._wrap(out, data.at[clamped].get(mode="promise_in_bounds", wrap_negative_indices=False))
 
     def indexed(self, out, tensor, indices, updates, axes, mode):
         """Updates at out-of-range indices (negative ones included) are dropped, as XLA's
