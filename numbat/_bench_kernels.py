@@ -496,7 +496,7 @@ def _agree(kernel: Kernel, ours, theirs) -> None:
         np.testing.assert_allclose(a, b, rtol=2e-3, atol=2e-3, err_msg=f"kernel row {kernel.key}")
 
 
-def run_row(kernel: Kernel, n: int, rounds: int, budget_s: float = 0.5) -> dict:
+def run_row(kernel: Kernel, n: int, rounds: int, budget_s: float = 1.0) -> dict:
     """Times one row (at most `rounds` rounds, fewer when a round is slow) and counts its
     HLO. A row whose numbat side fails is kept, with the error as its note and no times."""
     try:

@@ -126,8 +126,14 @@ class Array(ArrayBase, Interface):
             else:
                 data[chosen] = values[valid]
         else:
-            # Negative indices would wrap in jax.numpy: move every invalid one past the end, then drop.
-            chosen = tuple(xp.where(valid, column, size) for column, size in zip(columns, data.shape))
+            if index.dtype.itemsize <= 4:
+                # XLA's scatter itself drops out-of-range (negative too) updates: no instruction
+                # beyond it, as `.at[].add(mode="drop", wrap_negative_indices=False)`.
+                chosen = tuple(columns)
+            else:
+                # jax.numpy takes 64-bit indices to 32 bits: move every invalid one past the end first.
+                chosen = tuple(xp.where(valid, column, size) for column, size in zip(columns, data.shape))
             at = data.at[chosen]
-            data = at.add(values, mode="drop") if mode == "add" else at.set(values, mode="drop")
+            drop = {"mode": "drop", "wrap_negative_indices": False}
+            data = at.add(values, **drop) if mode == "add" else at.set(values, **drop)
         return self._wrap(out, xp.transpose(data, np.argsort(order)))
