@@ -98,6 +98,11 @@ def top_k(tensor, k=1):
       s32[2]
       [1, 3]
     >
+    >>> nbt.top_k(nbt.tensor([1.0, 3.0, float("nan"), 3.0, -0.0, 0.0]), k=6)[1]
+    numbat.Tensor<
+      s32[6]
+      [2, 1, 3, 0, 4, 5]
+    >
     """
     tensor = _dispatch.to_tensor(tensor)
     if tensor.rank == 0 or not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= tensor.shape[-1]:
