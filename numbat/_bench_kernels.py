@@ -35,12 +35,16 @@ class Kernel:
     """One row: `numbat` and `jax` compute the same thing from the arrays `inputs(n)` makes."""
 
     key: str
-    describe: typing.Callable[[int], str]
+    label: str
     numbat: typing.Callable
     jax: typing.Callable
     inputs: typing.Callable[[int], list]
     note: str = ""
     check: bool = True  # compare the two results (off where the answers legitimately differ)
+    shown: int = 0  # which input's shape names the row
+
+    def describe(self, arrays: list) -> str:
+        return f"{self.label} f32[{'x'.join(map(str, arrays[self.shown].shape))}]"
 
 
 # Opcodes counted in both optimized HLO programs, and how they are headed in the table.
@@ -289,10 +293,6 @@ def _jx_random(sampler):
     return draw
 
 
-def _shape(index: int = 0):
-    return lambda n, make: "x".join(map(str, make(n)[index].shape))
-
-
 _RANDOM_NOTE = (
     "numbat's random is being rewritten to Nx's threefry (NXRANDOM); the JAX side is jax.random's "
     "threefry2x32 with one split, the same bit-generator cost; numbers differ"
@@ -300,7 +300,7 @@ _RANDOM_NOTE = (
 
 
 def _kernel(key, label, make, numbat, jax_fun, note="", check=True, index=0):
-    return Kernel(key, lambda n: f"{label} f32[{_shape(index)(n, make)}]", numbat, jax_fun, make, note, check)
+    return Kernel(key, label, numbat, jax_fun, make, note, check, index)
 
 
 KERNELS: tuple[Kernel, ...] = (
@@ -499,14 +499,15 @@ def _agree(kernel: Kernel, ours, theirs) -> None:
 def run_row(kernel: Kernel, n: int, rounds: int, budget_s: float = 1.0) -> dict:
     """Times one row (at most `rounds` rounds, fewer when a round is slow) and counts its
     HLO. A row whose numbat side fails is kept, with the error as its note and no times."""
+    arrays = kernel.inputs(n)
     try:
-        return _run_row(kernel, n, rounds, budget_s)
+        return _run_row(kernel, arrays, rounds, budget_s)
     except Exception as error:  # noqa: BLE001 - one broken op must not hide the other rows
         message = f"FAILED: {type(error).__name__}: {str(error).splitlines()[0][:300]}"
         empty = dict.fromkeys(COUNTED, 0)
         return {
             "key": kernel.key,
-            "kernel": kernel.describe(n),
+            "kernel": kernel.describe(arrays),
             "numbat_us": None,
             "jax_us": None,
             "ratio": None,
@@ -516,8 +517,7 @@ def run_row(kernel: Kernel, n: int, rounds: int, budget_s: float = 1.0) -> dict:
         }
 
 
-def _run_row(kernel: Kernel, n: int, rounds: int, budget_s: float) -> dict:
-    arrays = kernel.inputs(n)
+def _run_row(kernel: Kernel, arrays: list, rounds: int, budget_s: float) -> dict:
     tensors = [nbt.tensor(a) for a in arrays]
     device = [jnp.asarray(a) for a in arrays]
     ours, theirs = nbt.defn(kernel.numbat), jax.jit(kernel.jax)
@@ -533,7 +533,7 @@ def _run_row(kernel: Kernel, n: int, rounds: int, budget_s: float) -> dict:
     }
     return {
         "key": kernel.key,
-        "kernel": kernel.describe(n),
+        "kernel": kernel.describe(arrays),
         "numbat_us": stats["numbat"]["median_us"],
         "jax_us": stats["jax"]["median_us"],
         "ratio": stats["numbat"]["median_us"] / stats["jax"]["median_us"],
