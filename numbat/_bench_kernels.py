@@ -313,7 +313,14 @@ KERNELS: tuple[Kernel, ...] = (
         lambda x: nbt.logsumexp(x, axes=[1]),
         lambda x: jax.nn.logsumexp(x, axis=1),
     ),
-    _kernel("argmax", "argmax axis 1", _rows_by(1024), lambda x: nbt.argmax(x, axis=1), lambda x: jnp.argmax(x, 1)),
+    _kernel(
+        "argmax",
+        "argmax axis 1",
+        _rows_by(1024),
+        lambda x: nbt.argmax(x, axis=1),
+        lambda x: jnp.argmax(x, 1),
+        note="a defn traces in 64-bit mode, so jnp.argmax reduces an s64 iota and converts (one more fusion)",
+    ),
     _kernel(
         "cumulative_sum",
         "cumulative_sum axis 1",
