@@ -86,6 +86,8 @@ class Array(ArrayBase, Interface):
             return self._wrap(out, np.take_along_axis(data, index, axis=axis))
         if not descending:
             return self._wrap(out, jax.lax.sort(data, dimension=axis, is_stable=True))
+        if data.dtype.kind in "iub":  # equal integers are indistinguishable: one reverse, as jnp.sort
+            return self._wrap(out, jax.lax.rev(jax.lax.sort(data, dimension=axis), (axis,)))
         flipped = jax.lax.sort(jax.lax.rev(data, (axis,)), dimension=axis, is_stable=True)
         return self._wrap(out, jax.lax.rev(flipped, (axis,)))
 
