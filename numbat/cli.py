@@ -155,7 +155,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(f"numbat bench: {error}", file=sys.stderr)
         return 2
     if args.markdown:
-        print(_bench.markdown(results))
+        from . import _bench_markdown
+
+        print(_bench_markdown.markdown(results))
     else:
         _bench.print_tables(results)
     if args.json:

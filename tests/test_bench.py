@@ -1,11 +1,11 @@
-"""Tests for numbat/_bench.py and numbat/_bench_kernels.py: `numbat bench kernels`, `--rows`
-and `--markdown`. Structure only: no assertion depends on a time."""
+"""Tests for numbat/_bench_kernels.py and numbat/_bench_markdown.py (with numbat/_bench.py):
+`numbat bench kernels`, `--rows` and `--markdown`. Structure only: no assertion depends on a time."""
 
 import json
 
 import pytest
 
-from numbat import _bench, _bench_kernels, cli
+from numbat import _bench_kernels, _bench_markdown, cli
 
 
 @pytest.fixture(scope="module")
@@ -15,6 +15,24 @@ def all_small(tmp_path_factory):
     code = cli.main(["bench", "all", "--size", "64", "--rounds", "3", "--rows", "top_k,take", "--json", str(path)])
     assert code == 0
     return json.loads(path.read_text())["results"]
+
+
+def test_hlo_counts_reads_every_computation():
+    text = """%fused (p: f32[4]) -> f32[2,1] {
+  %g = f32[2,1]{1,0} gather(%p, %i), offset_dims={1}
+}
+ENTRY %main (x: f32[4]) -> (f32[2], s32[2]) {
+  %f = f32[2,1]{1,0} fusion(%x), kind=kLoop, calls=%fused
+  ROOT %t = (f32[2]{0}, s32[2]{0}) custom-call(%f), custom_call_target="TopK"
+}"""
+    assert _bench_kernels.hlo_counts(text) == {
+        "fusion": 1,
+        "custom-call": 1,
+        "gather": 1,
+        "scatter": 0,
+        "sort": 0,
+        "while": 0,
+    }
 
 
 def test_kernel_rows_time_both_sides_and_count_their_hlo(capsys):
@@ -44,15 +62,17 @@ def test_kernel_results_hold_ratios_and_hlo_counts(all_small):
 
 
 def test_markdown_has_every_figure_with_its_target(all_small):
-    text = _bench.markdown(all_small)
+    text = _bench_markdown.markdown(all_small)
     assert text.startswith("Measured by `numbat bench all --markdown` on ")
-    assert f"JAX {_bench.jax.__version__}" in text.splitlines()[0]
+    assert f"JAX {_bench_markdown.jax.__version__}" in text.splitlines()[0]
     table = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
-    keys = [key for key, *_ in _bench.figures(all_small)]
-    assert sorted(keys) == sorted(_bench.TARGETS)  # every figure, each once
-    for key in _bench.TARGETS:
-        assert sum(f"| {_bench.TARGETS[key]} |" in line for line in table) >= 1
-    figure_lines = [line for line in table if any(f"| {target} |" in line for target in _bench.TARGETS.values())]
+    keys = [key for key, *_ in _bench_markdown.figures(all_small)]
+    assert sorted(keys) == sorted(_bench_markdown.TARGETS)  # every figure, each once
+    for key in _bench_markdown.TARGETS:
+        assert sum(f"| {_bench_markdown.TARGETS[key]} |" in line for line in table) >= 1
+    figure_lines = [
+        line for line in table if any(f"| {target} |" in line for target in _bench_markdown.TARGETS.values())
+    ]
     assert figure_lines and all(line.endswith(("| yes |", "| **no** |")) for line in figure_lines)
     assert any(line.startswith("| top_k k=10 f32[64]") for line in table)  # the kernel table follows
 
