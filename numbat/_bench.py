@@ -16,6 +16,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 import jax
@@ -24,7 +25,9 @@ import numpy as np
 
 import numbat as nbt
 
-SUITES = ("softmax", "dispatch", "eager", "trace", "notebook")
+from . import _bench_kernels
+
+SUITES = ("softmax", "dispatch", "eager", "trace", "notebook", "kernels")
 
 
 def measure(cases: dict, rounds: int, warmup: int = 3) -> dict:
@@ -151,16 +154,33 @@ def trace_suite(size: int, rounds: int) -> list[dict]:
     ]
 
 
+_STARTUP = (
+    "import time; t0 = time.perf_counter(); import jax; t1 = time.perf_counter(); import numbat; "
+    "t2 = time.perf_counter(); from IPython.core.interactiveshell import InteractiveShell; "
+    "ip = InteractiveShell.instance(); t3 = time.perf_counter(); ip.run_line_magic('load_ext', 'numbat'); "
+    "t4 = time.perf_counter(); print(t1 - t0, t2 - t1, t4 - t3)"
+)
+
+
+def startup_times(runs: int = 3) -> tuple[float, float, float]:
+    """Seconds for `import jax`, then `import numbat`, then `%load_ext numbat`, each the
+    median over `runs` fresh interpreters. Bytecode is cached (in a directory of its own,
+    after one untimed run), as in any installed package, even where the environment
+    says PYTHONDONTWRITEBYTECODE."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "numbat-bench-pycache")
+    times = []
+    for _ in range(runs + 1):
+        result = subprocess.run(
+            [sys.executable, "-c", _STARTUP], capture_output=True, text=True, check=True, timeout=180, env=env
+        )
+        times.append(tuple(float(v) for v in result.stdout.split()))
+    return tuple(statistics.median(column) for column in zip(*times[1:]))
+
+
 def notebook_suite(size: int, rounds: int) -> list[dict]:
-    """`%load_ext numbat` beyond `import jax`, the post-cell hook, and the big tensor view."""
-    code = (
-        "import time; t0 = time.perf_counter(); import jax; t1 = time.perf_counter(); "
-        "from IPython.core.interactiveshell import InteractiveShell; ip = InteractiveShell.instance(); "
-        "t2 = time.perf_counter(); ip.run_line_magic('load_ext', 'numbat'); t3 = time.perf_counter(); "
-        "print(t1 - t0, t3 - t2)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
-    jax_s, load_s = (float(v) for v in result.stdout.split())
+    """`import numbat` and `%load_ext numbat` beyond `import jax`, the post-cell hook, and the big tensor view."""
+    jax_s, import_s, load_s = startup_times(runs=3 if rounds >= 20 else 1)
     from IPython.core.interactiveshell import InteractiveShell
 
     from .notebook import _html, _strip
@@ -184,6 +204,7 @@ def notebook_suite(size: int, rounds: int) -> list[dict]:
             "ratios": [],
             "figures": {
                 "import jax (s)": jax_s,
+                "import numbat after import jax (s)": import_s,
                 "%load_ext numbat after import jax (s)": load_s,
                 f"tensor view f32[{size},{size}] bytes": len(view),
             },
@@ -191,7 +212,14 @@ def notebook_suite(size: int, rounds: int) -> list[dict]:
     ]
 
 
-DEFAULT_SIZES = {"softmax": 1_000_000, "dispatch": 8, "eager": 8, "trace": 8, "notebook": 4096}
+DEFAULT_SIZES = {
+    "softmax": 1_000_000,
+    "dispatch": 8,
+    "eager": 8,
+    "trace": 8,
+    "notebook": 4096,
+    "kernels": 1 << 20,  # elements of the largest operand of a kernel row
+}
 # Bytes a suite holds at once for a problem size: its arrays (NumPy, device and results)
 # over the size's elements (the notebook suite's tensor is size x size f32).
 _FOOTPRINT = {
@@ -200,6 +228,7 @@ _FOOTPRINT = {
     "eager": lambda size: 6 * 4 * size,
     "trace": lambda size: 4 * 4 * size,
     "notebook": lambda size: 3 * 4 * size * size,
+    "kernels": lambda size: 64 * 4 * size,  # the largest rows' f32 operands, results and JAX's copies
 }
 
 
@@ -241,19 +270,30 @@ def _human(count: float) -> str:
     return f"{count:.1f} TiB"
 
 
-def run(suite: str = "all", size: int | None = None, rounds: int = 200) -> list[dict]:
-    """Runs one suite (or all); `size` overrides each suite's default problem size. A
-    size that cannot fit in memory is refused before any suite runs."""
+def kernels_suite(size: int, rounds: int, rows: str | None = None) -> list[dict]:
+    """Each op family as a defn against the same `jax.jit` code (numbat/_bench_kernels.py)."""
+    return _bench_kernels.kernels_suite(size, rounds, rows)
+
+
+def run(suite: str = "all", size: int | None = None, rounds: int = 200, rows: str | None = None) -> list[dict]:
+    """Runs one suite (or all); `size` overrides each suite's default problem size;
+    `rows` (comma-separated kernel keys) picks rows of the kernels suite. A size that cannot fit
+    in memory is refused before any suite runs."""
     if suite != "all" and suite not in SUITES:
         raise ValueError(f"unknown suite {suite!r}; suites are {', '.join(SUITES)}, all")
+    if rows is not None and suite not in ("kernels", "all"):
+        raise ValueError(f"--rows picks rows of the kernels suite, not of {suite!r}")
+    _bench_kernels.select(rows)  # an unknown row fails before anything runs
     defaults = DEFAULT_SIZES
     chosen = SUITES if suite == "all" else (suite,)
     for name in chosen:
         check_size(name, size or defaults[name])
     results = []
     for name in chosen:
-        suite_rounds = rounds if name not in ("softmax", "trace") else max(rounds // 4, 3)
-        results += globals()[f"{name}_suite"](size or defaults[name], suite_rounds)
+        suite_rounds = rounds if name not in ("softmax", "trace", "kernels") else max(rounds // 4, 3)
+        options = {"rows": rows} if name == "kernels" else {}
+        for result in globals()[f"{name}_suite"](size or defaults[name], suite_rounds, **options):
+            results.append({"suite": name, **result})
     return results
 
 
@@ -286,7 +326,8 @@ def describe(name: str) -> str | None:
     return None
 
 
-def _time(us: float) -> str:
+def format_time(us: float) -> str:
+    """`us` microseconds as µs or ms, two decimals."""
     return f"{us / 1e3:.2f} ms" if us >= 1000 else f"{us:.2f} µs"
 
 
@@ -294,14 +335,17 @@ def print_tables(results: list[dict]) -> None:
     """Prints each comparison as a Benchee-style table, then its ratio lines and what each row measures."""
     for result in results:
         print(f"\n## {result['title']}\n")
+        if "rows" in result:
+            print("\n".join(_bench_kernels.table_lines(result["rows"])))
+            continue
         stats = result["stats"]
         width = max(len(name) for name in stats) + 2
         print(f"{'Name':<{width}}{'ips':>12}{'average':>14}{'deviation':>12}{'median':>14}{'99th %':>14}")
         fastest = min(s["median_us"] for s in stats.values())
         for name, s in sorted(stats.items(), key=lambda item: item[1]["median_us"]):
             print(
-                f"{name:<{width}}{s['ips']:>12,.1f}{_time(s['average_us']):>14}{s['deviation_pct']:>11.1f}%"
-                f"{_time(s['median_us']):>14}{_time(s['p99_us']):>14}"
+                f"{name:<{width}}{s['ips']:>12,.1f}{format_time(s['average_us']):>14}{s['deviation_pct']:>11.1f}%"
+                f"{format_time(s['median_us']):>14}{format_time(s['p99_us']):>14}"
                 + (f"   {s['median_us'] / fastest:.2f}x slower" if s["median_us"] > fastest else "")
             )
         for ratio in result["ratios"]:

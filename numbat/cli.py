@@ -152,11 +152,16 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from . import _bench
 
     try:
-        results = _bench.run(args.suite, size=args.size, rounds=args.rounds)
-    except ArgumentError as error:
+        results = _bench.run(args.suite, size=args.size, rounds=args.rounds, rows=args.rows)
+    except (ArgumentError, ValueError) as error:  # a size that cannot fit, an unknown kernel row, --rows elsewhere
         print(f"numbat: error: {error}", file=sys.stderr)
         return 2
-    _bench.print_tables(results)
+    if args.markdown:
+        from . import _bench_markdown
+
+        print(_bench_markdown.markdown(results))
+    else:
+        _bench.print_tables(results)
     if args.json:
         _bench.write_json(results, args.json)
     return 0
@@ -271,8 +276,18 @@ def _parser() -> argparse.ArgumentParser:
         "suite",
         nargs="?",
         default="all",
-        choices=("softmax", "dispatch", "eager", "trace", "notebook", "all"),
+        choices=("softmax", "dispatch", "eager", "trace", "notebook", "kernels", "all"),
         help="which suite (default: all)",
+    )
+    bench.add_argument(
+        "--rows",
+        metavar="KEYS",
+        help="kernels suite only: comma-separated rows to run (e.g. top_k,take,mlp_step; default: all)",
+    )
+    bench.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the README's Performance table (machine, date, each figure and its target) instead",
     )
     bench.add_argument("--size", type=_positive_int, default=None, help="problem size (default: each suite's own)")
     bench.add_argument("--rounds", type=_positive_int, default=200, help="timed rounds (default: %(default)s)")

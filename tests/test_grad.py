@@ -46,3 +46,13 @@ def test_grad_of_a_non_scalar_output_is_the_grad_of_its_sum():
 def test_grad_needs_a_float_output():
     with pytest.raises(nbt.ArgumentError, match=r"grad needs a function returning a float tensor, got s32\[2\]"):
         nbt.grad(lambda t: nbt.as_type(t, "s32"))(nbt.tensor([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("window", [nbt.window_max, nbt.window_min, nbt.window_sum])
+def test_grad_of_a_window_reduction_inside_a_defn(window):
+    # A window reduction with a traced init value is not differentiable in JAX; numbat's is.
+    x = nbt.tensor(np.arange(16.0).reshape(1, 4, 4))
+    grad = nbt.defn(lambda t: nbt.grad(lambda u: nbt.sum(window(u, (1, 2, 2), strides=(1, 2, 2))))(t))(x)
+    expected = {nbt.window_sum: np.ones((4, 4)), nbt.window_max: np.kron(np.ones((2, 2)), [[0, 0], [0, 1]])}
+    expected[nbt.window_min] = np.kron(np.ones((2, 2)), [[1, 0], [0, 0]])
+    np.testing.assert_array_equal(grad.to_numpy()[0], expected[window])

@@ -41,7 +41,6 @@ import warnings
 import weakref
 
 import jax
-import jax.extend
 import numpy as np
 
 from .. import _check, _expr, telemetry
@@ -113,9 +112,11 @@ def _name(fun) -> str:
 _WIDE_DTYPES = frozenset(np.dtype(name) for name in ("int64", "uint64", "float64", "complex128"))
 
 
-def _uses_64_bits(closed: jax.extend.core.ClosedJaxpr) -> bool:
-    """Whether a traced computation holds 64-bit values or asks for them (an index dtype),
-    looking into the sub-computations of control flow."""
+def _uses_64_bits(closed) -> bool:
+    """Whether a traced computation (a `jax.extend.core.ClosedJaxpr`) holds 64-bit values
+    or asks for them (an index dtype), looking into the sub-computations of control flow."""
+    # Imported at the first compile, not with numbat: `jax.extend` pulls in Pallas (60 ms).
+    import jax.extend.core
 
     def wide(value) -> bool:
         if isinstance(value, jax.extend.core.ClosedJaxpr):

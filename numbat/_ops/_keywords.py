@@ -19,6 +19,8 @@ import types
 
 from .._errors import ArgumentError
 
+_VARIADIC = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+
 
 def _options(fun) -> tuple:
     """The keyword names `fun` takes, in order, or None when it takes any (`**kwargs`)."""
@@ -37,6 +39,22 @@ _SPELLINGS = {
     "keepdims": ("keep_axes", "keep_axes=True (Nx's name)"),
     "keep_dims": ("keep_axes", "keep_axes=True (Nx's name)"),
 }
+
+
+def _plain(fun) -> tuple[tuple, tuple] | None:
+    """`fun`'s parameter names and trailing defaults when every parameter is positional-or-
+    keyword (no `*args`, `**kwargs`, `/` or `*`), else None. Read from the code object when
+    `fun` wraps nothing (cheap: numbat guards some 200 ops at import), else from its signature."""
+    if getattr(fun, "__wrapped__", None) is None and isinstance(fun, types.FunctionType):
+        code = fun.__code__
+        if code.co_flags & _VARIADIC or code.co_posonlyargcount or code.co_kwonlyargcount:
+            return None
+        return code.co_varnames[: code.co_argcount], fun.__defaults__ or ()
+    parameters = list(inspect.signature(fun).parameters.values())
+    if any(p.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters):
+        return None
+    defaults = tuple(p.default for p in parameters if p.default is not inspect.Parameter.empty)
+    return tuple(p.name for p in parameters), defaults
 
 
 def unknown_option(name: str, options: tuple, given) -> ArgumentError:
@@ -66,40 +84,41 @@ def guard(fun, name: str | None = None):
     """`fun`, raising `ArgumentError` for an unknown keyword (a function that takes
     `**kwargs` is returned as it is). `functools.wraps` keeps its name, docstring and
     signature for `help()`, doctests and `inspect.signature`."""
-    options = _options(fun)
-    if options is None:
-        return fun
     name = name or fun.__name__
-    guarded = _exact(fun, name, options) or _generic(fun, name, options)
+    plain = _plain(fun)
+    if plain is not None:
+        guarded = _exact(fun, name, *plain)
+    else:
+        options = _options(fun)
+        if options is None:
+            return fun
+        guarded = _generic(fun, name, options)
     functools.update_wrapper(guarded, fun)
     guarded.__numbat_guarded__ = True
     return guarded
 
 
-def _exact(fun, name: str, options: tuple):
+# One compiled wrapper body per parameter list (many ops share `tensor, axes, keep_axes`).
+_BODIES: dict[tuple, types.CodeType] = {}
+
+
+def _exact(fun, name: str, parameters: tuple, defaults: tuple):
     """A wrapper with `fun`'s own parameters and defaults plus `**unknown`: a call passes
-    its arguments straight through (no tuple or dict repacking). None when `fun` has
-    positional-only, keyword-only or `*args` parameters."""
-    parameters = list(inspect.signature(fun).parameters.values())
-    if any(p.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters):
-        return None
-    namespace = {"_fun": fun, "_error": lambda unknown: unknown_option(name, options, unknown)}
-    listed = []
-    for position, parameter in enumerate(parameters):
-        if parameter.default is inspect.Parameter.empty:
-            listed.append(parameter.name)
-        else:
-            namespace[f"_default{position}"] = parameter.default
-            listed.append(f"{parameter.name}=_default{position}")
-    names = ", ".join(p.name for p in parameters)
-    source = (
-        f"def guarded({', '.join(listed + ['**_unknown'])}):\n"
-        f"    if _unknown:\n"
-        f"        raise _error(_unknown)\n"
-        f"    return _fun({names})\n"
-    )
-    exec(compile(source, f"<numbat guard for {name}>", "exec"), namespace)  # noqa: S102 - our own fixed template
-    return namespace["guarded"]
+    its arguments straight through (no tuple or dict repacking)."""
+    body = _BODIES.get(parameters)
+    if body is None:
+        names = ", ".join(parameters)
+        source = (
+            f"def guarded({', '.join([*parameters, '**_unknown'])}):\n"
+            f"    if _unknown:\n"
+            f"        raise _error(_unknown)\n"
+            f"    return _fun({names})\n"
+        )
+        namespace = {}
+        exec(compile(source, "<numbat guard>", "exec"), namespace)  # noqa: S102 - our own fixed template
+        body = _BODIES[parameters] = namespace["guarded"].__code__
+    scope = {"_fun": fun, "_error": lambda unknown: unknown_option(name, parameters, unknown)}
+    return types.FunctionType(body, scope, "guarded", defaults)
 
 
 def _generic(fun, name: str, options: tuple):

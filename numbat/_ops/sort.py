@@ -83,8 +83,9 @@ def argsort(tensor, axis=0, direction="asc", stable=False, type="s32"):
 
 
 def top_k(tensor, k=1):
-    """The `k` largest elements along the last axis and their indices, as `(values, indices)`
-    (NaN is the largest, as in `sort`).
+    """The `k` largest elements along the last axis and their indices, as `(values, indices)`,
+    in `argsort`'s descending order: NaN is the largest, equal elements keep their order.
+    On XLA it is a partial selection (`lax.top_k`), not a sort of the whole axis.
 
     >>> values, indices = nbt.top_k(nbt.tensor([1, 5, 3, 4]), k=2)
     >>> values
@@ -97,11 +98,17 @@ def top_k(tensor, k=1):
       s32[2]
       [1, 3]
     >
+    >>> nbt.top_k(nbt.tensor([1.0, 3.0, float("nan"), 3.0, -0.0, 0.0]), k=6)[1]
+    numbat.Tensor<
+      s32[6]
+      [2, 1, 3, 0, 4, 5]
+    >
     """
-    from .indexing import slice_along_axis, take_along_axis
-
     tensor = _dispatch.to_tensor(tensor)
-    if tensor.rank == 0 or not isinstance(k, int) or not 1 <= k <= tensor.shape[-1]:
+    if tensor.rank == 0 or not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= tensor.shape[-1]:
         raise ArgumentError(f"top_k: k must be between 1 and the last axis' size, got k={k!r} for {tensor.shape}")
-    order = slice_along_axis(argsort(tensor, axis=-1, direction="desc"), 0, k, axis=-1)
-    return take_along_axis(tensor, order, axis=-1), order
+    _direction("desc", False, tensor, "top_k")
+    shape = tensor.shape[:-1] + (k,)
+    values = _dispatch.run("top_k", Template(shape, tensor.type, tensor.names), (tensor,), k=k, part=0)
+    indices = _dispatch.run("top_k", Template(shape, _types.parse("s32"), tensor.names), (tensor,), k=k, part=1)
+    return values, indices

@@ -80,8 +80,12 @@ class Array(ArrayBase, Interface):
 
     def take(self, out, tensor, indices, axis):
         data = self._as(tensor, out)
-        index = self._clamped(indices.data, data.shape[axis])
-        return self._wrap(out, self.xp.take(data, index, axis=axis, mode="clip"))
+        if self.xp is np:
+            index = self._clamped(indices.data, data.shape[axis])
+            return self._wrap(out, np.take(data, index, axis=axis, mode="clip"))
+        # jnp.take's "clip" mode is XLA's own gather, which clamps every index (negative
+        # ones to 0) with no extra instruction: exactly jnp.take(..., mode="clip").
+        return self._wrap(out, self.xp.take(data, indices.data, axis=axis, mode="clip"))
 
     def take_along_axis(self, out, tensor, indices, axis):
         data = self._as(tensor, out)
@@ -96,7 +100,11 @@ class Array(ArrayBase, Interface):
         data = self.xp.transpose(data, list(axes) + rest)
         index = self.xp.asarray(indices.data)
         clamped = tuple(self._clamped(index[..., i], data.shape[i]) for i in range(len(axes)))
-        return self._wrap(out, data[clamped])
+        if self.xp is np:
+            return self._wrap(out, data[clamped])
+        # Clamped in the indices' own type (so 64-bit extremes clamp, not wrap); then in
+        # bounds, so jax.numpy adds no negative-index select around the gather.
+        return self._wrap(out, data.at[clamped].get(mode="promise_in_bounds", wrap_negative_indices=False))
 
     def indexed(self, out, tensor, indices, updates, axes, mode):
         """Updates at out-of-range indices (negative ones included) are dropped, as XLA's
@@ -118,8 +126,14 @@ class Array(ArrayBase, Interface):
             else:
                 data[chosen] = values[valid]
         else:
-            # Negative indices would wrap in jax.numpy: move every invalid one past the end, then drop.
-            chosen = tuple(xp.where(valid, column, size) for column, size in zip(columns, data.shape))
+            if index.dtype.itemsize <= 4:
+                # XLA's scatter itself drops out-of-range (negative too) updates: no instruction
+                # beyond it, as `.at[].add(mode="drop", wrap_negative_indices=False)`.
+                chosen = tuple(columns)
+            else:
+                # jax.numpy takes 64-bit indices to 32 bits: move every invalid one past the end first.
+                chosen = tuple(xp.where(valid, column, size) for column, size in zip(columns, data.shape))
             at = data.at[chosen]
-            data = at.add(values, mode="drop") if mode == "add" else at.set(values, mode="drop")
+            drop = {"mode": "drop", "wrap_negative_indices": False}
+            data = at.add(values, **drop) if mode == "add" else at.set(values, **drop)
         return self._wrap(out, xp.transpose(data, np.argsort(order)))

@@ -1,4 +1,4 @@
-"""N-dimensional ops: dot, and later conv, concatenate, sort. `Interface` is what a backend implements; `Array` implements it over `self.xp`."""
+"""N-dimensional ops: dot, conv, sorts and top_k. `Interface` is what a backend implements; `Array` implements it over `self.xp`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ if typing.TYPE_CHECKING:
 
 
 class Interface(abc.ABC):
-    """N-dimensional ops: dot, and later conv, concatenate, sort."""
+    """N-dimensional ops: dot, conv, sorts and top_k."""
 
     @abc.abstractmethod
     def dot(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
@@ -30,6 +30,11 @@ class Interface(abc.ABC):
 
     @abc.abstractmethod
     def argsort(self, out: Template, tensor: Tensor, axis: int, descending: bool, stable: bool) -> Tensor: ...
+
+    @abc.abstractmethod
+    def top_k(self, out: Template, tensor: Tensor, k: int, part: int) -> Tensor:
+        """The `k` largest elements along the last axis in `argsort`'s descending order:
+        their values (`part` 0) or their indices (`part` 1)."""
 
     @abc.abstractmethod
     def conv(
@@ -67,28 +72,69 @@ class Array(ArrayBase, Interface):
         dims = (tuple(contract), tuple(batch))
         return self._wrap(out, jax.lax.dot_general(a, b, dims, preferred_element_type=out.type.dtype))
 
+    # Nx's order: NaN sorts above everything (last ascending, first descending), -0.0
+    # equals 0.0, and equal elements keep their order either way. XLA's sort comparator
+    # (lax.sort's, as jnp.sort uses) is that order ascending; descending is the ascending
+    # sort of the reversed axis, reversed: nothing is negated, so no integer minimum
+    # overflows. On XLA a sort moves the values themselves (one sort, as jnp.sort), and an
+    # argsort sorts an iota of the index type along (as jnp.argsort).
+
     def sort(self, out, tensor, axis, descending, stable):
         data = self._as(tensor, out)
-        index = self._argsort(data, axis, descending, stable)
-        return self._wrap(out, self.xp.take_along_axis(data, index, axis=axis))
+        if self.xp is np:
+            index = self._argsort(data, axis, descending, stable)
+            return self._wrap(out, np.take_along_axis(data, index, axis=axis))
+        if not descending:
+            return self._wrap(out, jax.lax.sort(data, dimension=axis, is_stable=True))
+        if data.dtype.kind in "iub":  # equal integers are indistinguishable: one reverse, as jnp.sort
+            return self._wrap(out, jax.lax.rev(jax.lax.sort(data, dimension=axis), (axis,)))
+        flipped = jax.lax.sort(jax.lax.rev(data, (axis,)), dimension=axis, is_stable=True)
+        return self._wrap(out, jax.lax.rev(flipped, (axis,)))
 
     def argsort(self, out, tensor, axis, descending, stable):
-        index = self._argsort(self.xp.asarray(tensor.data), axis, descending, stable)
+        index = self._argsort(self.xp.asarray(tensor.data), axis, descending, stable, out.type.dtype)
         return self._wrap(out, index.astype(out.type.dtype))
 
-    def _argsort(self, data, axis, descending, stable):
-        """A stable argsort in Nx's order: NaN sorts above everything (last ascending,
-        first descending), -0.0 equals 0.0, and equal elements keep their order either way.
-        Descending is the ascending sort of the reversed axis, reversed: nothing is negated,
-        so no integer minimum overflows."""
-        xp = self.xp
-        if xp is np and data.dtype.kind not in "iuf":  # bf16, f8: NumPy sorts them wrongly around NaN
-            data = data.astype(np.float64)  # exact for every narrower float
-        if not descending:
-            return xp.argsort(data, axis=axis, stable=True)
-        size = data.shape[axis]
-        index = xp.argsort(xp.flip(data, axis), axis=axis, stable=True)
-        return (size - 1) - xp.flip(index, axis)
+    def _argsort(self, data, axis, descending, stable, index_dtype=np.int32):
+        """A stable argsort in Nx's order (above), as indices of `index_dtype` where the
+        axis fits in it (int32 otherwise)."""
+        xp, size = self.xp, data.shape[axis]
+        if xp is np:
+            if data.dtype.kind not in "iuf":  # bf16, f8: NumPy sorts them wrongly around NaN
+                data = data.astype(np.float64)  # exact for every narrower float
+            if not descending:
+                return np.argsort(data, axis=axis, stable=True)
+            index = np.argsort(np.flip(data, axis), axis=axis, stable=True)
+            return (size - 1) - np.flip(index, axis)
+        if size - 1 > np.iinfo(index_dtype).max:
+            index_dtype = np.int32
+        keys = jax.lax.rev(data, (axis,)) if descending else data
+        iota = jax.lax.broadcasted_iota(index_dtype, data.shape, axis)
+        _, index = jax.lax.sort((keys, iota), dimension=axis, is_stable=True, num_keys=1)
+        return (size - 1) - jax.lax.rev(index, (axis,)) if descending else index
+
+    def top_k(self, out, tensor, k, part):
+        data = self.xp.asarray(tensor.data)
+        if self.xp is np:
+            index = self._argsort(data, data.ndim - 1, True, True)[..., :k]
+            result = index if part else np.take_along_axis(data, index, axis=-1)
+            return self._wrap(out, result.astype(out.type.dtype))
+        # lax.top_k (a partial selection, as JAX's own) compares floats in total order, where
+        # a NaN with its sign bit set is the smallest and -0.0 < 0.0; Nx's order needs every
+        # NaN largest and -0.0 equal to 0.0, so floats are compared by a canonical copy and
+        # their values gathered back (k per row). Ties go to the lower index, as in Nx.
+        keys = data
+        floating = jax.numpy.issubdtype(data.dtype, jax.numpy.floating)
+        if floating:
+            keys = jax.numpy.where(jax.numpy.isnan(data), np.nan, jax.numpy.where(data == 0, 0, data)).astype(
+                data.dtype
+            )
+        values, index = jax.lax.top_k(keys, k)
+        if part:
+            return self._wrap(out, index.astype(out.type.dtype))
+        if floating:
+            values = jax.numpy.take_along_axis(data, index, axis=-1, mode="promise_in_bounds")
+        return self._wrap(out, values)
 
     def conv(
         self, out, tensor, kernel, strides, padding, input_dilation, kernel_dilation, feature_groups, batch_groups

@@ -94,7 +94,7 @@ class Array(ArrayBase, Interface):
             reducer = {"sum": np.sum, "product": np.prod, "max": np.max, "min": np.min}[kind]
             return self._wrap(out, reducer(views, axis=axes).astype(out.type.dtype))
         reducer = {"sum": jax.lax.add, "product": jax.lax.mul, "max": jax.lax.max, "min": jax.lax.min}[kind]
-        init_value = jax.numpy.asarray(init, dtype=data.dtype)
+        init_value = np.asarray(init, dtype=data.dtype)  # concrete, so JAX sees a max/min/add monoid (differentiable)
         result = jax.lax.reduce_window(data, init_value, reducer, window, strides, padding, window_dilation=dilations)
         return self._wrap(out, result)
 

@@ -1,0 +1,594 @@
+"""`numbat bench kernels`: each op family as a numbat defn against the same computation
+hand-written in `jax.numpy`/`lax` under `jax.jit`, timed interleaved in one run.
+
+A row times both sides round-robin (`_bench.measure`), checks that they agree, and
+counts the instructions of both optimized HLO programs that show how an op was lowered
+(fusions, custom calls, gathers, scatters, sorts, while loops), so a slower lowering is
+visible as well as a slower time. Sizes scale with one number `n` (about the element
+count of the largest operand; default 2**20).
+
+The hand-written side is what a JAX user would write for Nx's semantics: where Nx
+clamps out-of-range indices, it uses `mode="clip"`; where numbat traces in 64-bit mode
+(a defn always does), the JAX side keeps JAX's default 32-bit mode, as a user would.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import re
+import time
+import typing
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import numbat as nbt
+
+from . import _bench
+
+
+@typing.final
+@dataclasses.dataclass(frozen=True)
+class Kernel:
+    """One row: `numbat` and `jax` compute the same thing from the arrays `inputs(n)` makes."""
+
+    key: str
+    label: str
+    numbat: typing.Callable
+    jax: typing.Callable
+    inputs: typing.Callable[[int], list]
+    note: str = ""
+    check: bool = True  # compare the two results (off where the answers legitimately differ)
+    shown: int = 0  # which input's shape names the row
+
+    def describe(self, arrays: list) -> str:
+        return f"{self.label} f32[{'x'.join(map(str, arrays[self.shown].shape))}]"
+
+
+# Opcodes counted in both optimized HLO programs, and how they are headed in the table.
+COUNTED = {"fusion": "fus", "custom-call": "cc", "gather": "gat", "scatter": "sct", "sort": "sort", "while": "while"}
+_INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%[\w.\-]+ = (?:\([^=]*?\)|\S+) ([\w\-]+)\(", re.MULTILINE)
+
+
+def hlo_counts(text: str) -> dict:
+    """How many instructions of each `COUNTED` opcode an optimized HLO module holds, in
+    every computation (a gather inside a fusion counts).
+
+    >>> hlo_counts("ENTRY %main {\\n  %g = f32[2]{0} gather(%a, %b)\\n  ROOT %f = (f32[1]{0}, s32[1]{0}) custom-call(%g)\\n}")
+    {'fusion': 0, 'custom-call': 1, 'gather': 1, 'scatter': 0, 'sort': 0, 'while': 0}
+    """
+    found = collections.Counter(_INSTRUCTION.findall(text))
+    return {opcode: found[opcode] for opcode in COUNTED}
+
+
+def _rng(seed: int) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def _normal(shape, seed=0):
+    return _rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def _side(n: int, per: int, lo: int = 1) -> int:
+    """How many of `per`-element items make about `n` elements (at least `lo`)."""
+    return max(lo, n // per)
+
+
+def _dim(n: int, divisor: int, lo: int, hi: int) -> int:
+    """A matrix side that grows with sqrt(n), between `lo` and `hi`."""
+    return int(min(hi, max(lo, int(np.sqrt(n)) // divisor)))
+
+
+# -- inputs -----------------------------------------------------------------------
+
+
+def _rows_by(width: int):
+    return lambda n: [_normal((_side(n, width), width))]
+
+
+def _vector(divisor: int = 1):
+    return lambda n: [_normal((_side(n, divisor, 16),))]
+
+
+def _table_and_indices(n):
+    rows = _side(n, 16, 8)
+    return [_normal((rows, 16)), _rng(1).integers(0, rows, rows).astype(np.int32)]
+
+
+def _table_and_index_pairs(n):
+    table, index = _table_and_indices(n)
+    return [table, index[:, None]]
+
+
+def _indexed_inputs(n):
+    table, index = _table_and_index_pairs(n)
+    return [table, index, _normal(table.shape, 2)]
+
+
+def _with_start(n):
+    x = _vector()(n)[0]
+    return [x, np.asarray(x.size // 8, np.int32)]
+
+
+def _put_slice_inputs(n):
+    x, start = _with_start(n)
+    return [x, _normal((x.size // 4,), 3), start]
+
+
+def _images(n):
+    return [_normal((_side(n, 64 * 64), 64, 64))]
+
+
+def _conv_inputs(n):
+    return [_normal((_side(n, 16 * 32 * 32 * 4), 16, 32, 32)), _normal((32, 16, 3, 3), 1) * 0.1]
+
+
+def _batched_matrices(n):
+    d = _dim(n, 8, 4, 128)
+    return [_normal((16, d, d)), _normal((16, d, d), 1)]
+
+
+def _square(divisor: int, hi: int):
+    return lambda n: [_normal((_dim(n, divisor, 4, hi),) * 2)]
+
+
+def _solve_inputs(n):
+    d = _dim(n, 4, 4, 256)
+    a = _normal((d, d)) + d * np.eye(d, dtype=np.float32)  # well conditioned
+    return [a, _normal((d, max(1, d // 4)), 1)]
+
+
+def _qr_inputs(n):
+    d = _dim(n, 4, 4, 256)
+    return [_normal((d, max(2, d // 2)))]
+
+
+def _spd_inputs(n):
+    (m,) = _square(4, 256)(n)
+    return [m @ m.T + m.shape[0] * np.eye(m.shape[0], dtype=np.float32)]
+
+
+def _key_inputs(n):
+    return [np.asarray([0, 42], np.uint32), np.zeros(_side(n, 1, 16), np.float32)]
+
+
+def _while_inputs(n):
+    return [np.asarray(0, np.int32), _normal((_side(n, 1024, 16),))]
+
+
+def _mlp_inputs(n):
+    batch = _side(n, 8192, 8)
+    return [
+        _normal((256, 512)) * 0.05,
+        np.zeros(512, np.float32),
+        _normal((512, 10), 1) * 0.05,
+        np.zeros(10, np.float32),
+        _normal((batch, 256), 2),
+        np.eye(10, dtype=np.float32)[_rng(3).integers(0, 10, batch)],
+    ]
+
+
+def _cnn_inputs(n):
+    batch = _side(n, 65536, 2)
+    return [
+        _normal((16, 3, 3, 3)) * 0.2,
+        _normal((16 * 15 * 15, 10), 1) * 0.01,
+        _normal((batch, 3, 32, 32), 2),
+        np.eye(10, dtype=np.float32)[_rng(3).integers(0, 10, batch)],
+    ]
+
+
+def _attention_inputs(n):
+    batch = _side(n, 4 * 256 * 64, 1)
+    return [_normal((batch, 256, 64), seed) for seed in range(3)]
+
+
+# -- the computations, numbat (nb_*) and JAX (jx_*) ---------------------------------
+
+
+def nb_elementwise(x):
+    return nbt.tanh(x) * 2.0 + nbt.exp(-x * x) - nbt.sigmoid(x) / (1.0 + nbt.abs(x))
+
+
+def jx_elementwise(x):
+    return jnp.tanh(x) * 2.0 + jnp.exp(-x * x) - jax.nn.sigmoid(x) / (1.0 + jnp.abs(x))
+
+
+def nb_reductions(x):
+    return nbt.sum(x, axes=[1]), nbt.reduce_max(x, axes=[0])
+
+
+def jx_reductions(x):
+    return jnp.sum(x, axis=1), jnp.max(x, axis=0)
+
+
+def nb_mlp_step(w1, b1, w2, b2, x, y):
+    def loss(params):
+        w1, b1, w2, b2 = params
+        h = nbt.max(nbt.dot(x, w1) + b1, 0.0)
+        logits = nbt.dot(h, w2) + b2
+        return -nbt.mean(nbt.sum(y * (logits - nbt.logsumexp(logits, axes=[1], keep_axes=True)), axes=[1]))
+
+    value, grads = nbt.value_and_grad(loss)((w1, b1, w2, b2))
+    return value, tuple(p - 0.01 * g for p, g in zip((w1, b1, w2, b2), grads))
+
+
+def jx_mlp_step(w1, b1, w2, b2, x, y):
+    def loss(params):
+        w1, b1, w2, b2 = params
+        h = jnp.maximum(x @ w1 + b1, 0.0)
+        logits = h @ w2 + b2
+        return -jnp.mean(jnp.sum(y * (logits - jax.nn.logsumexp(logits, axis=1, keepdims=True)), axis=1))
+
+    value, grads = jax.value_and_grad(loss)((w1, b1, w2, b2))
+    return value, tuple(p - 0.01 * g for p, g in zip((w1, b1, w2, b2), grads))
+
+
+def nb_cnn_step(kernel, w, x, y):
+    def loss(params):
+        kernel, w = params
+        h = nbt.max(nbt.conv(x, kernel), 0.0)
+        pooled = nbt.window_max(h, (1, 1, 2, 2), strides=(1, 1, 2, 2))
+        logits = nbt.dot(nbt.reshape(pooled, (x.shape[0], w.shape[0])), w)
+        return -nbt.mean(nbt.sum(y * (logits - nbt.logsumexp(logits, axes=[1], keep_axes=True)), axes=[1]))
+
+    value, (dk, dw) = nbt.value_and_grad(loss)((kernel, w))
+    return value, kernel - 0.01 * dk, w - 0.01 * dw
+
+
+def jx_cnn_step(kernel, w, x, y):
+    def loss(params):
+        kernel, w = params
+        h = jnp.maximum(jax.lax.conv_general_dilated(x, kernel, (1, 1), "VALID"), 0.0)
+        pooled = jax.lax.reduce_window(h, -jnp.inf, jax.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
+        logits = pooled.reshape(x.shape[0], w.shape[0]) @ w
+        return -jnp.mean(jnp.sum(y * (logits - jax.nn.logsumexp(logits, axis=1, keepdims=True)), axis=1))
+
+    value, (dk, dw) = jax.value_and_grad(loss)((kernel, w))
+    return value, kernel - 0.01 * dk, w - 0.01 * dw
+
+
+def nb_attention(q, k, v):
+    scores = nbt.dot(q, k, contract_axes=([2], [2]), batch_axes=([0], [0])) / float(np.sqrt(q.shape[-1]))
+    weights = nbt.exp(scores - nbt.logsumexp(scores, axes=[2], keep_axes=True))
+    return nbt.dot(weights, v, contract_axes=([2], [1]), batch_axes=([0], [0]))
+
+
+def jx_attention(q, k, v):
+    scores = jnp.einsum("bqd,bkd->bqk", q, k) / np.sqrt(q.shape[-1])
+    weights = jnp.exp(scores - jax.nn.logsumexp(scores, axis=2, keepdims=True))
+    return jnp.einsum("bqk,bkd->bqd", weights, v)
+
+
+def _nb_while(i, x):
+    return nbt.while_loop(lambda s: s[0] < 100, lambda s: (s[0] + 1, s[1] * 0.99 + 0.01), (i, x))
+
+
+def _jx_while(i, x):
+    return jax.lax.while_loop(lambda s: s[0] < 100, lambda s: (s[0] + 1, s[1] * 0.99 + 0.01), (i, x))
+
+
+def _nb_cond(x):
+    return nbt.cond(nbt.sum(x) > 0, lambda v: v * 2.0, lambda v: v - 1.0, x)
+
+
+def _jx_cond(x):
+    return jax.lax.cond(jnp.sum(x) > 0, lambda v: v * 2.0, lambda v: v - 1.0, x)
+
+
+def _nb_random(sampler):
+    def draw(key, like):
+        return sampler(key, shape=like.shape)
+
+    return draw
+
+
+def _jx_random(sampler):
+    def draw(key, like):
+        next_key, sample_key = jax.random.split(key)
+        return sampler(sample_key, like.shape), next_key
+
+    return draw
+
+
+_RANDOM_NOTE = (
+    "numbat's random is being rewritten to Nx's threefry (NXRANDOM); the JAX side is jax.random's "
+    "threefry2x32 with one split, the same bit-generator cost; numbers differ"
+)
+
+
+def _kernel(key, label, make, numbat, jax_fun, note="", check=True, index=0):
+    return Kernel(key, label, numbat, jax_fun, make, note, check, index)
+
+
+KERNELS: tuple[Kernel, ...] = (
+    _kernel("elementwise", "tanh/exp/sigmoid chain", _vector(), nb_elementwise, jx_elementwise),
+    _kernel("reductions", "sum axis 1, reduce_max axis 0", _rows_by(256), nb_reductions, jx_reductions),
+    _kernel(
+        "logsumexp",
+        "logsumexp axis 1",
+        _rows_by(1024),
+        lambda x: nbt.logsumexp(x, axes=[1]),
+        lambda x: jax.nn.logsumexp(x, axis=1),
+    ),
+    _kernel(
+        "argmax",
+        "argmax axis 1",
+        _rows_by(1024),
+        lambda x: nbt.argmax(x, axis=1),
+        lambda x: jnp.argmax(x, 1),
+        note="a defn traces in 64-bit mode, so jnp.argmax reduces an s64 iota and converts (one more fusion)",
+    ),
+    _kernel(
+        "cumulative_sum",
+        "cumulative_sum axis 1",
+        _rows_by(1024),
+        lambda x: nbt.cumulative_sum(x, axis=1),
+        lambda x: jnp.cumsum(x, axis=1),
+    ),
+    _kernel(
+        "cumulative_max",
+        "cumulative_max axis 1",
+        _rows_by(1024),
+        lambda x: nbt.cumulative_max(x, axis=1),
+        lambda x: jax.lax.cummax(x, axis=1),
+    ),
+    _kernel("sort", "sort", _vector(4), nbt.sort, jnp.sort),
+    _kernel(
+        "sort_desc",
+        "sort desc",
+        _vector(4),
+        lambda x: nbt.sort(x, direction="desc"),
+        lambda x: jnp.sort(x, descending=True),
+        note="equal elements keep their order (Nx): one more reverse than jnp.sort(descending=True)",
+    ),
+    _kernel("argsort", "argsort", _vector(4), nbt.argsort, lambda x: jnp.argsort(x, stable=True)),
+    _kernel(
+        "top_k",
+        "top_k k=10",
+        _vector(),
+        lambda x: nbt.top_k(x, k=10),
+        lambda x: jax.lax.top_k(x, 10),
+        note="Nx's order (every NaN largest, -0.0 == 0.0) needs one canonicalizing pass before lax.top_k",
+    ),
+    _kernel(
+        "take",
+        "take rows",
+        _table_and_indices,
+        lambda t, i: nbt.take(t, i),
+        lambda t, i: jnp.take(t, i, axis=0, mode="clip"),
+    ),
+    _kernel(
+        "gather",
+        "gather rows",
+        _table_and_index_pairs,
+        lambda t, i: nbt.gather(t, i),
+        lambda t, i: t.at[i[:, 0]].get(mode="clip", wrap_negative_indices=False),
+    ),
+    _kernel(
+        "indexed_add",
+        "indexed_add rows",
+        _indexed_inputs,
+        lambda t, i, u: nbt.indexed_add(t, i, u),
+        lambda t, i, u: t.at[i[:, 0]].add(u, mode="drop", wrap_negative_indices=False),
+        check=False,  # scatter-add order of repeated indices differs in the last bits
+    ),
+    _kernel(
+        "put_slice",
+        "put_slice at a tensor start",
+        _put_slice_inputs,
+        lambda x, u, s: nbt.put_slice(x, [s], u),
+        lambda x, u, s: jax.lax.dynamic_update_slice(x, u, (s,)),
+    ),
+    _kernel(
+        "slice",
+        "slice at a tensor start",
+        _with_start,
+        lambda x, s: nbt.slice(x, [s], [x.shape[0] // 2]),
+        lambda x, s: jax.lax.dynamic_slice(x, (s,), (x.shape[0] // 2,)),
+    ),
+    _kernel(
+        "window_sum",
+        "window_sum 1x3x3",
+        _images,
+        lambda x: nbt.window_sum(x, (1, 3, 3)),
+        lambda x: jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 3, 3), (1, 1, 1), "VALID"),
+    ),
+    _kernel(
+        "window_max",
+        "window_max 1x2x2 stride 2",
+        _images,
+        lambda x: nbt.window_max(x, (1, 2, 2), strides=(1, 2, 2)),
+        lambda x: jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 2, 2), (1, 2, 2), "VALID"),
+    ),
+    _kernel(
+        "conv",
+        "conv 3x3 same, 16->32 channels",
+        _conv_inputs,
+        lambda x, k: nbt.conv(x, k, padding="same"),
+        lambda x, k: jax.lax.conv_general_dilated(x, k, (1, 1), "SAME"),
+    ),
+    _kernel(
+        "dot_batch",
+        "dot, batch axis 0",
+        _batched_matrices,
+        lambda a, b: nbt.dot(a, b, contract_axes=([2], [1]), batch_axes=([0], [0])),
+        lambda a, b: jnp.einsum("bij,bjk->bik", a, b),
+    ),
+    _kernel("solve", "linalg.solve", _solve_inputs, nbt.linalg.solve, jnp.linalg.solve),
+    _kernel(
+        "qr",
+        "linalg.qr",
+        _qr_inputs,
+        nbt.linalg.qr,
+        jnp.linalg.qr,
+        check=False,  # signs of columns may differ
+    ),
+    _kernel(
+        "svd",
+        "linalg.svd",
+        _square(8, 128),
+        lambda m: nbt.linalg.svd(m, full_matrices=False)[1],
+        lambda m: jnp.linalg.svd(m, full_matrices=False, compute_uv=True)[1],
+    ),
+    _kernel("cholesky", "linalg.cholesky", _spd_inputs, nbt.linalg.cholesky, jnp.linalg.cholesky),
+    _kernel(
+        "fft",
+        "fft axis 1",
+        _rows_by(1024),
+        lambda x: nbt.fft(x),
+        lambda x: jnp.fft.fft(x.astype(jnp.complex64)),
+    ),
+    _kernel(
+        "random_uniform",
+        "random.uniform",
+        _key_inputs,
+        _nb_random(nbt.random.uniform),
+        _jx_random(jax.random.uniform),
+        _RANDOM_NOTE,
+        check=False,
+        index=1,
+    ),
+    _kernel(
+        "random_normal",
+        "random.normal",
+        _key_inputs,
+        _nb_random(nbt.random.normal),
+        _jx_random(jax.random.normal),
+        _RANDOM_NOTE,
+        check=False,
+        index=1,
+    ),
+    _kernel("cond", "cond on sum > 0", _vector(), _nb_cond, _jx_cond),
+    _kernel("while_loop", "while_loop 100 steps", _while_inputs, _nb_while, _jx_while, index=1),
+    _kernel("mlp_step", "MLP step (value_and_grad), batch", _mlp_inputs, nb_mlp_step, jx_mlp_step, index=4),
+    _kernel("cnn_step", "CNN step (conv, pool, dense), images", _cnn_inputs, nb_cnn_step, jx_cnn_step, index=2),
+    _kernel("attention", "attention", _attention_inputs, nb_attention, jx_attention),
+)
+
+KEYS = tuple(kernel.key for kernel in KERNELS)
+
+
+def select(rows: str | None) -> tuple[Kernel, ...]:
+    """The kernels named in `rows` (comma-separated keys; None: all of them)."""
+    if rows is None:
+        return KERNELS
+    wanted = [key.strip() for key in rows.split(",") if key.strip()]
+    unknown = [key for key in wanted if key not in KEYS]
+    if unknown or not wanted:
+        raise ValueError(
+            f"unknown kernel row(s) {', '.join(map(repr, unknown)) or repr(rows)}; rows are {', '.join(KEYS)}"
+        )
+    return tuple(kernel for kernel in KERNELS if kernel.key in wanted)
+
+
+def _ready(result):
+    return jax.block_until_ready(result)
+
+
+def _leaves(result) -> list[np.ndarray]:
+    return [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(result)]
+
+
+def _agree(kernel: Kernel, ours, theirs) -> None:
+    if not kernel.check:
+        return
+    ours, theirs = _leaves(ours), _leaves(theirs)
+    if len(ours) != len(theirs):
+        raise AssertionError(f"{kernel.key}: numbat gave {len(ours)} results, JAX {len(theirs)}")
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=2e-3, atol=2e-3, err_msg=f"kernel row {kernel.key}")
+
+
+def run_row(kernel: Kernel, n: int, rounds: int, budget_s: float = 1.0) -> dict:
+    """Times one row (at most `rounds` rounds, fewer when a round is slow) and counts its
+    HLO. A row whose numbat side fails is kept, with the error as its note and no times."""
+    arrays = kernel.inputs(n)
+    try:
+        return _run_row(kernel, arrays, rounds, budget_s)
+    except Exception as error:  # noqa: BLE001 - one broken op must not hide the other rows
+        message = f"FAILED: {type(error).__name__}: {str(error).splitlines()[0][:300]}"
+        empty = dict.fromkeys(COUNTED, 0)
+        return {
+            "key": kernel.key,
+            "kernel": kernel.describe(arrays),
+            "numbat_us": None,
+            "jax_us": None,
+            "ratio": None,
+            "hlo": {"numbat": empty, "jax": empty},
+            "note": message,
+            "stats": {},
+        }
+
+
+def _run_row(kernel: Kernel, arrays: list, rounds: int, budget_s: float) -> dict:
+    tensors = [nbt.tensor(a) for a in arrays]
+    device = [jnp.asarray(a) for a in arrays]
+    ours, theirs = nbt.defn(kernel.numbat), jax.jit(kernel.jax)
+    _agree(kernel, ours(*tensors), theirs(*device))
+    start = time.perf_counter()
+    _ready(ours(*tensors)), _ready(theirs(*device))
+    once = time.perf_counter() - start
+    cases = {"numbat": lambda: _ready(ours(*tensors)), "jax": lambda: _ready(theirs(*device))}
+    stats = _bench.measure(cases, max(3, min(rounds, int(budget_s / max(once, 1e-6)))), warmup=1)
+    hlo = {
+        "numbat": hlo_counts(nbt.xla.hlo(ours, tensors)),
+        "jax": hlo_counts(theirs.lower(*device).compile().as_text()),
+    }
+    return {
+        "key": kernel.key,
+        "kernel": kernel.describe(arrays),
+        "numbat_us": stats["numbat"]["median_us"],
+        "jax_us": stats["jax"]["median_us"],
+        "ratio": stats["numbat"]["median_us"] / stats["jax"]["median_us"],
+        "hlo": hlo,
+        "note": kernel.note,
+        "stats": stats,
+    }
+
+
+def kernels_suite(size: int, rounds: int, rows: str | None = None) -> list[dict]:
+    """Every selected kernel row, as one comparison whose `rows` hold the table."""
+    table = [run_row(kernel, size, rounds) for kernel in select(rows)]
+    stats = {f"{row['key']} {side}": stats for row in table for side, stats in row["stats"].items()}
+    ratios = [
+        {"numbat": f"{row['key']} numbat", "reference": f"{row['key']} jax", "ratio": row["ratio"]}
+        for row in table
+        if row["ratio"] is not None
+    ]
+    for row in table:
+        del row["stats"]
+    return [
+        {"title": f"kernels: numbat defn / jax.jit (n = {size:,})", "stats": stats, "ratios": ratios, "rows": table}
+    ]
+
+
+def _counts(counts: dict) -> str:
+    return " ".join(f"{COUNTED[opcode]}{value}" for opcode, value in counts.items() if value) or "-"
+
+
+def table_lines(rows: list[dict], markdown: bool = False) -> list[str]:
+    """The kernel table: each row's times, ratio and HLO counts of both sides."""
+    header = ("kernel", "numbat", "jax.jit", "ratio", "HLO numbat", "HLO jax", "note")
+    body = [
+        (
+            row["kernel"],
+            _bench.format_time(row["numbat_us"]) if row["ratio"] is not None else "-",
+            _bench.format_time(row["jax_us"]) if row["ratio"] is not None else "-",
+            f"{row['ratio']:.2f}x" if row["ratio"] is not None else "-",
+            _counts(row["hlo"]["numbat"]),
+            _counts(row["hlo"]["jax"]),
+            row["note"],
+        )
+        for row in rows
+    ]
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        return lines + ["| " + " | ".join(cells) + " |" for cells in body]
+    widths = [max(len(cells[i]) for cells in [header, *body]) for i in range(len(header) - 1)]
+    return [
+        "  ".join(cell.ljust(width) for cell, width in zip(cells, widths)) + "  " + cells[-1]
+        for cells in [header, *body]
+    ]

@@ -1,0 +1,205 @@
+"""`numbat bench all --markdown`: the README's Performance table, generated from one run.
+
+The table names the machine (CPU model and cores, JAX version and client, date), then each
+figure of `numbat bench` beside its target and whether it is met, then the kernel table.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import re
+
+import jax
+
+from . import _bench_kernels
+from ._bench import format_time
+
+# Each figure of the Performance table: its name, the suite that measures it, and its target
+# (a ratio bound "<=", a bound on a difference in µs, seconds, ms or KB).
+TARGETS = {
+    "eager_xla": "<= 1.25x",
+    "eager_numpy": "<= +2 µs",
+    "dispatch": "<= 1.15x",
+    "softmax_f32": "<= 1.05x",
+    "softmax_f64": "<= 1.05x",
+    "softmax_numpy": ">= 2x",
+    "trace": "<= 1.3x",
+    "import": "<= 0.1 s",
+    "load_ext": "<= 0.3 s",
+    "hook": "<= 1 ms",
+    "view_time": "<= 60 ms",
+    "view_bytes": "<= 200 KB",
+    "kernels": "<= 1.05x",
+}
+
+
+def _met(value: float, target: str) -> str:
+    bound = float(re.sub(r"[^0-9.]", "", target))
+    return "yes" if (value >= bound if target.startswith(">=") else value <= bound) else "**no**"
+
+
+def _ratio_row(key, name, result, ours, theirs, label):
+    stats = result["stats"]
+    ratio = stats[ours]["median_us"] / stats[theirs]["median_us"]
+    return (
+        key,
+        name,
+        format_time(stats[ours]["median_us"]),
+        f"{label} {format_time(stats[theirs]['median_us'])}",
+        f"{ratio:.2f}x",
+        ratio,
+    )
+
+
+def figures(results: list[dict]) -> list[tuple]:
+    """The Performance table's rows `(key, figure, numbat, reference, value, number)` for
+    the suites in `results`; `number` is what the target bounds."""
+    by_suite: dict[str, list[dict]] = {}
+    for result in results:
+        by_suite.setdefault(result.get("suite", ""), []).append(result)
+    rows = []
+    for result in by_suite.get("eager", []):
+        size = result["title"].split(", ")[1]
+        if "numbat add (XLA)" in result["stats"]:
+            rows.append(
+                _ratio_row(
+                    "eager_xla",
+                    f"eager `nbt.add`, XLA backend, {size}",
+                    result,
+                    "numbat add (XLA)",
+                    "jnp.add",
+                    "`jnp.add`",
+                )
+            )
+        else:
+            stats = result["stats"]
+            extra = stats["numbat add (NumPy)"]["median_us"] - stats["np.add"]["median_us"]
+            rows.append(
+                (
+                    "eager_numpy",
+                    f"eager `nbt.add`, NumPy backend, {size}",
+                    format_time(stats["numbat add (NumPy)"]["median_us"]),
+                    f"`np.add` {format_time(stats['np.add']['median_us'])}",
+                    f"+{extra:.2f} µs",
+                    extra,
+                )
+            )
+    for result in by_suite.get("dispatch", []):
+        size = result["title"].split(", ")[1]
+        rows.append(
+            _ratio_row(
+                "dispatch",
+                f"cached call of a one-line defn, {size}",
+                result,
+                "numbat defn (cached)",
+                "jax.jit (cached)",
+                "`jax.jit`",
+            )
+        )
+    for result in by_suite.get("softmax", []):
+        type_ = result["title"].split()[-2]
+        rows.append(
+            _ratio_row(
+                f"softmax_{type_}",
+                result["title"].replace("softmax over", "softmax defn over"),
+                result,
+                f"numbat defn {type_}",
+                f"jax.jit {type_}",
+                "`jax.jit`",
+            )
+        )
+        if type_ == "f32":
+            stats = result["stats"]
+            speedup = stats["numpy f32"]["median_us"] / stats["numbat defn f32"]["median_us"]
+            rows.append(
+                (
+                    "softmax_numpy",
+                    "NumPy / softmax defn, f32",
+                    format_time(stats["numbat defn f32"]["median_us"]),
+                    f"NumPy {format_time(stats['numpy f32']['median_us'])}",
+                    f"{speedup:.2f}x",
+                    speedup,
+                )
+            )
+    for result in by_suite.get("trace", []):
+        rows.append(
+            _ratio_row(
+                "trace",
+                "tracing a 300-op defn (`debug_expr`)",
+                result,
+                "numbat debug_expr (300 ops)",
+                "jax.make_jaxpr (300 ops)",
+                "`jax.make_jaxpr`",
+            )
+        )
+    for result in by_suite.get("notebook", []):
+        figures_, stats = result["figures"], result["stats"]
+        view_name = next(name for name in stats if name.startswith("tensor view"))
+        view_bytes = next(value for name, value in figures_.items() if name.endswith("bytes"))
+        import_s, load_s = (
+            figures_["import numbat after import jax (s)"],
+            figures_["%load_ext numbat after import jax (s)"],
+        )
+        hook_ms = stats["post-cell hook (nothing compiled)"]["median_us"] / 1e3
+        view_ms = stats[view_name]["median_us"] / 1e3
+        rows += [
+            ("import", "`import numbat` after `import jax`", f"{import_s:.3f} s", "", f"{import_s:.3f} s", import_s),
+            ("load_ext", "`%load_ext numbat` after `import jax`", f"{load_s:.3f} s", "", f"{load_s:.3f} s", load_s),
+            ("hook", "post-cell hook, nothing compiled", f"{hook_ms:.3f} ms", "", f"{hook_ms:.3f} ms", hook_ms),
+            ("view_time", f"HTML {view_name}", f"{view_ms:.1f} ms", "", f"{view_ms:.1f} ms", view_ms),
+            (
+                "view_bytes",
+                f"HTML {view_name}, size",
+                f"{view_bytes / 1e3:.0f} KB",
+                "",
+                f"{view_bytes / 1e3:.0f} KB",
+                view_bytes / 1e3,
+            ),
+        ]
+    for result in by_suite.get("kernels", []):
+        timed = [row for row in result["rows"] if row["ratio"] is not None]
+        if timed:
+            worst = max(timed, key=lambda row: row["ratio"])
+            within = sum(row["ratio"] <= 1.05 for row in timed)
+            rows.append(
+                (
+                    "kernels",
+                    f"kernel rows within 1.05x of `jax.jit`: {within} of {len(result['rows'])}; slowest {worst['kernel']}",
+                    format_time(worst["numbat_us"]),
+                    f"`jax.jit` {format_time(worst['jax_us'])}",
+                    f"{worst['ratio']:.2f}x",
+                    worst["ratio"],
+                )
+            )
+    return rows
+
+
+def machine() -> str:
+    """One line naming the machine: CPU model and cores, JAX version and device, date."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as file:
+            model = next((line.split(":", 1)[1].strip() for line in file if line.startswith("model name")), model)
+    except OSError:
+        pass
+    device = jax.devices()[0]
+    return (
+        f"{model}, {os.cpu_count()} cores; JAX {jax.__version__} ({device.platform} client, {device.device_kind}); "
+        f"{datetime.date.today().isoformat()}"
+    )
+
+
+def markdown(results: list[dict]) -> str:
+    """The README's Performance table for `results`: the machine, each figure with its
+    target and whether it is met, then the kernel table when the kernels suite ran."""
+    lines = [f"Measured by `numbat bench all --markdown` on {machine()}; medians, interleaved.", ""]
+    lines += ["| figure | numbat | reference | value | target | met |", "|---|---|---|---|---|---|"]
+    for key, name, ours, reference, value, number in figures(results):
+        lines.append(f"| {name} | {ours} | {reference} | {value} | {TARGETS[key]} | {_met(number, TARGETS[key])} |")
+    for result in results:
+        if "rows" in result:
+            lines += ["", f"{result['title']}; HLO: instructions of the optimized programs", ""]
+            lines += _bench_kernels.table_lines(result["rows"], markdown=True)
+    return "\n".join(lines)

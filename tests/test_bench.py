@@ -1,0 +1,95 @@
+"""Tests for numbat/_bench_kernels.py and numbat/_bench_markdown.py (with numbat/_bench.py):
+`numbat bench kernels`, `--rows` and `--markdown`. Structure only: no assertion depends on a time."""
+
+import json
+
+import pytest
+
+from numbat import _bench_kernels, _bench_markdown, cli
+
+
+@pytest.fixture(scope="module")
+def all_small(tmp_path_factory):
+    """Every suite once, at tiny sizes, with two kernel rows: the JSON and the markdown."""
+    path = tmp_path_factory.mktemp("bench") / "bench.json"
+    code = cli.main(["bench", "all", "--size", "64", "--rounds", "3", "--rows", "top_k,take", "--json", str(path)])
+    assert code == 0
+    return json.loads(path.read_text())["results"]
+
+
+def test_hlo_counts_reads_every_computation():
+    text = """%fused (p: f32[4]) -> f32[2,1] {
+  %g = f32[2,1]{1,0} gather(%p, %i), offset_dims={1}
+}
+ENTRY %main (x: f32[4]) -> (f32[2], s32[2]) {
+  %f = f32[2,1]{1,0} fusion(%x), kind=kLoop, calls=%fused
+  ROOT %t = (f32[2]{0}, s32[2]{0}) custom-call(%f), custom_call_target="TopK"
+}"""
+    assert _bench_kernels.hlo_counts(text) == {
+        "fusion": 1,
+        "custom-call": 1,
+        "gather": 1,
+        "scatter": 0,
+        "sort": 0,
+        "while": 0,
+    }
+
+
+def test_kernel_rows_time_both_sides_and_count_their_hlo(capsys):
+    rows = "top_k,take,cnn_step"
+    assert cli.main(["bench", "kernels", "--size", "4096", "--rounds", "3", "--rows", rows]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if line.startswith("kernel "))
+    assert header.split()[:7] == ["kernel", "numbat", "jax.jit", "ratio", "HLO", "numbat", "HLO"]
+    for label in ("top_k k=10 f32[4096]", "take rows f32[256x16]", "CNN step"):
+        line = next(line for line in out.splitlines() if line.startswith(label))
+        assert "x " in line and "FAILED" not in line  # a ratio, and the numbat side ran
+
+
+def test_kernel_results_hold_ratios_and_hlo_counts(all_small):
+    (kernels,) = [r for r in all_small if r["suite"] == "kernels"]
+    assert [row["key"] for row in kernels["rows"]] == ["top_k", "take"]
+    for row in kernels["rows"]:
+        assert row["ratio"] == pytest.approx(row["numbat_us"] / row["jax_us"])
+        assert set(row["hlo"]) == {"numbat", "jax"}
+        assert all(set(counts) == set(_bench_kernels.COUNTED) for counts in row["hlo"].values())
+    top_k, take = kernels["rows"]
+    # top_k is a partial selection as JAX's (no sort on the host's TopK), take one gather as jnp.take's
+    assert top_k["hlo"]["numbat"]["custom-call"] == top_k["hlo"]["jax"]["custom-call"]
+    assert top_k["hlo"]["numbat"]["sort"] == top_k["hlo"]["jax"]["sort"]
+    assert take["hlo"]["numbat"]["gather"] == take["hlo"]["jax"]["gather"] == 1
+    assert take["hlo"]["numbat"]["fusion"] <= take["hlo"]["jax"]["fusion"]
+
+
+def test_markdown_has_every_figure_with_its_target(all_small):
+    text = _bench_markdown.markdown(all_small)
+    assert text.startswith("Measured by `numbat bench all --markdown` on ")
+    assert f"JAX {_bench_markdown.jax.__version__}" in text.splitlines()[0]
+    table = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    keys = [key for key, *_ in _bench_markdown.figures(all_small)]
+    assert sorted(keys) == sorted(_bench_markdown.TARGETS)  # every figure, each once
+    for key in _bench_markdown.TARGETS:
+        assert sum(f"| {_bench_markdown.TARGETS[key]} |" in line for line in table) >= 1
+    figure_lines = [
+        line for line in table if any(f"| {target} |" in line for target in _bench_markdown.TARGETS.values())
+    ]
+    assert figure_lines and all(line.endswith(("| yes |", "| **no** |")) for line in figure_lines)
+    assert any(line.startswith("| top_k k=10 f32[64]") for line in table)  # the kernel table follows
+
+
+def test_markdown_from_the_command_line(capsys):
+    assert cli.main(["bench", "dispatch", "--size", "8", "--rounds", "3", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "| cached call of a one-line defn, f32[8] |" in out and "| <= 1.15x |" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["bench", "kernels", "--rows", "top_k,warp"], "unknown kernel row(s) 'warp'; rows are elementwise,"),
+        (["bench", "eager", "--rows", "top_k"], "--rows picks rows of the kernels suite, not of 'eager'"),
+    ],
+)
+def test_bad_rows_are_usage_errors(argv, message, capsys):
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
