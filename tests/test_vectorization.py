@@ -262,3 +262,14 @@ def test_the_evaluator_takes_vectorized_tensors_too():
     fun = nbt.defn(lambda a: nbt.sum(a) * 2, compiler="evaluator")
     result = fun(nbt.vectorize(nbt.iota((2, 3)), "x"))
     assert result.vectorized_axes == (("x", 2),) and result.to_numpy().tolist() == [6, 24]
+
+
+@pytest.mark.parametrize("compiler", ["xla", "evaluator"])
+def test_a_defn_on_plain_tensors_may_return_vectorized_ones(compiler, backend):
+    """Vectorizing inside the defn: the outputs keep their vectorized axes, on a cache hit too."""
+    fun = nbt.defn(lambda t: (nbt.cumulative_sum(nbt.vectorize(t, "x")), {"t": t + 1}), compiler=compiler)
+    for _ in range(2):
+        total, rest = fun(nbt.tensor([[1, 2], [3, 4]]))
+        assert total.vectorized_axes == (("x", 2),) and total.shape == (2,)
+        assert total.to_numpy().tolist() == [[1, 3], [3, 7]]
+        assert not rest["t"].vectorized_axes and rest["t"].to_numpy().tolist() == [[2, 3], [4, 5]]
