@@ -539,7 +539,10 @@ def to_template(tensor):
     if _is_container(tensor):
         items = tensor.items() if isinstance(tensor, dict) else enumerate(tensor)
         templates = {key: to_template(value) for key, value in items}
-        return templates if isinstance(tensor, dict) else tensor.__class__(templates.values())
+        if isinstance(tensor, dict):
+            return templates
+        kind = tensor.__class__
+        return kind(*templates.values()) if hasattr(tensor, "_fields") else kind(templates.values())  # namedtuples
     tensor = _dispatch.to_tensor(tensor)
     return Template(tensor.shape, tensor.type, tensor.names)
 
