@@ -94,6 +94,10 @@ def _triangle(tensor, k: int, lower: bool):
         raise ArgumentError(f"{'tril' if lower else 'triu'} needs a matrix, got shape {tensor.shape}")
     *_, n, m = tensor.shape
     mask = tri(n, m, k if lower else k - 1, backend=tensor.backend)
+    if tensor.rank > 2:  # select takes a predicate of the result's shape: one mask per matrix
+        from .creation import broadcast
+
+        mask = broadcast(mask, tensor.shape)
     return select(mask, tensor, 0) if lower else select(mask, 0, tensor)
 
 
