@@ -262,3 +262,45 @@ def test_the_evaluator_takes_vectorized_tensors_too():
     fun = nbt.defn(lambda a: nbt.sum(a) * 2, compiler="evaluator")
     result = fun(nbt.vectorize(nbt.iota((2, 3)), "x"))
     assert result.vectorized_axes == (("x", 2),) and result.to_numpy().tolist() == [6, 24]
+
+
+@pytest.mark.parametrize("compiler", ["xla", "evaluator"])
+def test_a_defn_on_plain_tensors_may_return_vectorized_ones(compiler, backend):
+    """Vectorizing inside the defn: the outputs keep their vectorized axes, on a cache hit too."""
+    fun = nbt.defn(lambda t: (nbt.cumulative_sum(nbt.vectorize(t, "x")), {"t": t + 1}), compiler=compiler)
+    for _ in range(2):
+        total, rest = fun(nbt.tensor([[1, 2], [3, 4]]))
+        assert total.vectorized_axes == (("x", 2),) and total.shape == (2,)
+        assert total.to_numpy().tolist() == [[1, 3], [3, 7]]
+        assert not rest["t"].vectorized_axes and rest["t"].to_numpy().tolist() == [[2, 3], [4, 5]]
+
+
+# Vectorized results of structure ops (Nx's doctests check NumPy, XLA and nbt.jit; this
+# adds the evaluator): (function of no arguments, vectorized axes, entries).
+VECTORIZED_RESULTS = {
+    "iota": (lambda: nbt.iota((2,), vectorized_axes={"x": 2}), (("x", 2),), [[0, 1], [0, 1]]),
+    "eye rank 1": (lambda: nbt.eye((2,), vectorized_axes=[("x", 1)]), (("x", 1),), [[1, 0]]),
+    "fill": (lambda: nbt.fill(nbt.vectorize(nbt.iota((2, 1)), "x"), 5), (("x", 2),), [[5], [5]]),
+    "linspace": (
+        lambda: nbt.linspace(nbt.vectorize(nbt.tensor([0, 1]), "x"), nbt.vectorize(nbt.tensor([2]), "y"), n=2),
+        (("x", 2), ("y", 1)),
+        [[[0.0, 2.0]], [[1.0, 2.0]]],
+    ),
+}
+
+
+@pytest.mark.parametrize("compiler", ["xla", "evaluator"])
+@pytest.mark.parametrize("name", sorted(VECTORIZED_RESULTS))
+def test_structure_ops_return_vectorized_tensors_in_a_defn(name, compiler):
+    fun, axes, entries = VECTORIZED_RESULTS[name]
+    result = nbt.defn(fun, compiler=compiler)()
+    assert result.vectorized_axes == axes and result.to_numpy().tolist() == entries
+
+
+@pytest.mark.parametrize("compiler", ["xla", "evaluator"])
+def test_batched_take_diagonal_and_dot_refusal_in_a_defn(compiler):
+    diagonal = nbt.defn(nbt.take_diagonal, compiler=compiler)(nbt.iota((2, 2, 2)))
+    assert diagonal.shape == (2, 2) and diagonal.to_numpy().tolist() == [[0, 3], [4, 7]]
+    both = nbt.defn(lambda a: nbt.dot(a, a, contract_axes=([0], [0]), batch_axes=([0], [0])), compiler=compiler)
+    with pytest.raises(nbt.ArgumentError, match="both batch axes and contract axes"):
+        both(nbt.iota((2, 2)))

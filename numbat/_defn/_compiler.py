@@ -382,7 +382,7 @@ class Defn:
             _effects.raise_pending()
         datas = (out,) if entry.single else out
         results = [Tensor(data, t.type, t.names, self.backend) for data, t in zip(datas, entry.out_templates)]
-        return jax.tree_util.tree_unflatten(entry.out_treedef, results)
+        return _vectorized_call.unflatten_outputs(entry.out_treedef, results)
 
     def run(self, entry: _Entry, tensors: list[Tensor]):
         """Runs a compiled entry on the parameters' tensors."""
@@ -431,14 +431,14 @@ class Defn:
                 raise
             _check.nesting(f"the result of defn {self.name}", result)
             result = jax.tree_util.tree_map(_tensor_output(self.backend), result, is_leaf=is_tensor)
-            return _signature.flatten_outputs(result)
+            return _signature.flatten_outputs(_vectorized_call.devectorized_outputs(result))
 
     def _traced_call(self, *tensors):
         """The body as a function of tensors, returning its output structure (for JAX
         transformations of the whole defn, such as `shard_jit`)."""
         signature, _ = _signature.flatten(tensors, {}, _same)
         treedef, outputs = self._run_body(signature, list(tensors), _expr.Recorder())
-        return jax.tree_util.tree_unflatten(treedef, outputs)
+        return _vectorized_call.unflatten_outputs(treedef, outputs)
 
     def lower(self, signature: _signature.Signature, datas: list | None = None):
         """Traces and lowers `signature` exactly as a call compiles it, with this defn's

@@ -1,15 +1,18 @@
-"""A defn called with vectorized tensors: compiled on their devectorized arrays.
+"""A defn called with vectorized tensors, or returning them: compiled on plain arrays.
 
 JAX compiles plain arrays, so the call passes each vectorized argument devectorized
 and, inside the trace, vectorizes it again (its axes are part of the cache key); the
 function's ops then run vectorized (`numbat._ops._vectorized`). A vectorized output
 leaves the trace devectorized, wrapped in a `_Revectorize` node whose static aux data
 are its axes, so the compiled entry's output structure remembers them on every hit.
+A defn called with plain tensors may return vectorized ones too (it vectorizes inside):
+its outputs take the same route (`devectorized_outputs`, `unflatten_outputs`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 
 import jax
@@ -67,16 +70,34 @@ def devectorized(fun):
 
     def body(layout: Layout, *plain, **options):
         leaves = [vectorize(t, [name for name, _ in spec]) if spec else t for t, spec in zip(plain, layout.axes)]
-        result = fun(*jax.tree_util.tree_unflatten(layout.treedef, leaves), **options)
-
-        def wrap(tensor):
-            axes = _vectorized.axes_of(tensor)
-            return _Revectorize(devectorize(tensor, keep_names=False), axes) if axes else tensor
-
-        return jax.tree_util.tree_map(wrap, result, is_leaf=is_tensor)
+        return fun(*jax.tree_util.tree_unflatten(layout.treedef, leaves), **options)
 
     body.__name__ = getattr(fun, "__name__", "defn")
     return body
+
+
+def devectorized_outputs(result):
+    """A traced function's `result` with every vectorized tensor devectorized inside a
+    `_Revectorize` node (JAX returns plain arrays only)."""
+
+    def wrap(tensor):
+        axes = _vectorized.axes_of(tensor)
+        return _Revectorize(devectorize(tensor, keep_names=False), axes) if axes else tensor
+
+    return jax.tree_util.tree_map(wrap, result, is_leaf=is_tensor)
+
+
+@functools.lru_cache(maxsize=256)
+def _has_revectorize(treedef) -> bool:
+    probe = jax.tree_util.tree_unflatten(treedef, [None] * treedef.num_leaves)
+    is_node = lambda node: isinstance(node, _Revectorize)
+    return any(is_node(node) for node in jax.tree_util.tree_leaves(probe, is_leaf=is_node))
+
+
+def unflatten_outputs(treedef, tensors: list):
+    """The outputs in their structure `treedef`, each `_Revectorize` node vectorized again."""
+    result = jax.tree_util.tree_unflatten(treedef, tensors)
+    return revectorized(result) if _has_revectorize(treedef) else result
 
 
 def revectorized(result):

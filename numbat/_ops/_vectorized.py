@@ -117,7 +117,7 @@ def aligned(tensor: Tensor, axes: tuple) -> tuple[object, tuple]:
     own = dict(data.axes)
     has = tuple(own.get(name) == size for name, size in axes)
     if sum(has) != count:  # drop the size-1 axes this tensor broadcasts
-        array = array.reshape(*(size for (_, size), kept in zip(axes, has) if kept), *array.shape[count:])
+        array = array.reshape((*(size for (_, size), kept in zip(axes, has) if kept), *array.shape[count:]))
     return array, has
 
 

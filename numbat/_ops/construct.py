@@ -50,6 +50,10 @@ def linspace(start, stop, n: int, type="f32", endpoint=True, name=None, backend=
     stop = as_type(_dispatch.to_tensor(stop, backend), type_)
     if start.shape != stop.shape:
         raise ArgumentError(f"linspace: start and stop must have the same shape, got {start.shape} and {stop.shape}")
+    if start.vectorized_axes or stop.vectorized_axes:  # start's vectorized axes first, as in Nx
+        from .vectorization import broadcast_vectors
+
+        start, stop = broadcast_vectors([start, stop])
     start = new_axis(start, -1, name)
     if n == 1:
         return start
@@ -90,6 +94,10 @@ def _triangle(tensor, k: int, lower: bool):
         raise ArgumentError(f"{'tril' if lower else 'triu'} needs a matrix, got shape {tensor.shape}")
     *_, n, m = tensor.shape
     mask = tri(n, m, k if lower else k - 1, backend=tensor.backend)
+    if tensor.rank > 2:  # select takes a predicate of the result's shape: one mask per matrix
+        from .creation import broadcast
+
+        mask = broadcast(mask, tensor.shape)
     return select(mask, tensor, 0) if lower else select(mask, 0, tensor)
 
 
@@ -124,28 +132,43 @@ def triu(tensor, k: int = 0):
 
 
 def take_diagonal(tensor, offset: int = 0):
-    """The diagonal of a matrix (shifted right by `offset`, left if negative).
+    """The diagonal of a matrix (shifted right by `offset`, left if negative); of a
+    batch of matrices (the last two axes), one diagonal per matrix, as in Nx.
 
     >>> nbt.take_diagonal(nbt.iota((3, 3)), offset=1)
     numbat.Tensor<
       s32[2]
       [1, 5]
     >
+    >>> nbt.take_diagonal(nbt.iota((2, 2, 2)))
+    numbat.Tensor<
+      s32[2][2]
+      [
+        [0, 3],
+        [4, 7]
+      ]
+    >
     """
     offset = _check.integer("take_diagonal", "offset", offset)
     from .creation import tensor as make
     from .indexing import gather
+    from .shape import rename, transpose
 
     tensor = _dispatch.to_tensor(tensor)
-    if tensor.rank != 2:
-        raise ArgumentError(f"take_diagonal needs a matrix, got shape {tensor.shape}")
-    rows, cols = tensor.shape
+    if tensor.rank < 2:
+        raise ArgumentError(f"take_diagonal needs a matrix (or a batch of them), got shape {tensor.shape}")
+    rows, cols = tensor.shape[-2:]
     start_row, start_col = max(-offset, 0), max(offset, 0)
     count = max(min(rows - start_row, cols - start_col), 0)
     indices = [[start_row + i, start_col + i] for i in range(count)]
     if not indices:
         raise ArgumentError(f"take_diagonal: offset {offset} is outside a {rows}×{cols} matrix")
-    return gather(tensor, make(indices, backend=tensor.backend))
+    batch = tensor.rank - 2
+    diagonal = gather(tensor, make(indices, backend=tensor.backend), axes=[batch, batch + 1])
+    if not batch:
+        return diagonal
+    # gather puts the diagonal first; Nx's result is [*batch, diagonal], unnamed
+    return rename(transpose(diagonal, [*range(1, batch + 1), 0]), [None] * (batch + 1))
 
 
 def make_diagonal(tensor, offset: int = 0):
@@ -236,7 +259,12 @@ def fill(tensor, value, type=None):
         value = _dispatch.scalar(value, type_, tensor.backend)
     else:
         value = as_type(_dispatch.to_tensor(value, tensor.backend), type_)
-    return broadcast(value, tensor.shape, names=tensor.names)
+    filled = broadcast(value, tensor.shape, names=tensor.names)
+    if tensor.vectorized_axes and not filled.vectorized_axes:  # a tensor's vectorized axes are kept, as in Nx
+        from .vectorization import broadcast_vectors
+
+        filled = broadcast_vectors([filled, tensor])[0]
+    return filled
 
 
 def bitcast(tensor, type):
@@ -315,12 +343,20 @@ def covariance(tensor, ddof: int = 0):
 
 
 def to_list(tensor) -> list:
-    """The values as nested Python lists (a number for a rank-0 tensor).
+    """The values as nested Python lists; a vectorized tensor's vectorized axes are
+    the outer lists. As in Nx, a (plain) scalar is refused: use `nbt.to_number`.
 
     >>> nbt.to_list(nbt.tensor([[1, 2], [3, 4]]))
     [[1, 2], [3, 4]]
+    >>> nbt.to_list(nbt.tensor(7))
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: to_list: cannot convert a scalar tensor to a list (s32); use nbt.to_number
     """
-    return _dispatch.to_tensor(tensor).to_numpy().tolist()
+    tensor = _dispatch.to_tensor(tensor)
+    if tensor.rank == 0 and not tensor.vectorized_axes:
+        raise ArgumentError(f"to_list: cannot convert a scalar tensor to a list ({tensor.type}); use nbt.to_number")
+    return tensor.to_numpy().tolist()
 
 
 def _limited(tensor, limit, op: str) -> np.ndarray:

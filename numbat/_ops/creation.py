@@ -185,8 +185,10 @@ def _check_shape(shape) -> tuple:
     return tuple(int(s) for s in shape)
 
 
-def iota(shape, axis=None, type="s32", names=None, backend=None) -> Tensor:
+def iota(shape, axis=None, type="s32", names=None, backend=None, vectorized_axes=None) -> Tensor:
     """Counts up from 0 along `axis` (an int or name), or over all elements when `axis` is None.
+    With `vectorized_axes` (`(name, size)` pairs or a dict), the result is vectorized
+    over them, every entry the same iota, as in Nx.
 
     >>> nbt.iota((2, 3), axis=1)
     numbat.Tensor<
@@ -201,14 +203,27 @@ def iota(shape, axis=None, type="s32", names=None, backend=None) -> Tensor:
       f32[4]
       [0.0, 1.0, 2.0, 3.0]
     >
+    >>> nbt.iota((3,), vectorized_axes={"x": 2})
+    numbat.Tensor<
+      vectorized[x: 2]
+      s32[3]
+      [
+        [0, 1, 2],
+        [0, 1, 2]
+      ]
+    >
     """
     out = template(shape, type, names)
     index = None if axis is None else _names.axis_index(out.names, axis)
-    return _dispatch.run("iota", out, (), _default.resolve(backend), axis=index)
+    result = _dispatch.run("iota", out, (), _default.resolve(backend), axis=index)
+    return _vectorized_over(result, vectorized_axes, "iota")
 
 
-def eye(shape, type="s32", names=None, backend=None) -> Tensor:
-    """The identity matrix (ones on the diagonal of the last two axes).
+def eye(shape, type="s32", names=None, backend=None, vectorized_axes=None) -> Tensor:
+    """The identity matrix (ones on the diagonal of the last two axes). With
+    `vectorized_axes` (`(name, size)` pairs or a dict), the result is vectorized over
+    them, every entry the same; then, as in Nx, a shape of rank 1 is allowed and gives
+    the first row of the identity matrix.
 
     >>> nbt.eye((2, 2))
     numbat.Tensor<
@@ -222,9 +237,27 @@ def eye(shape, type="s32", names=None, backend=None) -> Tensor:
     if isinstance(shape, int):
         shape = (shape, shape)
     out = template(shape, type, names)
+    if vectorized_axes and len(out.shape) == 1:  # Nx: the first row of an identity matrix
+        from .shape import reshape
+
+        row = eye((1, out.shape[0]), type=type, backend=backend)
+        return _vectorized_over(reshape(row, out.shape, names=out.names), vectorized_axes, "eye")
     if len(out.shape) < 2:
         raise ArgumentError(f"eye needs a shape of rank 2 or more, got {out.shape}")
-    return _dispatch.run("eye", out, (), _default.resolve(backend))
+    result = _dispatch.run("eye", out, (), _default.resolve(backend))
+    return _vectorized_over(result, vectorized_axes, "eye")
+
+
+def _vectorized_over(tensor: Tensor, axes, function: str) -> Tensor:
+    """`tensor` repeated over the vectorized axes `axes` (`(name, size)` pairs or a dict)."""
+    if axes is None or (isinstance(axes, (list, tuple, dict)) and not axes):
+        return tensor
+    from .vectorization import _pairs, vectorize
+
+    pairs = _pairs(function, axes, auto=False)
+    sizes = tuple(size for _, size in pairs)
+    whole = broadcast(tensor, sizes + tensor.shape, names=(None,) * len(sizes) + tensor.names)
+    return vectorize(whole, [name for name, _ in pairs])
 
 
 def broadcast(tensor, shape, axes=None, names=None) -> Tensor:

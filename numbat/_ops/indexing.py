@@ -418,10 +418,22 @@ def to_batched(tensor, batch_size, leftover="repeat"):
     [[0, 1], [2, 3], [4, 0]]
     >>> [nbt.to_flat_list(b) for b in nbt.to_batched(nbt.iota((5,)), 2, leftover="discard")]
     [[0, 1], [2, 3]]
+
+    A vectorized tensor is batched along its first vectorized axis, as in Nx:
+
+    >>> [b.vectorized_axes for b in nbt.to_batched(nbt.vectorize(nbt.iota((3, 2)), "x"), 2)]
+    [(('x', 2),), (('x', 2),)]
     """
     from .shape import concatenate
 
     tensor = _dispatch.to_tensor(tensor)
+    if tensor.vectorized_axes:
+        from .vectorization import devectorize, vectorize
+
+        (name, _), *rest = tensor.vectorized_axes
+        plain = devectorize(tensor, keep_names=False)
+        batched = to_batched(plain, batch_size, leftover)
+        return (vectorize(batch, [(name, batch_size), *rest]) for batch in batched)
     if tensor.rank == 0:
         raise ArgumentError("to_batched: cannot batch a scalar (rank 0) tensor")
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:

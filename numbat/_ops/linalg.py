@@ -74,6 +74,11 @@ def _dot_general(left, right, contract_axes, batch_axes):
     lb, rb = tuple(_names.axis_index(left.names, a) for a in lb), tuple(_names.axis_index(right.names, a) for a in rb)
     if len(lc) != len(rc) or len(lb) != len(rb):
         raise ArgumentError(f"dot: contract axes {lc}/{rc} and batch axes {lb}/{rb} must pair up")
+    for side, contract, batch in (("left", lc, lb), ("right", rc, rb)):
+        if set(contract) & set(batch):
+            raise ArgumentError(
+                f"dot: {side} axes {sorted(set(contract) & set(batch))} cannot be both batch axes and contract axes"
+            )
     for a, b, kind in [(a, b, "contract") for a, b in zip(lc, rc)] + [(a, b, "batch") for a, b in zip(lb, rb)]:
         if left.shape[a] != right.shape[b]:
             raise ArgumentError(

@@ -150,11 +150,22 @@ def rename(tensor, names):
 
     >>> nbt.rename(nbt.tensor([[1, 2]]), ["row", "col"]).names
     ('row', 'col')
+
+    A name of a vectorized axis cannot name an axis of the shape too:
+
+    >>> nbt.rename(nbt.vectorize(nbt.iota((2, 3)), "x"), ["x"])
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: rename: name 'x' is already the name of a vectorized axis
     """
     from .._tensor import Tensor
 
     tensor = _dispatch.to_tensor(tensor)
-    return Tensor(tensor.data, tensor.type, _names.normalize(names, tensor.rank), tensor.backend)
+    names = _names.normalize(names, tensor.rank)
+    for name, _ in tensor.vectorized_axes:
+        if name in names:
+            raise ArgumentError(f"rename: name {name!r} is already the name of a vectorized axis")
+    return Tensor(tensor.data, tensor.type, names, tensor.backend)
 
 
 def pad(tensor, value, config):
@@ -416,21 +427,25 @@ def axis_index(tensor, axis) -> int:
 
 
 def size(tensor) -> int:
-    """The number of elements.
+    """The number of elements (of a tensor, or of a shape tuple, as in Nx).
 
     >>> nbt.size(nbt.iota((2, 3)))
     6
+    >>> nbt.size((1, 2, 3, 2))
+    12
     """
-    return _dispatch.to_tensor(tensor).size
+    return math.prod(_shape_of("size", tensor))
 
 
 def rank(tensor) -> int:
-    """The number of axes.
+    """The number of axes (of a tensor, or of a shape tuple, as in Nx).
 
     >>> nbt.rank(nbt.iota((2, 3)))
     2
+    >>> nbt.rank((1, 2, 3))
+    3
     """
-    return _dispatch.to_tensor(tensor).rank
+    return len(_shape_of("rank", tensor))
 
 
 def byte_size(tensor) -> int:
@@ -468,44 +483,98 @@ def bit_size(tensor) -> int:
 
 
 def axes(tensor) -> list:
-    """The axis positions, `[0, 1, ..., rank - 1]`.
+    """The axis positions, `[0, 1, ..., rank - 1]` (of a tensor, or of a shape tuple, as in Nx).
 
     >>> nbt.axes(nbt.iota((2, 3, 4)))
     [0, 1, 2]
+    >>> nbt.axes((5, 5))
+    [0, 1]
     """
-    return list(range(_dispatch.to_tensor(tensor).rank))
+    return list(range(len(_shape_of("axes", tensor))))
 
 
 def compatible(left, right) -> bool:
-    """Whether two tensors (or templates) have the same shape, type and names, so a
-    function compiled for one runs on the other (Nx's `compatible?`).
+    """Whether two tensors (or templates) have the same shape, type and vectorized axes
+    and compatible names, so a function compiled for one runs on the other (Nx's
+    `compatible?`). Names are compatible when they are equal or one of them is None.
+    Containers (tuples, lists, dicts) are compatible when they have the same structure
+    (the same keys) and their leaves are compatible, as defn arguments are compared.
 
     >>> nbt.compatible(nbt.iota((2,)), nbt.template((2,), "s32"))
     True
     >>> nbt.compatible(nbt.iota((2,)), nbt.iota((2,), type="f32"))
     False
+    >>> nbt.compatible(nbt.iota((2,), names=["x"]), nbt.iota((2,)))
+    True
+    >>> nbt.compatible(nbt.iota((2,), names=["x"]), nbt.iota((2,), names=["y"]))
+    False
+    >>> nbt.compatible({"a": nbt.iota((2,)), "b": 1}, {"a": nbt.iota((2,)), "b": 2})
+    True
     """
+    if _is_container(left) or _is_container(right):
+        if left.__class__ is not right.__class__ or len(left) != len(right):
+            return False
+        if isinstance(left, dict):
+            return left.keys() == right.keys() and all(compatible(left[key], right[key]) for key in left)
+        return all(compatible(a, b) for a, b in zip(left, right))
     left, right = (t if isinstance(t, Template) else _dispatch.to_tensor(t) for t in (left, right))
-    return (left.shape, left.type, tuple(left.names)) == (right.shape, right.type, tuple(right.names))
+    if (left.shape, left.type) != (right.shape, right.type):
+        return False
+    if getattr(left, "vectorized_axes", ()) != getattr(right, "vectorized_axes", ()):
+        return False
+    return all(a == b or a is None or b is None for a, b in zip(left.names, right.names))
 
 
-def to_template(tensor) -> Template:
-    """The tensor's shape, type and names with no data.
+def _is_container(value) -> bool:
+    return isinstance(value, (tuple, list, dict)) and not isinstance(value, Template)  # a Template is a NamedTuple
+
+
+def to_template(tensor):
+    """The tensor's shape, type and names with no data. Containers (tuples, lists,
+    dicts) give the same container of templates, as in Nx.
 
     >>> nbt.to_template(nbt.iota((2,), names=["x"]))
     Template(shape=(2,), type=Type('s', 32), names=('x',))
+    >>> [str(t) for t in nbt.to_template((1, 2.0))]
+    ['s32', 'f32']
     """
+    if _is_container(tensor):
+        items = tensor.items() if isinstance(tensor, dict) else enumerate(tensor)
+        templates = {key: to_template(value) for key, value in items}
+        if isinstance(tensor, dict):
+            return templates
+        kind = tensor.__class__
+        return kind(*templates.values()) if hasattr(tensor, "_fields") else kind(templates.values())  # namedtuples
     tensor = _dispatch.to_tensor(tensor)
     return Template(tensor.shape, tensor.type, tensor.names)
 
 
 def shape(tensor) -> tuple:
-    """The shape, as a tuple.
+    """The shape, as a tuple. As in Nx, a tuple is read as a shape and returned as it
+    is (checked), so `nbt.shape((1, 2, 3))` is `(1, 2, 3)`; the shape of the data
+    `(1, 2, 3)` is `nbt.shape(nbt.tensor((1, 2, 3)))` (or of the list `[1, 2, 3]`).
+    `rank`, `size` and `axes` read a tuple the same way.
 
     >>> nbt.shape(nbt.tensor([[1, 2, 3]]))
     (1, 3)
+    >>> nbt.shape((1, 2, 3)), nbt.shape([1, 2, 3]), nbt.shape(7)
+    ((1, 2, 3), (3,), ())
     """
-    return _dispatch.to_tensor(tensor).shape
+    return _shape_of("shape", tensor)
+
+
+def _shape_of(function: str, value) -> tuple:
+    """The shape of a tensor, template or tensor data; a tuple is a shape (Nx's reading)."""
+    if isinstance(value, Template):
+        return value.shape
+    if isinstance(value, tuple):
+        if not all(isinstance(size, int) and not isinstance(size, bool) and size >= 0 for size in value):
+            raise ArgumentError(
+                f"{function}: a tuple is read as a shape (as in Nx) and must hold sizes >= 0, got {value!r}; "
+                f"for tensor data pass a list or nbt.tensor(...)"
+            )
+        return value
+    return _dispatch.to_tensor(value).shape
 
 
 def names(tensor) -> tuple:

@@ -249,3 +249,11 @@ def test_known_failures_name_real_cases():
     ids = {case["id"] for case in PORTED}
     ids |= {param.id for param in _params()}
     assert not set(known_failures.by_test_id()) - ids
+
+
+def test_the_deliberate_integer_difference_is_only_the_literal():
+    """known_failures: Nx wraps 0xF0000000 into s32; numbat keeps its value as s64, and
+    the same s32 bits give Nx's printed answer."""
+    assert str(nbt.tensor([4026531840, 251658240]).type) == "s64"
+    wrapped = nbt.tensor([4026531840 - 2**32, 251658240], type="s32")
+    assert nbt.to_list(nbt.count_leading_zeros(wrapped)) == [0, 4]
