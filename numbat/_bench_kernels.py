@@ -294,8 +294,8 @@ def _jx_random(sampler):
 
 
 _RANDOM_NOTE = (
-    "numbat's random is being rewritten to Nx's threefry (NXRANDOM); the JAX side is jax.random's "
-    "threefry2x32 with one split, the same bit-generator cost; numbers differ"
+    "numbat draws with Nx's threefry algorithms (Nx's numbers), the JAX side with jax.random's "
+    "threefry2x32 after one split: the same bit generator, another counter layout; numbers differ"
 )
 
 
