@@ -59,6 +59,12 @@ PLATFORM_DIFFERENCES = {
         "approximations): float results may differ by a few ulps (8 ulps of the result's type, "
         "relative), complex results by as much relative to their magnitude."
     ),
+    "summation order": (
+        "Reductions add in the backend's order (NumPy pairwise, XLA in vectorized partial sums): "
+        "a sum whose terms cancel may differ by a few ulps of the terms' total magnitude, not of "
+        "the result. Compared, for reductions and windows only: within 8 ulps of the sum of the "
+        "finite inputs' magnitudes."
+    ),
     "negative integer powers inside defn on XLA": (
         "Nx raises for an integer to a negative integer power; numbat raises on every path where "
         "the exponent's values are known (eager NumPy and XLA, the evaluator, constants in a defn). "
@@ -251,13 +257,14 @@ def has_subnormal(array: np.ndarray) -> bool:
     return not np.array_equal(flushed(array), array, equal_nan=True) if array.dtype.kind not in "iu" else False
 
 
-def same(expected, got, alternative=None) -> str | None:
+def same(expected, got, alternative=None, terms=0.0) -> str | None:
     """None when two outcomes agree (PLATFORM_DIFFERENCES applied), else what differs.
     `alternative` is NumPy's outcome with subnormal inputs read as zero: an element may
-    match either (PLATFORM_DIFFERENCES["subnormals"])."""
+    match either (PLATFORM_DIFFERENCES["subnormals"]). `terms` is the magnitude of the terms
+    a reduction summed (PLATFORM_DIFFERENCES["summation order"]), 0 for element-wise ops."""
     if isinstance(expected, tuple) and expected and isinstance(expected[0], tuple):
         for e, g in zip(expected, got):
-            problem = same(e, g)
+            problem = same(e, g, terms=terms)
             if problem:
                 return problem
         return None
@@ -267,9 +274,9 @@ def same(expected, got, alternative=None) -> str | None:
         return None if expected[1] == got[1] else f"error {expected[1]} vs {got[1]}"
     if expected[1:4] != got[1:4]:
         return f"template {expected[1:4]} vs {got[1:4]}"
-    bad = mismatches(expected[4], got[4])
+    bad = mismatches(expected[4], got[4], terms)
     if alternative is not None and alternative[0] == "ok" and alternative[1:4] == got[1:4]:
-        bad = bad & mismatches(alternative[4], got[4])
+        bad = bad & mismatches(alternative[4], got[4], terms)
     return (
         None
         if not bad.any()
@@ -277,20 +284,22 @@ def same(expected, got, alternative=None) -> str | None:
     )
 
 
-def mismatches(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """A boolean mask of elements that differ beyond PLATFORM_DIFFERENCES's "ulps" and "subnormals"."""
+def mismatches(a: np.ndarray, b: np.ndarray, terms: float = 0.0) -> np.ndarray:
+    """A boolean mask of elements that differ beyond PLATFORM_DIFFERENCES's "ulps",
+    "subnormals" and (for a reduction of terms of magnitude `terms`) "summation order"."""
     if a.dtype.kind in "iub":
         return a != b
     if a.dtype.kind == "c":
-        return _float_mismatches(a.real, b.real, a) | _float_mismatches(a.imag, b.imag, a)
-    return _float_mismatches(a, b, a)
+        return _float_mismatches(a.real, b.real, a, terms) | _float_mismatches(a.imag, b.imag, a, terms)
+    return _float_mismatches(a, b, a, terms)
 
 
-def _float_mismatches(a, b, whole):
+def _float_mismatches(a, b, whole, terms=0.0):
     info = ml_dtypes.finfo(a.dtype)
     x, y = a.astype(np.float64), b.astype(np.float64)
-    scale = np.abs(whole.astype(np.complex128 if whole.dtype.kind == "c" else np.float64))
     with np.errstate(all="ignore"):
-        close = np.abs(x - y) <= 8 * float(info.eps) * np.maximum(np.abs(x), scale) + float(info.smallest_normal)
+        scale = np.fmax(np.abs(whole.astype(np.complex128 if whole.dtype.kind == "c" else np.float64)), terms)
+        scale = np.fmax(np.abs(x), scale)  # a NaN part never hides the other part's scale
+        close = np.abs(x - y) <= 8 * float(info.eps) * scale + float(info.smallest_normal)
     same_special = (np.isnan(x) & np.isnan(y)) | (x == y)
     return ~(close | same_special)

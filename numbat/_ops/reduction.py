@@ -330,6 +330,7 @@ def median(tensor, axis=None, keep_axis=False):
     from .sort import sort
 
     tensor = _dispatch.to_tensor(tensor)
+    keep_axis = _check.boolean("median", "keep_axis", keep_axis)
     if axis is None:
         tensor = reshape(tensor, (tensor.size,))
         index = 0
@@ -378,6 +379,7 @@ def mode(tensor, axis=None, keep_axis=False):
     from .sort import sort
 
     tensor = _dispatch.to_tensor(tensor)
+    keep_axis = _check.boolean("mode", "keep_axis", keep_axis)
     if tensor.type.is_complex:
         raise ArgumentError(f"mode is not defined for complex tensors, got {tensor.type}")
     if tensor.size == 0:
