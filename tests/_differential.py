@@ -11,6 +11,7 @@ applies exactly these and nothing else.
 
 from __future__ import annotations
 
+import datetime
 import inspect
 import os
 import warnings
@@ -38,11 +39,29 @@ ALL_TYPES = (
     "s32",
     "s64",
 )
-# CI's fixed budget: one type of each kind and width class (about a minute on a 2-core machine);
-# NUMBAT_DIFFERENTIAL=full checks every Nx type (about five minutes).
-TYPES = (
-    ALL_TYPES if os.environ.get("NUMBAT_DIFFERENTIAL") == "full" else ("f8_e4m3fn", "bf16", "f32", "c64", "u32", "s8")
-)
+# CI's budget: three types always (f32, c64, s8: one float, complex and integer type) and one
+# more that rotates through the other twelve, a new one each day (UTC), so twelve days of CI
+# check every Nx type; about 90 s on a 2-core machine. NUMBAT_DIFFERENTIAL=full checks all
+# fifteen (about five minutes); NUMBAT_DIFFERENTIAL=bf16,u64 checks the types named.
+CORE_TYPES = ("f32", "c64", "s8")
+
+
+def selected_types(setting: str | None, day: int) -> tuple:
+    """The types a run checks, from NUMBAT_DIFFERENTIAL's value `setting` on day `day`
+    (days since 0001-01-01)."""
+    if setting == "full":
+        return ALL_TYPES
+    if setting:
+        named = tuple(name.strip() for name in setting.split(","))
+        unknown = [name for name in named if name not in ALL_TYPES]
+        if unknown:
+            raise ValueError(f"NUMBAT_DIFFERENTIAL names unknown types {unknown}; the types: {ALL_TYPES} (or 'full')")
+        return named
+    rest = [name for name in ALL_TYPES if name not in CORE_TYPES]
+    return (*CORE_TYPES, rest[day % len(rest)])
+
+
+TYPES = selected_types(os.environ.get("NUMBAT_DIFFERENTIAL"), datetime.datetime.now(datetime.UTC).toordinal())
 PATHS = ("numpy", "xla", "defn", "evaluator")
 
 # The differences between paths that numbat keeps, with the reason. The comparison in
