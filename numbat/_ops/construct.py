@@ -300,12 +300,12 @@ def covariance(tensor, mean=None, ddof: int = 0):
         [2.0, 4.0]
       ]
     >
-    >>> nbt.covariance(nbt.tensor([[1, 2], [3, 4], [5, 6]]), nbt.tensor([4, 3]))
+    >>> nbt.covariance(nbt.tensor([[1, 2], [3, 4], [5, 8]]), nbt.tensor([3, 4]), ddof=1)
     numbat.Tensor<
       f32[2][2]
       [
-        [3.6666667, 1.6666666],
-        [1.6666666, 3.6666667]
+        [4.0, 6.0],
+        [6.0, 10.0]
       ]
     >
     """
