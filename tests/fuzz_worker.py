@@ -34,8 +34,6 @@ NUMBAT_ERRORS = (nbt.ArgumentError, nbt.ClientError, nbt.HookError, nbt.Allocati
 # Keywords not fuzzed yet: junk there still ends in a foreign error or worse, in code the
 # semantics work owns (numbat/_ops); each is an open finding, removed here once fixed.
 OPEN_KEYWORDS = {
-    "numbat.median": {"keep_axis"},  # an array as keep_axis: NumPy's truth-value ValueError
-    "numbat.mode": {"keep_axis"},  # keep_axis=10**9: the worker never returns
     "numbat.vectorize": {"*"},  # vectorize(fun, client=...): a TypeError from _defn/_vectorize.py
 }
 # Values keyword options get besides the junk pool: the names options take, and near misses.

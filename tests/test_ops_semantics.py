@@ -197,3 +197,52 @@ def test_linalg_eps_and_max_iter_options(path):
     run(path, lambda t: nbt.linalg.qr(t, eps=1e-6)[0], almost)
     with pytest.raises(nbt.ArgumentError, match="max_iter must be a positive int"):
         run(path, lambda t: nbt.linalg.svd(t, max_iter=0)[1], almost)
+
+
+@pytest.mark.parametrize(
+    "fun",
+    [nbt.exp, nbt.cos, nbt.cosh, nbt.log10, nbt.expm1, nbt.acos, nbt.atanh, nbt.sqrt, nbt.abs, nbt.sigmoid],
+    ids=lambda f: f.__name__,
+)
+def test_complex_special_values_are_xla_s_on_every_path(path, fun):
+    # C99 (NumPy's own answer) differs from XLA's here, e.g. exp(inf+nanj) is inf+nanj in C99.
+    z = [complex(INF, NAN), complex(INF, INF), complex(-INF, 1.0), complex(NAN, 0.0), complex(0.0, INF), 1 + 2j]
+    want = run("xla", fun, z).to_numpy()
+    got = run(path, fun, z).to_numpy()
+    np.testing.assert_array_equal(got, want)
+    if fun is nbt.exp:
+        assert np.isnan(got[0].real) and np.isnan(got[0].imag)  # XLA's, not C99's inf+nanj
+
+
+def test_complex_divide_and_pow_special_values_are_xla_s(path):
+    a, b = [complex(INF, 1.0), 1 + 1j, complex(NAN, 0.0)], [complex(0.0, INF), complex(INF, INF), 2 + 0j]
+    for fun in (nbt.divide, nbt.pow):
+        np.testing.assert_array_equal(run(path, fun, a, b).to_numpy(), run("xla", fun, a, b).to_numpy())
+
+
+def test_window_mean_of_complex_infinities_divides_part_by_part(path):
+    out = run(path, lambda t: nbt.window_mean(t, (2,)), [complex(INF, 0.0), 1 + 0j, 2 + 0j])
+    assert values(out) == [complex(INF, 0.0), 1.5 + 0j]
+
+
+@pytest.mark.parametrize(
+    "fun",
+    [
+        lambda t: nbt.window_max(t, (1,)),
+        lambda t: nbt.window_min(t, (1,)),
+        lambda t: nbt.window_scatter_max(t, t, 0, (1,)),
+        lambda t: nbt.clip(t, 0, 1),
+        lambda t: nbt.complex(t, t),
+    ],
+    ids=["window_max", "window_min", "window_scatter_max", "clip", "complex"],
+)
+def test_orderings_and_complex_of_complex_tensors_raise_as_in_nx(path, fun):
+    with pytest.raises(nbt.ArgumentError, match="not defined for complex tensors"):
+        run(path, fun, [1 + 2j])
+
+
+@pytest.mark.parametrize("fun", [nbt.median, nbt.mode])
+@pytest.mark.parametrize("keep_axis", [np.array([1, 2]), 10**9, "yes"])
+def test_median_and_mode_refuse_a_keep_axis_that_is_not_a_bool(fun, keep_axis):
+    with pytest.raises(nbt.ArgumentError, match="keep_axis must be True or False"):
+        fun(nbt.tensor([1, 2, 3]), axis=0, keep_axis=keep_axis)

@@ -315,9 +315,10 @@ def diff(tensor, order: int = 1, axis=-1):
     return tensor
 
 
-def covariance(tensor, ddof: int = 0):
+def covariance(tensor, mean=None, ddof: int = 0):
     """The covariance matrix of the columns of `tensor` ([..., samples, features] gives
-    [..., features, features]).
+    [..., features, features]), as Nx: about `mean` (shape [..., features]; default the
+    columns' mean), divided by `samples - ddof`; complex tensors use the conjugate.
 
     >>> nbt.covariance(nbt.tensor([[1.0, 2.0], [3.0, 6.0]]))
     numbat.Tensor<
@@ -327,18 +328,34 @@ def covariance(tensor, ddof: int = 0):
         [2.0, 4.0]
       ]
     >
+    >>> nbt.covariance(nbt.tensor([[1, 2], [3, 4], [5, 8]]), nbt.tensor([3, 4]), ddof=1)
+    numbat.Tensor<
+      f32[2][2]
+      [
+        [4.0, 6.0],
+        [6.0, 10.0]
+      ]
+    >
     """
+    from .complex import conjugate
     from .elementwise import divide, subtract
     from .linalg import dot
-    from .reduction import mean
+    from .reduction import mean as mean_
+    from .shape import new_axis, rename
 
     ddof = _check.integer("covariance", "ddof", ddof, minimum=0)
     tensor = _dispatch.to_tensor(tensor)
     if tensor.rank < 2:
         raise ArgumentError(f"covariance needs [..., samples, features], got shape {tensor.shape}")
-    centered = subtract(tensor, mean(tensor, axes=[tensor.rank - 2], keep_axes=True))
+    if mean is None:
+        mean = mean_(tensor, axes=[tensor.rank - 2])
+    mean = _dispatch.to_tensor(mean, tensor.backend)
+    if mean.rank == 0:
+        raise ArgumentError("covariance: the mean must have rank at least 1 ([..., features]), got a scalar")
+    centered = rename(subtract(tensor, new_axis(mean, mean.rank - 1)), [None] * tensor.rank)
+    left = conjugate(centered) if centered.type.is_complex else centered
     batch = list(range(tensor.rank - 2))
-    product = dot(centered, centered, contract_axes=([tensor.rank - 2], [tensor.rank - 2]), batch_axes=(batch, batch))
+    product = dot(left, centered, contract_axes=([tensor.rank - 2], [tensor.rank - 2]), batch_axes=(batch, batch))
     return divide(product, tensor.shape[-2] - ddof)
 
 

@@ -11,10 +11,12 @@ from .._errors import ArgumentError
 from .._tensor import Tensor
 from . import _dispatch
 
-# Ops that Nx defines for real numbers only (ordering, rounding, the error function).
+# Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
+# `complex`, which builds a complex number from real parts).
 REAL_ONLY = frozenset(
     [
         "atan2",
+        "complex",
         "cbrt",
         "ceil",
         "erf",
@@ -469,14 +471,14 @@ def clip(tensor, min, max):
     type_ = tensor.type
     for bound in (min, max):
         type_ = _types.merge_number(type_, bound) if _types.is_number(bound) else _types.merge(type_, bound.type)
+    if type_.is_complex:  # complex numbers have no order (Nx raises too)
+        raise ArgumentError(f"clip is not defined for complex tensors, got {type_}")
     low, high = (
         _dispatch.scalar(bound, type_, tensor.backend) if _types.is_number(bound) else _dispatch.to_tensor(bound)
         for bound in (min, max)
     )
     out = _dispatch.broadcast_all((tensor, low, high), type_)
     if out.shape != tensor.shape:
-        from .._errors import ArgumentError
-
         raise ArgumentError(
             f"clip bounds of shapes {low.shape} and {high.shape} do not fit tensor shape {tensor.shape}"
         )

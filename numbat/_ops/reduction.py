@@ -259,41 +259,77 @@ def standard_deviation(tensor, axes=None, keep_axes=False, ddof=0):
 
 
 def weighted_mean(tensor, weights, axes=None, keep_axes=False):
-    """The mean over `axes` with each element weighted by `weights` (same shape).
+    """The mean over `axes` with each element weighted by `weights`, as Nx: `weights` has the
+    tensor's shape, or (with `axes`) one weight per position of the aggregated axes, shape
+    `[size of each axis in axes]`.
 
     >>> nbt.weighted_mean(nbt.tensor([1.0, 2.0, 3.0]), nbt.tensor([3, 1, 0]))
     numbat.Tensor<
       f32
       1.25
     >
+    >>> nbt.weighted_mean(nbt.iota((3, 4)), nbt.tensor([1, 2, 3, 4]), axes=[1])
+    numbat.Tensor<
+      f32[3]
+      [2.0, 6.0, 10.0]
+    >
     """
     from . import elementwise as ew
+    from .shape import reshape, transpose
 
     tensor, weights = _dispatch.to_tensor(tensor), _dispatch.to_tensor(weights)
+    keep_axes = _check.boolean("weighted_mean", "keep_axes", keep_axes)
+    if axes is not None:  # in the order given: Nx places the weights by the first axis
+        axes = [_names.axis_index(tensor.names, axis) for axis in _check.sequence("weighted_mean", "axes", axes)]
     if tensor.shape != weights.shape:
-        raise ArgumentError(f"weighted_mean: weights of shape {weights.shape} must match the tensor's {tensor.shape}")
+        if axes is None:
+            raise ArgumentError(
+                f"weighted_mean: axes must be given when the weights' shape {weights.shape} differs "
+                f"from the tensor's {tensor.shape}"
+            )
+        if weights.rank != len(axes):
+            raise ArgumentError(
+                f"weighted_mean: weights of shape {weights.shape} must have one axis per aggregated axis "
+                f"{tuple(axes)} when their shape differs from the tensor's {tensor.shape}"
+            )
+        # Nx's placement: leading 1s, then the weights' axes, with the last axis swapped to axes[0].
+        weights = reshape(weights, (1,) * (tensor.rank - len(axes)) + weights.shape)
+        order = list(range(tensor.rank))
+        order[axes[0]], order[-1] = order[-1], order[axes[0]]
+        weights = transpose(weights, order)
     total = sum(ew.multiply(tensor, weights), axes=axes, keep_axes=keep_axes)
     return ew.divide(total, sum(weights, axes=axes, keep_axes=keep_axes))
 
 
-def logsumexp(tensor, axes=None, keep_axes=False):
-    """`log(sum(exp(tensor)))` over `axes`, computed without overflow.
+def logsumexp(tensor, axes=None, keep_axes=False, exp_scaling_factor=None):
+    """`log(sum(exp(tensor)))` over `axes`, computed without overflow; with
+    `exp_scaling_factor` (a number or a tensor that broadcasts with `tensor`),
+    `log(sum(exp_scaling_factor * exp(tensor)))`, as Nx.
 
     >>> nbt.logsumexp(nbt.tensor([1000.0, 1000.0], type="f64"))
     numbat.Tensor<
       f64
       1000.6931471805599
     >
+    >>> nbt.logsumexp(nbt.tensor([0.0, 0.0]), exp_scaling_factor=nbt.tensor([1.0, 3.0]))
+    numbat.Tensor<
+      f32
+      1.3862944
+    >
     """
     from . import elementwise as ew
 
     tensor = _dispatch.to_tensor(tensor)
+    keep_axes = _check.boolean("logsumexp", "keep_axes", keep_axes)
     indices = _names.axes_indices(tensor.names, axes)
     top = reduce_max(tensor, axes=indices, keep_axes=True)
     from .._defn._grad import stop_grad
 
     top = stop_grad(ew.select(_isfinite(top), top, 0))
-    total = ew.log(sum(ew.exp(ew.subtract(tensor, top)), axes=indices, keep_axes=True))
+    exponentials = ew.exp(ew.subtract(tensor, top))
+    if exp_scaling_factor is not None:
+        exponentials = ew.multiply(exp_scaling_factor, exponentials)
+    total = ew.log(sum(exponentials, axes=indices, keep_axes=True))
     result = ew.add(total, top)
     if not keep_axes:
         from .shape import squeeze
@@ -330,6 +366,7 @@ def median(tensor, axis=None, keep_axis=False):
     from .sort import sort
 
     tensor = _dispatch.to_tensor(tensor)
+    keep_axis = _check.boolean("median", "keep_axis", keep_axis)
     if axis is None:
         tensor = reshape(tensor, (tensor.size,))
         index = 0
@@ -378,6 +415,7 @@ def mode(tensor, axis=None, keep_axis=False):
     from .sort import sort
 
     tensor = _dispatch.to_tensor(tensor)
+    keep_axis = _check.boolean("mode", "keep_axis", keep_axis)
     if tensor.type.is_complex:
         raise ArgumentError(f"mode is not defined for complex tensors, got {tensor.type}")
     if tensor.size == 0:

@@ -10,6 +10,8 @@ from .. import _check, _types
 from .._errors import ArgumentError
 from ..backends._abstract import Template
 from . import _dispatch
+from . import complex as _complex
+from .elementwise import divide
 
 
 def _per_axis(value, rank: int, what: str, op: str) -> tuple:
@@ -21,8 +23,15 @@ def _per_axis(value, rank: int, what: str, op: str) -> tuple:
     return value
 
 
+def _real_only(op: str, type_: _types.Type) -> None:
+    if type_.is_complex:  # complex numbers have no order (Nx raises too)
+        raise ArgumentError(f"{op} is not defined for complex tensors, got {type_}")
+
+
 def _window(kind: str, tensor, window, strides, padding, window_dilations, op: str, type_=None):
     tensor = _dispatch.to_tensor(tensor)
+    if kind in ("max", "min"):
+        _real_only(op, tensor.type)
     out, window, strides, pads, dilations = _geometry(tensor, window, strides, padding, window_dilations, op, type_)
     return _dispatch.run(
         "window", out, (tensor,), kind=kind, window=window, strides=strides, padding=pads, dilations=dilations
@@ -121,8 +130,6 @@ def window_mean(tensor, window, strides=1, padding="valid", window_dilations=1):
       [1.5, 2.5, 3.5]
     >
     """
-    from .elementwise import divide
-
     tensor = _dispatch.to_tensor(tensor)
     total = _window(
         "sum", tensor, window, strides, padding, window_dilations, "window_mean", _types.to_floating(tensor.type)
@@ -130,6 +137,8 @@ def window_mean(tensor, window, strides=1, padding="valid", window_dilations=1):
     count = 1
     for size in _per_axis(window, tensor.rank, "the window shape", "window_mean"):
         count *= size
+    if total.type.is_complex:  # part by part, as `mean`: a complex division by (count + 0i) turns Inf into NaN
+        return _complex.complex(divide(_complex.real(total), count), divide(_complex.imag(total), count))
     return divide(total, count)
 
 
@@ -181,6 +190,7 @@ def _window_scatter(kind: str, tensor, source, init_value, window, strides, padd
     tensor = _dispatch.to_tensor(tensor)
     source = _dispatch.to_tensor(source, tensor.backend)
     windows, window, strides, pads, _ = _geometry(tensor, window, strides, padding, 1, op)
+    _real_only(op, tensor.type)
     if source.shape != windows.shape:
         raise ArgumentError(
             f"{op}: source must have one value per window, shape {windows.shape}, got shape {source.shape}"
@@ -193,6 +203,7 @@ def _window_scatter(kind: str, tensor, source, init_value, window, strides, padd
         if init.shape != ():
             raise ArgumentError(f"{op}: init_value must be a scalar, got shape {init.shape}")
         type_ = _types.merge(source.type, init.type)
+    _real_only(op, type_)
     out = Template(tensor.shape, type_, tensor.names)
     return _dispatch.run(
         "window_scatter", out, (tensor, source, init), kind=kind, window=window, strides=strides, padding=pads

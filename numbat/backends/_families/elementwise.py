@@ -7,6 +7,12 @@ both classes are filled in from the tables below: every name in `UNARY`,
 type (comparisons: in the operands' merged type). A table entry is a function of
 `(xp, *arrays)`, written once for NumPy and jax.numpy alike; the few functions
 NumPy lacks (erf, erf_inv) are computed with JAX's host implementation there.
+
+Complex special values follow XLA on every path: for complex Inf and NaN, NumPy gives
+C99 Annex G's answers (`exp(inf+nanj)` is `inf+nanj`) and XLA its own formulas' (`nan+nanj`).
+So the NumPy backend computes the complex transcendental functions (complex `abs`, `phase`,
+`divide` and `pow` too) with the same table entry over jax.numpy on the host CPU (`_complex_as_xla`);
+real data stays on NumPy.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import abc
 import typing
 
 import jax
+import jax.numpy as jnp
 import jax.scipy.special as jsp
 import ml_dtypes
 import numpy as np
@@ -27,16 +34,33 @@ if typing.TYPE_CHECKING:
     from .._abstract import Template
 
 
+def _on_host(jax_fun, x):
+    """`jax_fun(x)` for NumPy `x`, computed by XLA on the host CPU, as NumPy."""
+    with jax.enable_x64(True):  # keep f64/c128 data 64-bit
+        return np.asarray(jax_fun(jax.device_put(x, jax.devices("cpu")[0])))  # x: an array or a tuple
+
+
 def _host(jax_fun):
     """`jax_fun` for both array modules: on NumPy data it runs on the host CPU and returns NumPy."""
 
     def fun(xp, x):
-        if xp is np:
-            with jax.enable_x64(True):  # keep f64 data 64-bit
-                return np.asarray(jax_fun(jax.device_put(x, jax.devices("cpu")[0])))
-        return jax_fun(x)
+        return _on_host(jax_fun, x) if xp is np else jax_fun(x)
 
     return fun
+
+
+def _complex_as_xla(fun):
+    """`fun(xp, x)`, except that complex `x` on NumPy is computed as `fun(jax.numpy, x)` on the
+    host CPU: XLA's complex special values, not C99's (see the module's docstring)."""
+
+    def wrapped(xp, x, *more):
+        if xp is np and x.dtype.kind == "c":
+            if more:  # binary: both operands travel
+                return _on_host(lambda pair: fun(jnp, *pair), (x, *more))
+            return _on_host(lambda y: fun(jnp, y), x)
+        return fun(xp, x, *more)
+
+    return wrapped
 
 
 def _round(xp, x):
@@ -298,6 +322,15 @@ NARROW = [
 ]
 for _name in NARROW:
     UNARY[_name] = _narrow(UNARY[_name])
+
+# Functions of complex data whose Inf/NaN answers differ between C99 (NumPy) and XLA.
+COMPLEX_AS_XLA = [name for name in NARROW if name not in ("cbrt", "erf", "erfc", "erf_inv")]
+for _name in COMPLEX_AS_XLA:
+    UNARY[_name] = _complex_as_xla(UNARY[_name])
+for _name in ("abs", "phase"):
+    UNARY_OWN_TYPE[_name] = _complex_as_xla(UNARY_OWN_TYPE[_name])
+for _name in ("divide", "pow"):
+    BINARY[_name] = _complex_as_xla(BINARY[_name])
 
 
 def _unary_method(name, fun):

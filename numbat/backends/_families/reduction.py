@@ -6,11 +6,13 @@ import abc
 import typing
 
 import jax
+import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 
 from ..._errors import ArgumentError
 from ._base import ArrayBase
+from .elementwise import _on_host
 
 if typing.TYPE_CHECKING:
     from ..._tensor import Tensor
@@ -80,7 +82,10 @@ class Array(ArrayBase, Interface):
         return self._wrap(out, self.xp.reshape(index, out.shape).astype(out.type.dtype))
 
     def product(self, out, tensor, axes, keep_axes):
-        return self._wrap(out, self.xp.prod(self._as(tensor, out), axis=axes, keepdims=keep_axes))
+        data = self._as(tensor, out)
+        if self.xp is np and data.dtype.kind == "c":  # XLA's complex products (see elementwise.py's docstring)
+            return self._wrap(out, _on_host(lambda x: jnp.prod(x, axis=axes, keepdims=keep_axes), data))
+        return self._wrap(out, self.xp.prod(data, axis=axes, keepdims=keep_axes))
 
     def all(self, out, tensor, axes, keep_axes):
         data = self.xp.asarray(tensor.data) != 0
