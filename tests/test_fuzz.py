@@ -31,9 +31,9 @@ import numbat as nbt
 
 WORKER = pathlib.Path(__file__).with_name("fuzz_worker.py")
 CALL_LIMIT_S = 120  # a first call may compile; a hang is far longer
-# Seed 3 is left out while its open finding stands: after about 400 calls, nbt.outer(u8[3], inf)
-# hangs in the worker (alone it returns at once); the long run includes seeds that may meet it.
-SEEDS = (0, 1, 2, 4)
+# Seed 3 once hung at nbt.outer(u8[3], inf) after about 400 calls; it runs clean since the
+# semantics merges (1,271 calls), so it is back in CI to keep it so.
+SEEDS = (0, 1, 2, 3)
 CALLS_PER_FUNCTION = 8
 LONG_SEEDS = tuple(range(100, 132))
 LONG_CALLS_PER_FUNCTION = 24
