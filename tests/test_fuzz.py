@@ -148,6 +148,7 @@ FOUND_BY_FUZZING = [
         r"the complex value \(1\+2j\) does not fit in the f32 tensor",
     ),
     (lambda: nbt.defn(lambda t: t)(t for t in [nbt.tensor(1.0)]), "holds a generator, which can be read only once"),
+    (lambda: nbt.vectorize(lambda t: t, client="host"), r"vectorize: unknown option\(s\) \['client'\] for a function"),
 ]
 
 

@@ -58,6 +58,9 @@ def vectorize(tensor, axes=None, **options):
     if callable(tensor) and not isinstance(tensor, Tensor):
         from .._defn._vectorize import vectorize as vectorize_function
 
+        unknown = sorted(set(options) - {"axis", "name"})
+        if unknown:
+            raise ArgumentError(f"vectorize: unknown option(s) {unknown} for a function; it takes axis and name")
         return vectorize_function(tensor, *(() if axes is None else (axes,)), **options)
     if options:
         raise ArgumentError(f"vectorize: unknown option(s) {sorted(options)} for a tensor; it takes only the axes")
