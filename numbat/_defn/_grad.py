@@ -204,21 +204,6 @@ def _needs_forward_mode(error: ValueError) -> bool:
     return "Reverse-mode differentiation does not work for lax.while_loop" in str(error)
 
 
-def stop_grad(tensor):
-    """The identity, except that gradients do not flow through it.
-
-    >>> nbt.grad(lambda x: nbt.sum(x * nbt.stop_grad(x)))(nbt.tensor([1.0, 2.0]))
-    numbat.Tensor<
-      f32[2]
-      [1.0, 2.0]
-    >
-    """
-    from .._ops import _dispatch
-
-    tensor = _dispatch.to_tensor(tensor)
-    return _dispatch.run("stop_grad", Template(tensor.shape, tensor.type, tensor.names), (tensor,))
-
-
 def custom_grad(expr, inputs, fun):
     """`expr`, computed from the tensors `inputs`, with the gradient `fun` instead of
     the automatic one: `fun(g)` receives the gradient flowing into `expr` and returns

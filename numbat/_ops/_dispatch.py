@@ -19,7 +19,7 @@ from ..backends import _fp_state
 from ..backends._abstract import AbstractBackend, Template
 from ..backends.numpy_backend import NumPyBackend
 from . import _vectorized
-from ._vectorized import VectorizedData as _VectorizedData
+from .._tensor import VectorizedData as _VectorizedData
 
 
 def to_tensor(value, backend: AbstractBackend | None = None) -> Tensor:

@@ -483,3 +483,18 @@ def clip(tensor, min, max):
             f"clip bounds of shapes {low.shape} and {high.shape} do not fit tensor shape {tensor.shape}"
         )
     return _dispatch.run("clip", out, (tensor, low, high))
+
+
+def stop_grad(tensor):
+    """The identity, except that gradients do not flow through it.
+
+    >>> nbt.grad(lambda x: nbt.sum(x * nbt.stop_grad(x)))(nbt.tensor([1.0, 2.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.0, 2.0]
+    >
+    """
+    from .._ops import _dispatch
+
+    tensor = _dispatch.to_tensor(tensor)
+    return _dispatch.run("stop_grad", Template(tensor.shape, tensor.type, tensor.names), (tensor,))

@@ -267,22 +267,6 @@ def fill(tensor, value, type=None):
     return filled
 
 
-def bitcast(tensor, type):
-    """The same bits read as another type of the same width.
-
-    >>> nbt.bitcast(nbt.tensor([1.0], type="f32"), "u32")
-    numbat.Tensor<
-      u32[1]
-      [1065353216]
-    >
-    """
-    tensor = _dispatch.to_tensor(tensor)
-    target = _types.parse(type)
-    if target.bits != tensor.type.bits or target.is_complex != tensor.type.is_complex:
-        raise ArgumentError(f"bitcast needs a type of the same width: {tensor.type} cannot become {target}")
-    return _dispatch.run("bitcast", Template(tensor.shape, target, tensor.names), (tensor,))
-
-
 def diff(tensor, order: int = 1, axis=-1):
     """The `order`-th forward difference along `axis`: `t[1:] - t[:-1]`, repeated, as Nx's
     `diff`.
@@ -313,50 +297,6 @@ def diff(tensor, order: int = 1, axis=-1):
             slice_along_axis(tensor, 1, size - 1, axis=index), slice_along_axis(tensor, 0, size - 1, axis=index)
         )
     return tensor
-
-
-def covariance(tensor, mean=None, ddof: int = 0):
-    """The covariance matrix of the columns of `tensor` ([..., samples, features] gives
-    [..., features, features]), as Nx: about `mean` (shape [..., features]; default the
-    columns' mean), divided by `samples - ddof`; complex tensors use the conjugate.
-
-    >>> nbt.covariance(nbt.tensor([[1.0, 2.0], [3.0, 6.0]]))
-    numbat.Tensor<
-      f32[2][2]
-      [
-        [1.0, 2.0],
-        [2.0, 4.0]
-      ]
-    >
-    >>> nbt.covariance(nbt.tensor([[1, 2], [3, 4], [5, 8]]), nbt.tensor([3, 4]), ddof=1)
-    numbat.Tensor<
-      f32[2][2]
-      [
-        [4.0, 6.0],
-        [6.0, 10.0]
-      ]
-    >
-    """
-    from .complex import conjugate
-    from .elementwise import divide, subtract
-    from .linalg import dot
-    from .reduction import mean as mean_
-    from .shape import new_axis, rename
-
-    ddof = _check.integer("covariance", "ddof", ddof, minimum=0)
-    tensor = _dispatch.to_tensor(tensor)
-    if tensor.rank < 2:
-        raise ArgumentError(f"covariance needs [..., samples, features], got shape {tensor.shape}")
-    if mean is None:
-        mean = mean_(tensor, axes=[tensor.rank - 2])
-    mean = _dispatch.to_tensor(mean, tensor.backend)
-    if mean.rank == 0:
-        raise ArgumentError("covariance: the mean must have rank at least 1 ([..., features]), got a scalar")
-    centered = rename(subtract(tensor, new_axis(mean, mean.rank - 1)), [None] * tensor.rank)
-    left = conjugate(centered) if centered.type.is_complex else centered
-    batch = list(range(tensor.rank - 2))
-    product = dot(left, centered, contract_axes=([tensor.rank - 2], [tensor.rank - 2]), batch_axes=(batch, batch))
-    return divide(product, tensor.shape[-2] - ddof)
 
 
 def to_list(tensor) -> list:
@@ -424,3 +364,32 @@ def from_binary(binary: bytes, type, backend=None):
     array = np.frombuffer(bytes(binary), dtype=type_.dtype)
     backend = _default.resolve(backend)
     return backend.from_numpy(Template(array.shape, type_, (None,)), array)
+
+
+def outer(left, right):
+    """Every product of an element of `left` with an element of `right` (both flattened;
+    `right` conjugated when complex); the axes keep `left`'s first name and `right`'s
+    last, as in Nx.
+
+    >>> nbt.outer(nbt.tensor([1, 2]), nbt.tensor([1, 10, 100]))
+    numbat.Tensor<
+      s32[2][3]
+      [
+        [1, 10, 100],
+        [2, 20, 200]
+      ]
+    >
+    """
+    from .complex import conjugate
+    from .elementwise import multiply
+    from .shape import reshape
+
+    left, right = _dispatch.to_tensor(left), _dispatch.to_tensor(right)
+    # As Nx: the result is named after left's first axis and right's last one, and a complex
+    # product conjugates `right`.
+    names = (left.names[0] if left.names else None, right.names[-1] if right.names else None)
+    left, right = reshape(left, (left.size, 1)), reshape(right, (1, right.size))
+    if left.type.is_complex or right.type.is_complex:
+        right = conjugate(right)
+    product = multiply(left, right)
+    return reshape(product, product.shape, names=list(names))

@@ -14,7 +14,7 @@ import jax
 
 from .. import _check, _expr
 from .._errors import ArgumentError
-from .._tensor import Tensor, is_tensor
+from .._tensor import Tensor, VectorizedData, is_tensor
 from . import _dispatch, _vectorized
 from .creation import broadcast
 from .shape import reshape, transpose
@@ -91,7 +91,7 @@ def vectorize(tensor, axes=None, **options):
         if name in dict(existing):
             raise ArgumentError(f"vectorize: cannot use name {name!r} for a new vectorized axis: it is already one")
     array = tensor.data.array if existing else tensor.data
-    data = _vectorized.VectorizedData(array, (*existing, *new))
+    data = VectorizedData(array, (*existing, *new))
     return _recorded(
         "vectorize",
         tensor,
@@ -273,21 +273,6 @@ def _spec(function: str, axes) -> list:
                 f"{function}: expected a vectorized axis to be a name or a (name, positive size) pair, got {item!r}"
             )
     return spec
-
-
-def _pairs(function: str, axes, auto: bool) -> list:
-    """`axes` as `(name, size)` pairs, every size given ("auto" allowed when `auto`)."""
-    pairs = list(axes.items()) if isinstance(axes, dict) else axes
-    if not isinstance(pairs, (list, tuple)) or not pairs:
-        raise ArgumentError(f"{function}: expected the vectorized axes as (name, size) pairs or a dict, got {axes!r}")
-    for item in pairs:
-        valid = isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
-        size = item[1] if valid else None
-        if not valid or not (
-            (auto and size == "auto") or (isinstance(size, int) and not isinstance(size, bool) and size > 0)
-        ):
-            raise ArgumentError(f"{function}: expected a (name, size) pair, got {item!r}")
-    return list(pairs)
 
 
 def _recorded(op: str, tensor: Tensor, result: Tensor, param) -> Tensor:
