@@ -10,7 +10,7 @@ import numpy as np
 
 from .._errors import ArgumentError
 from .._format import vectorized_header as format_axes
-from .._ops import creation
+from .._ops.primitive import creation
 from .._tensor import VectorizedData
 from .._tensor import Tensor, is_tensor
 from .._types import is_number

@@ -1,4 +1,27 @@
+"""Numbers, nested lists and NumPy or JAX arrays into tensors: `nbt.tensor`, and the
+conversion every op applies to its arguments (`to_tensor`)."""
 
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+
+import jax
+import ml_dtypes
+import numpy as np
+
+from .. import _check, _expr, _names, _types
+from .._errors import ArgumentError
+from .._tensor import Tensor
+from ..backends import _default
+from ..backends._abstract import AbstractBackend, Template
+
+
+def to_tensor(value, backend: AbstractBackend | None = None) -> Tensor:
+    """`value` as a tensor: tensors pass through, anything else goes through `nbt.tensor`."""
+    if isinstance(value, Tensor):
+        return value
+    return tensor(value, backend=backend)
 
 
 def tensor(data, type=None, names=None, backend=None) -> Tensor:
@@ -71,9 +94,7 @@ def _from_tensor(tensor: Tensor, type, names) -> Tensor:
 
 
 def _transfer(tensor: Tensor, backend) -> Tensor:
-    from ..backends import backend_transfer
-
-    return backend_transfer(tensor, backend)
+    return _default.backend_transfer(tensor, backend)
 
 
 def _host_array(data, requested: _types.Type | None = None) -> tuple[np.ndarray, _types.Type]:

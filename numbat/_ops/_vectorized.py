@@ -18,6 +18,7 @@ from __future__ import annotations
 import jax
 import numpy as np
 
+from .. import _expr
 from .._errors import ArgumentError
 from .._tensor import Tensor, VectorizedData, axes_of
 from ..backends.numpy_backend import NumPyBackend
@@ -112,7 +113,7 @@ def mapped(fun, arrays, has, count: int):
         return fun(*arrays)
 
 
-def _pairs(function: str, axes, auto: bool) -> list:
+def pairs(function: str, axes, auto: bool) -> list:
     """`axes` as `(name, size)` pairs, every size given ("auto" allowed when `auto`)."""
     pairs = list(axes.items()) if isinstance(axes, dict) else axes
     if not isinstance(pairs, (list, tuple)) or not pairs:
@@ -125,3 +126,19 @@ def _pairs(function: str, axes, auto: bool) -> list:
         ):
             raise ArgumentError(f"{function}: expected a (name, size) pair, got {item!r}")
     return list(pairs)
+
+
+def over_leading_axes(tensor: Tensor, axes: list) -> Tensor:
+    """`tensor` with its leading axes made the vectorized axes `axes` (checked
+    `(name, size)` pairs), recorded as a `vectorize` node while a defn traces."""
+    data = VectorizedData(tensor.data, tuple(axes))
+    result = Tensor(data, tensor.type, tensor.names[len(axes) :], tensor.backend)
+    return recorded("vectorize", tensor, result, tuple(name for name, _ in axes))
+
+
+def recorded(op: str, tensor: Tensor, result: Tensor, param) -> Tensor:
+    """`result`, recorded as op `op` of `tensor` while a defn traces."""
+    recorder = _expr.current()
+    if recorder is not None:
+        recorder.record(op, (tensor,), {"axes" if op == "vectorize" else "keep_names": param}, result)
+    return result

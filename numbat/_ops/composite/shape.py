@@ -1,4 +1,22 @@
+"""Shape and indexing ops composed from the primitive ones: `pad_outer`, `reflect`,
+`tile`, `stack`, `slice_along_axis`, `split` and `to_batched`."""
 
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from ... import _check, _names
+from ..._errors import ArgumentError
+from .. import _dispatch
+from ..primitive.creation import broadcast
+from ..primitive.indexing import slice, take
+from ..primitive.shape import concatenate, flatten_container, new_axis, pad, rename, reshape
+from .vectorization import devectorize, vectorize
+
+_PAD_MODES = {"cyclic": "wrap", "mirror": "symmetric", "reflect": "reflect", "replicate": "edge"}
 
 
 def pad_outer(tensor, value, config):
@@ -29,10 +47,6 @@ def pad_outer(tensor, value, config):
       [9, 0, 1]
     >
     """
-    import numpy as np
-
-    from .indexing import take
-
     tensor = _dispatch.to_tensor(tensor)
     try:
         pairs = tuple((int(low), int(high)) for low, high in config)
@@ -92,8 +106,6 @@ def tile(tensor, multiples):
       ]
     >
     """
-    from .creation import broadcast
-
     tensor = _dispatch.to_tensor(tensor)
     multiples = _check.sequence("tile", "multiples", multiples, "non-negative ints")
     if not all(isinstance(m, int) and not isinstance(m, bool) and m >= 0 for m in multiples):
@@ -121,7 +133,7 @@ def stack(tensors, axis=0, name=None):
     >>> nbt.stack((nbt.tensor([1, 2]), (nbt.tensor([3, 4]), nbt.tensor([5, 6])))).shape
     (3, 2)
     """
-    tensors = _flatten_container(tensors, "stack")
+    tensors = flatten_container(tensors, "stack")
     if not tensors:
         raise ArgumentError("stack: no tensors were given")
     return concatenate([new_axis(t, axis, name) for t in tensors], axis=axis)
@@ -219,12 +231,8 @@ def to_batched(tensor, batch_size, leftover="repeat"):
     >>> [b.vectorized_axes for b in nbt.to_batched(nbt.vectorize(nbt.iota((3, 2)), "x"), 2)]
     [(('x', 2),), (('x', 2),)]
     """
-    from .shape import concatenate
-
     tensor = _dispatch.to_tensor(tensor)
     if tensor.vectorized_axes:
-        from .vectorization import devectorize, vectorize
-
         (name, _), *rest = tensor.vectorized_axes
         plain = devectorize(tensor, keep_names=False)
         batched = to_batched(plain, batch_size, leftover)

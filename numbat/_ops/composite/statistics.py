@@ -1,4 +1,26 @@
+"""Statistics composed from the primitive ops, as Nx composes them: `all_close`,
+`variance`, `standard_deviation`, `weighted_mean`, `logsumexp`, `median`, `mode` and
+`covariance`."""
 
+from __future__ import annotations
+
+from ... import _check, _names, _shape, _types
+from ..._errors import ArgumentError
+from .. import _dispatch
+from ..primitive import elementwise as ew
+from ..primitive import reduction
+from ..primitive.bitwise import logical_and, logical_not, logical_or
+from ..primitive.complex import conjugate
+from ..primitive.creation import as_type, broadcast, iota
+from ..primitive.cumulative import cumulative_sum
+from ..primitive.elementwise import divide, sqrt, stop_grad, subtract
+from ..primitive.indexing import indexed_add, take_along_axis
+from ..primitive.linalg import dot
+from ..primitive.math import is_infinity, is_nan
+from ..primitive.reduction import all, argmax, mean, reduce_max, sum
+from ..primitive.shape import concatenate, new_axis, rename, reshape, squeeze, transpose
+from ..primitive.sort import sort
+from .shape import slice_along_axis, stack
 
 
 def all_close(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
@@ -15,11 +37,6 @@ def all_close(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
       1
     >
     """
-    from . import elementwise as ew
-    from .bitwise import logical_and, logical_or
-    from .creation import as_type
-    from .math import is_infinity, is_nan
-
     a, b = _dispatch.to_tensor(a), _dispatch.to_tensor(b)
     integers = a.type.is_integer and b.type.is_integer
     # Nx's rule: integers compare |b| in f64 (|-128| overflows s8); equal infinities are close
@@ -42,8 +59,6 @@ def variance(tensor, axes=None, keep_axes=False, ddof=0):
       [1.0, 1.0]
     >
     """
-    from . import elementwise as ew
-
     ddof = _check.integer("variance", "ddof", ddof, minimum=0)
     tensor = _dispatch.to_tensor(tensor)
     indices = _names.axes_indices(tensor.names, axes)
@@ -64,8 +79,6 @@ def standard_deviation(tensor, axes=None, keep_axes=False, ddof=0):
       1.118034
     >
     """
-    from .elementwise import sqrt
-
     return sqrt(variance(tensor, axes=axes, keep_axes=keep_axes, ddof=ddof))
 
 
@@ -85,9 +98,6 @@ def weighted_mean(tensor, weights, axes=None, keep_axes=False):
       [2.0, 6.0, 10.0]
     >
     """
-    from . import elementwise as ew
-    from .shape import reshape, transpose
-
     tensor, weights = _dispatch.to_tensor(tensor), _dispatch.to_tensor(weights)
     keep_axes = _check.boolean("weighted_mean", "keep_axes", keep_axes)
     if axes is not None:  # in the order given: Nx places the weights by the first axis
@@ -128,13 +138,10 @@ def logsumexp(tensor, axes=None, keep_axes=False, exp_scaling_factor=None):
       1.3862944
     >
     """
-    from . import elementwise as ew
-
     tensor = _dispatch.to_tensor(tensor)
     keep_axes = _check.boolean("logsumexp", "keep_axes", keep_axes)
     indices = _names.axes_indices(tensor.names, axes)
     top = reduce_max(tensor, axes=indices, keep_axes=True)
-    from .._defn._grad import stop_grad
 
     top = stop_grad(ew.select(_isfinite(top), top, 0))
     exponentials = ew.exp(ew.subtract(tensor, top))
@@ -143,16 +150,11 @@ def logsumexp(tensor, axes=None, keep_axes=False, exp_scaling_factor=None):
     total = ew.log(sum(exponentials, axes=indices, keep_axes=True))
     result = ew.add(total, top)
     if not keep_axes:
-        from .shape import squeeze
-
         result = squeeze(result, axes=indices)
     return result
 
 
 def _isfinite(tensor):
-    from .bitwise import logical_not
-    from .math import is_infinity
-
     return logical_not(is_infinity(tensor))
 
 
@@ -171,11 +173,6 @@ def median(tensor, axis=None, keep_axis=False):
       [2.5, 3.5, 4.5]
     >
     """
-    from . import elementwise as ew
-    from .indexing import slice_along_axis
-    from .shape import reshape, squeeze
-    from .sort import sort
-
     tensor = _dispatch.to_tensor(tensor)
     keep_axis = _check.boolean("median", "keep_axis", keep_axis)
     if axis is None:
@@ -218,13 +215,6 @@ def mode(tensor, axis=None, keep_axis=False):
       ]
     >
     """
-    from . import elementwise as ew
-    from .creation import as_type, broadcast, iota
-    from .cumulative import cumulative_sum
-    from .indexing import indexed_add, slice_along_axis, take_along_axis
-    from .shape import concatenate, reshape, stack, transpose
-    from .sort import sort
-
     tensor = _dispatch.to_tensor(tensor)
     keep_axis = _check.boolean("mode", "keep_axis", keep_axis)
     if tensor.type.is_complex:
@@ -279,18 +269,12 @@ def covariance(tensor, mean=None, ddof: int = 0):
       ]
     >
     """
-    from .complex import conjugate
-    from .elementwise import divide, subtract
-    from .linalg import dot
-    from .reduction import mean as mean_
-    from .shape import new_axis, rename
-
     ddof = _check.integer("covariance", "ddof", ddof, minimum=0)
     tensor = _dispatch.to_tensor(tensor)
     if tensor.rank < 2:
         raise ArgumentError(f"covariance needs [..., samples, features], got shape {tensor.shape}")
     if mean is None:
-        mean = mean_(tensor, axes=[tensor.rank - 2])
+        mean = reduction.mean(tensor, axes=[tensor.rank - 2])
     mean = _dispatch.to_tensor(mean, tensor.backend)
     if mean.rank == 0:
         raise ArgumentError("covariance: the mean must have rank at least 1 ([..., features]), got a scalar")

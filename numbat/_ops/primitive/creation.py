@@ -1,4 +1,5 @@
-"""Creating tensors: `tensor`, `iota`, `eye`, `broadcast`, `template`, `as_type`, `to_number`."""
+"""Creating tensors: `iota`, `eye`, `broadcast`, `template`, `as_type`, `bitcast`, `to_number`
+(`nbt.tensor` itself is in `numbat._ops._convert`)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,15 @@ import builtins
 from collections.abc import Sequence
 
 import jax
-import ml_dtypes
 import numpy as np
 
-from .. import _check, _expr, _format, _names, _types
-from .._errors import ArgumentError
-from .._tensor import Tensor
-from ..backends import _default
-from ..backends._abstract import Template
-from . import _dispatch
-
-
-_new_tensor = tensor  # for functions whose argument is named `tensor`
+from ... import _check, _format, _names, _types
+from ..._errors import ArgumentError
+from ..._tensor import Tensor
+from ...backends import _default
+from ...backends._abstract import Template
+from .. import _dispatch, _vectorized
+from .._convert import tensor as _new_tensor  # named so for functions whose argument is `tensor`
 
 
 def template(shape: Sequence[int], type="f32", names=None) -> Template:
@@ -92,10 +90,8 @@ def eye(shape, type="s32", names=None, backend=None, vectorized_axes=None) -> Te
         shape = (shape, shape)
     out = template(shape, type, names)
     if vectorized_axes and len(out.shape) == 1:  # Nx: the first row of an identity matrix
-        from .shape import reshape
-
         row = eye((1, out.shape[0]), type=type, backend=backend)
-        return _vectorized_over(reshape(row, out.shape, names=out.names), vectorized_axes, "eye")
+        return _vectorized_over(_dispatch.run("reshape", out, (row,)), vectorized_axes, "eye")
     if len(out.shape) < 2:
         raise ArgumentError(f"eye needs a shape of rank 2 or more, got {out.shape}")
     result = _dispatch.run("eye", out, (), _default.resolve(backend))
@@ -106,12 +102,10 @@ def _vectorized_over(tensor: Tensor, axes, function: str) -> Tensor:
     """`tensor` repeated over the vectorized axes `axes` (`(name, size)` pairs or a dict)."""
     if axes is None or (isinstance(axes, (list, tuple, dict)) and not axes):
         return tensor
-    from .vectorization import _pairs, vectorize
-
-    pairs = _pairs(function, axes, auto=False)
+    pairs = _vectorized.pairs(function, axes, auto=False)
     sizes = tuple(size for _, size in pairs)
     whole = broadcast(tensor, sizes + tensor.shape, names=(None,) * len(sizes) + tensor.names)
-    return vectorize(whole, [name for name, _ in pairs])
+    return _vectorized.over_leading_axes(whole, pairs)
 
 
 def broadcast(tensor, shape, axes=None, names=None) -> Tensor:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from .. import _shape, _types
-from .._errors import ArgumentError
-from .._tensor import Tensor
-from . import _dispatch
+from ... import _shape, _types
+from ..._errors import ArgumentError
+from ..._tensor import Tensor
+from ...backends._abstract import Template
+from .. import _dispatch
 
 # Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
 # `complex`, which builds a complex number from real parts).
@@ -60,6 +61,16 @@ def _unary(op: str, tensor, result_type=None):
         _real_only(op, tensor.type)
     type_ = result_type(tensor.type) if result_type else tensor.type
     return _dispatch.run(op, _dispatch.template(tensor.data.shape, type_, tensor.names), (tensor,))
+
+
+def _integers(op: str):
+    """The type check of an op on integer tensors only (quotient and the bitwise ops)."""
+    def check(type_):
+        if not type_.is_integer:
+            raise ArgumentError(f"{op} expects integer tensors, got {type_}; cast with nbt.as_type first")
+        return type_
+
+    return check
 
 
 def _u8(_type):
@@ -347,8 +358,6 @@ def quotient(left, right):
     ...
     numbat.ArgumentError: quotient expects integer tensors, got f32; cast with nbt.as_type first
     """
-    from .bitwise import _integers
-
     return _binary("quotient", left, right, _integers("quotient"))
 
 
@@ -494,7 +503,5 @@ def stop_grad(tensor):
       [1.0, 2.0]
     >
     """
-    from .._ops import _dispatch
-
     tensor = _dispatch.to_tensor(tensor)
     return _dispatch.run("stop_grad", Template(tensor.shape, tensor.type, tensor.names), (tensor,))

@@ -6,15 +6,14 @@ dict of axis name to index), `slice`, `put_slice`, `slice_along_axis`, `take`,
 from __future__ import annotations
 
 import builtins
-import math
 
 import numpy as np
 
-from .. import _check, _names, _types
-from .._errors import ArgumentError
-from .._tensor import Tensor
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _check, _names, _types
+from ..._errors import ArgumentError
+from ..._tensor import Tensor
+from ...backends._abstract import Template
+from .. import _dispatch
 
 
 def getitem(tensor, index):

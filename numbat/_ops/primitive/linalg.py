@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from .. import _check, _names, _shape, _types
-from .._errors import ArgumentError
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _check, _names, _shape, _types
+from ..._errors import ArgumentError
+from ...backends._abstract import Template
+from .. import _dispatch
+from .shape import transpose
 
 
 def dot(left, right, contract_axes=None, batch_axes=None):
@@ -132,8 +133,6 @@ def conv(
       ]
     >
     """
-    from .shape import transpose
-
     tensor, kernel = _dispatch.to_tensor(tensor), _dispatch.to_tensor(kernel)
     if tensor.rank < 3 or kernel.rank != tensor.rank:
         raise ArgumentError(f"conv: input {tensor.shape} and kernel {kernel.shape} need the same rank >= 3")

@@ -1,11 +1,15 @@
-"""Reductions over axes given as ints or names: sum, mean, reduce_max/min, argmax/argmin."""
+"""Reductions over axes given as ints or names: sum, mean, product, reduce_max/min,
+argmax/argmin, all/any, and reduce with a function."""
 
 from __future__ import annotations
 
-from .. import _check, _names, _shape, _types
-from .._errors import ArgumentError
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _check, _names, _shape, _types
+from ..._errors import ArgumentError
+from ...backends._abstract import Template
+from .. import _dispatch
+from .complex import complex as complex_
+from .complex import imag, real
+from .elementwise import divide
 
 
 def _reduce(op: str, tensor, axes, keep_axes: bool, type_=None):
@@ -55,12 +59,7 @@ def mean(tensor, axes=None, keep_axes=False):
     for axis in indices:
         count *= tensor.shape[axis]
     total = _reduce("sum", tensor, axes, keep_axes, _types.to_floating(_types.to_aggregate(tensor.type)))
-    from .elementwise import divide
-
     if total.type.is_complex:  # part by part: a complex division by (count + 0i) turns Inf into NaN
-        from .complex import complex as complex_
-        from .complex import imag, real
-
         return complex_(divide(real(total), count), divide(imag(total), count))
     return divide(total, count)
 

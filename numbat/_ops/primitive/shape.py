@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 
-from .. import _check, _names, _shape
-from .._errors import ArgumentError
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _check, _names, _shape, _types
+from ..._errors import ArgumentError
+from ..._tensor import Tensor
+from ...backends._abstract import Template
+from .. import _dispatch
 
 
 def reshape(tensor, shape, names=None):
@@ -28,8 +29,6 @@ def reshape(tensor, shape, names=None):
     >>> nbt.reshape(nbt.iota((4,)), nbt.template((2, 2), "f32", names=["r", "c"])).names
     ('r', 'c')
     """
-    from .._tensor import Tensor
-
     tensor = _dispatch.to_tensor(tensor)
     if isinstance(shape, (Tensor, Template)):
         names = shape.names if names is None else names
@@ -158,8 +157,6 @@ def rename(tensor, names):
     ...
     numbat.ArgumentError: rename: name 'x' is already the name of a vectorized axis
     """
-    from .._tensor import Tensor
-
     tensor = _dispatch.to_tensor(tensor)
     names = _names.normalize(names, tensor.rank)
     for name, _ in tensor.vectorized_axes:
@@ -196,8 +193,6 @@ def pad(tensor, value, config):
         if padded < 0:
             raise ArgumentError(f"pad: config {config} trims more than axis of size {size} has")
         shape.append(padded)
-    from .. import _types
-
     type_ = _types.merge_number(tensor.type, value) if _types.is_number(value) else tensor.type
     fill = _dispatch.scalar(value, type_, tensor.backend) if _types.is_number(value) else _dispatch.to_tensor(value)
     if fill.shape != ():
@@ -206,10 +201,7 @@ def pad(tensor, value, config):
     return _dispatch.run("pad", out, (tensor, fill), config=config)
 
 
-_PAD_MODES = {"cyclic": "wrap", "mirror": "symmetric", "reflect": "reflect", "replicate": "edge"}
-
-
-def _flatten_container(tensors, op: str) -> list:
+def flatten_container(tensors, op: str) -> list:
     """The tensors of a list or container, in order: Nx traverses tuples and dicts (by
     sorted key) recursively; a list inside is one tensor's data."""
     if isinstance(tensors, dict):
@@ -221,7 +213,7 @@ def _flatten_container(tensors, op: str) -> list:
     flat = []
     for item in items:
         if isinstance(item, (tuple, dict)):
-            flat.extend(_flatten_container(item, op))
+            flat.extend(flatten_container(item, op))
         else:
             flat.append(_dispatch.to_tensor(item))
     return flat
@@ -242,9 +234,7 @@ def concatenate(tensors, axis=0):
       [1, 2, 3, 4, 5, 6]
     >
     """
-    from .. import _types
-
-    tensors = _flatten_container(tensors, "concatenate")
+    tensors = flatten_container(tensors, "concatenate")
     if not tensors:
         raise ArgumentError("concatenate: no tensors were given")
     first = tensors[0]
