@@ -27,8 +27,7 @@ import typing
 
 from . import _format
 from ._scoped import scoped
-from ._tensor import Tensor
-from .backends._abstract import Template
+from ._tensor import Template, Tensor
 
 
 @typing.final

@@ -19,9 +19,8 @@ import numpy as np
 
 from . import _types
 from ._errors import ArgumentError
-from ._tensor import Tensor
+from ._tensor import Template, Tensor
 from .backends import _default
-from .backends._abstract import Template
 
 _MAGIC = b"NUMBAT-TENSORS-1\n"
 

@@ -28,6 +28,21 @@ from ._errors import ArgumentError
 from ._types import Type, is_number
 
 
+class Template(typing.NamedTuple):
+    """What an op will return: shape, type and names, with no data.
+
+    >>> str(nbt.template((2, 3), "f32", names=["x", None]))
+    'f32[x: 2][3]'
+    """
+
+    shape: tuple
+    type: Type
+    names: tuple
+
+    def __str__(self) -> str:
+        return _format.header(self.type, self.shape, self.names)
+
+
 @typing.final
 class Tensor:
     """An n-dimensional array with an Nx type, named axes and a backend.
@@ -200,7 +215,6 @@ def _unflatten(aux, children) -> Tensor:
 
 
 jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
-
 
 
 @typing.final

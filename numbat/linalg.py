@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import _check, _types
 from ._errors import ArgumentError
 from ._ops import _dispatch
-from .backends._abstract import Template
+from ._tensor import Template
 
 
 def _matrix(tensor, op: str, square: bool = False):

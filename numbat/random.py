@@ -26,8 +26,7 @@ import numpy as np
 from . import _check, _names, _threefry, _types
 from . import _random_draw as _draw
 from ._errors import ArgumentError
-from ._ops import _dispatch
-from ._ops import _convert
+from ._ops import _convert, _dispatch
 from ._ops.composite.shape import slice_along_axis
 from ._ops.primitive import creation as _creation
 from ._ops.primitive import indexing as _indexing

@@ -47,10 +47,9 @@ from .. import _check, _expr, telemetry
 from .._errors import ArgumentError
 from .._ops import _dispatch
 from .._scoped import scoped
-from .._tensor import Tensor, is_tensor
+from .._tensor import Template, Tensor, is_tensor
 from .._types import is_number
 from ..backends import _default, backend_transfer
-from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 from ..xla import _config
 from . import _effects, _evaluator, _options, _signature, _vectorized_call

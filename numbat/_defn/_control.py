@@ -12,9 +12,8 @@ import jax
 
 from .. import _check, _expr, _format, _names, _shape, _types
 from .._errors import ArgumentError
-from .._tensor import Tensor, is_tensor
+from .._tensor import Template, Tensor, is_tensor
 from ..backends import _default
-from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 
 

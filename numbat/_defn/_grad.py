@@ -17,7 +17,6 @@ from .. import _check, _expr, _format, _types
 from .._errors import ArgumentError
 from .._tensor import Tensor, is_tensor
 from ..backends import _default, backend_transfer
-from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 
 

@@ -16,8 +16,7 @@ from .. import _check, _expr
 from .._errors import ArgumentError, HookError
 from .._format import header
 from .._ops import _dispatch, _vectorized
-from .._tensor import Tensor, VectorizedData, _is_traced, is_tensor
-from ..backends._abstract import Template
+from .._tensor import Template, Tensor, VectorizedData, _is_traced, is_tensor
 from ..backends.numpy_backend import NumPyBackend
 from . import _effects
 

@@ -11,10 +11,8 @@ import numpy as np
 from .._errors import ArgumentError
 from .._format import vectorized_header as format_axes
 from .._ops.primitive import creation
-from .._tensor import VectorizedData
-from .._tensor import Tensor, is_tensor
+from .._tensor import Template, Tensor, VectorizedData, is_tensor
 from .._types import is_number
-from ..backends._abstract import Template
 
 
 class VectorizedArgument(ArgumentError):

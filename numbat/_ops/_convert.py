@@ -12,9 +12,9 @@ import numpy as np
 
 from .. import _check, _expr, _names, _types
 from .._errors import ArgumentError
-from .._tensor import Tensor
+from .._tensor import Template, Tensor
 from ..backends import _default
-from ..backends._abstract import AbstractBackend, Template
+from ..backends._abstract import AbstractBackend
 
 
 def to_tensor(value, backend: AbstractBackend | None = None) -> Tensor:

@@ -14,13 +14,13 @@ import numpy as np
 
 from .. import _allocation, _expr, _names, _shape, _types
 from .._errors import ArgumentError
-from .._tensor import Tensor
+from .._tensor import Template, Tensor
 from .._tensor import VectorizedData as _VectorizedData
 from ..backends import _fp_state
-from ..backends._abstract import AbstractBackend, Template
+from ..backends._abstract import AbstractBackend
 from ..backends.numpy_backend import NumPyBackend
 from . import _vectorized
-from ._convert import to_tensor as to_tensor
+from ._convert import to_tensor
 
 
 def scalar(value, type_: _types.Type, backend: AbstractBackend) -> Tensor:

@@ -7,9 +7,9 @@ import contextvars
 
 from .._errors import ArgumentError
 from .._scoped import scoped
-from .._tensor import Tensor, VectorizedData, array_of
+from .._tensor import Template, Tensor, VectorizedData, array_of
 from ..xla import _client
-from ._abstract import AbstractBackend, Template
+from ._abstract import AbstractBackend
 from .xla_backend import XLABackend
 
 _global: AbstractBackend = XLABackend()

@@ -46,9 +46,8 @@ from jax.experimental import serialize_executable
 from .. import _types
 from .._errors import ArgumentError
 from .._ops import _dispatch
-from .._tensor import Tensor
+from .._tensor import Template, Tensor
 from ..backends import _default
-from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 from . import _signing
 

@@ -2,8 +2,16 @@
 
 from . import (
     construct as construct,
+)
+from . import (
     shape as shape,
+)
+from . import (
     statistics as statistics,
+)
+from . import (
     vectorization as vectorization,
+)
+from . import (
     vmap as vmap,
 )

@@ -8,8 +8,8 @@ import numpy as np
 
 from ... import _check, _names, _types
 from ..._errors import ArgumentError
+from ..._tensor import Template
 from ...backends import _default
-from ...backends._abstract import Template
 from .. import _dispatch
 from .._convert import tensor as make  # named so for functions whose argument is `tensor`
 from ..primitive.complex import conjugate
@@ -55,7 +55,6 @@ def linspace(start, stop, n: int, type="f32", endpoint=True, name=None, backend=
     if start.shape != stop.shape:
         raise ArgumentError(f"linspace: start and stop must have the same shape, got {start.shape} and {stop.shape}")
     if start.vectorized_axes or stop.vectorized_axes:  # start's vectorized axes first, as in Nx
-
         start, stop = broadcast_vectors([start, stop])
     start = new_axis(start, -1, name)
     if n == 1:
@@ -93,7 +92,6 @@ def _triangle(tensor, k: int, lower: bool):
     *_, n, m = tensor.shape
     mask = tri(n, m, k if lower else k - 1, backend=tensor.backend)
     if tensor.rank > 2:  # select takes a predicate of the result's shape: one mask per matrix
-
         mask = broadcast(mask, tensor.shape)
     return select(mask, tensor, 0) if lower else select(mask, 0, tensor)
 
@@ -250,7 +248,6 @@ def fill(tensor, value, type=None):
         value = as_type(_dispatch.to_tensor(value, tensor.backend), type_)
     filled = broadcast(value, tensor.shape, names=tensor.names)
     if tensor.vectorized_axes and not filled.vectorized_axes:  # a tensor's vectorized axes are kept, as in Nx
-
         filled = broadcast_vectors([filled, tensor])[0]
     return filled
 

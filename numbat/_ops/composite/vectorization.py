@@ -57,7 +57,6 @@ def vectorize(tensor, axes=None, **options):
     >
     """
     if callable(tensor) and not isinstance(tensor, Tensor):
-
         unknown = sorted(set(options) - {"axis", "name"})
         if unknown:
             raise ArgumentError(f"vectorize: unknown option(s) {unknown} for a function; it takes axis and name")

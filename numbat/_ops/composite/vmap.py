@@ -16,11 +16,11 @@ import numpy as np
 
 from ... import _expr, _names
 from ..._errors import ArgumentError
-from .. import _dispatch
 from ..._tensor import Tensor, is_tensor
 from ...backends import _default
 from ...backends.numpy_backend import NumPyBackend
 from ...backends.xla_backend import XLABackend
+from .. import _dispatch
 
 
 def vectorize_function(fun, axis=0, name=None):

@@ -11,9 +11,8 @@ import numpy as np
 
 from ... import _check, _format, _names, _types
 from ..._errors import ArgumentError
-from ..._tensor import Tensor
+from ..._tensor import Template, Tensor
 from ...backends import _default
-from ...backends._abstract import Template
 from .. import _dispatch, _vectorized
 from .._convert import tensor as _new_tensor  # named so for functions whose argument is `tensor`
 

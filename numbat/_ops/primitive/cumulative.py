@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import _names, _types
-from ...backends._abstract import Template
+from ..._tensor import Template
 from .. import _dispatch
 
 

@@ -8,8 +8,7 @@ import numpy as np
 
 from ... import _shape, _types
 from ..._errors import ArgumentError
-from ..._tensor import Tensor
-from ...backends._abstract import Template
+from ..._tensor import Template, Tensor
 from .. import _dispatch
 
 # Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
@@ -65,6 +64,7 @@ def _unary(op: str, tensor, result_type=None):
 
 def _integers(op: str):
     """The type check of an op on integer tensors only (quotient and the bitwise ops)."""
+
     def check(type_):
         if not type_.is_integer:
             raise ArgumentError(f"{op} expects integer tensors, got {type_}; cast with nbt.as_type first")

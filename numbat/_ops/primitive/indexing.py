@@ -11,8 +11,7 @@ import numpy as np
 
 from ... import _check, _names, _types
 from ..._errors import ArgumentError
-from ..._tensor import Tensor
-from ...backends._abstract import Template
+from ..._tensor import Template, Tensor
 from .. import _dispatch
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ... import _check, _names, _shape, _types
 from ..._errors import ArgumentError
-from ...backends._abstract import Template
+from ..._tensor import Template
 from .. import _dispatch
 from .shape import transpose
 

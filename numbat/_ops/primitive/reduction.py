@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ... import _check, _names, _shape, _types
 from ..._errors import ArgumentError
-from ...backends._abstract import Template
+from ..._tensor import Template
 from .. import _dispatch
 from .complex import complex as complex_
 from .complex import imag, real

@@ -6,8 +6,7 @@ import math
 
 from ... import _check, _names, _shape, _types
 from ..._errors import ArgumentError
-from ..._tensor import Tensor
-from ...backends._abstract import Template
+from ..._tensor import Template, Tensor
 from .. import _dispatch
 
 

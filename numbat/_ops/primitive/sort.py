@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ... import _names, _types
 from ..._errors import ArgumentError
-from ...backends._abstract import Template
+from ..._tensor import Template
 from .. import _dispatch
 
 

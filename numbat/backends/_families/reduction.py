@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import abc
-import typing
 
 import jax
 import jax.numpy as jnp
@@ -11,12 +10,9 @@ import ml_dtypes
 import numpy as np
 
 from ..._errors import ArgumentError
+from ..._tensor import Template, Tensor
 from ._base import ArrayBase
 from .elementwise import _on_host
-
-if typing.TYPE_CHECKING:
-    from ..._tensor import Tensor
-    from .._abstract import Template
 
 
 class Interface(abc.ABC):
