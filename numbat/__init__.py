@@ -234,6 +234,8 @@ from .backends import backend_transfer as backend_transfer
 from .backends import default_backend as default_backend
 from .backends import global_default_backend as global_default_backend
 from .backends import with_default_backend as with_default_backend
+from .notebook import load_ipython_extension as load_ipython_extension
+from .notebook import unload_ipython_extension as unload_ipython_extension
 from .xla._sharding import Mesh as Mesh
 
 # Every public op raises numbat's ArgumentError for an unknown option (not a bare TypeError).
@@ -475,17 +477,3 @@ __all__ = [
     "with_default_backend",
     "xla",
 ]
-
-
-def load_ipython_extension(ipython):
-    """`%load_ext numbat`: registers magics, displays and the telemetry strip."""
-    from .notebook import load_ipython_extension as load
-
-    load(ipython)
-
-
-def unload_ipython_extension(ipython):
-    """`%unload_ext numbat`: removes what loading registered."""
-    from .notebook import unload_ipython_extension as unload
-
-    unload(ipython)
