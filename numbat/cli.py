@@ -16,7 +16,6 @@ from . import _bench, _bench_markdown, _demo, xla
 from ._errors import ArgumentError
 
 KERNEL_NAME = "numbat"
-NOTEBOOK = "notebooks/01_tensors_and_defn.ipynb"
 
 # Jupyter's rule for kernel names (jupyter_client.kernelspec), checked before installing.
 _KERNEL_NAME_PATTERN = re.compile(r"^[a-z0-9._-]+$")
