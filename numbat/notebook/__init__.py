@@ -6,10 +6,10 @@ them. Tensors and expressions render through their own `_repr_mimebundle_`
 
 from __future__ import annotations
 
+import sys
+
 from ._dashboard import dashboard as dashboard
 from ._explorer import explorer as explorer
-from ._extension import load_ipython_extension as load_ipython_extension
-from ._extension import unload_ipython_extension as unload_ipython_extension
 from ._panel import panel as panel
 from ._plots import heatmap as heatmap
 from ._plots import histogram as histogram
@@ -28,3 +28,17 @@ __all__ = [
     "telemetry_chart",
     "unload_ipython_extension",
 ]
+
+
+def load_ipython_extension(ip) -> None:
+    """`%load_ext numbat`: registers the `%numbat` magics and the `pre_run_cell`/`post_run_cell` hooks on `ip`."""
+    from . import _extension  # IPython loads with the extension, not with `import numbat`
+
+    _extension.load(ip)
+
+
+def unload_ipython_extension(ip) -> None:
+    """`%unload_ext numbat`: removes what `load_ipython_extension` registered on `ip`."""
+    extension = sys.modules.get(f"{__name__}._extension")
+    if extension is not None:  # never loaded: nothing registered
+        extension.unload(ip)

@@ -6,8 +6,8 @@ widget front-end it shows the same view as static HTML."""
 from __future__ import annotations
 
 from .. import _check, telemetry
-from ._extension import _loaded
 from ._html import escape
+from ._strip import _loaded
 from ._tables import Section
 from ._widget_box import box_class, ipywidgets
 

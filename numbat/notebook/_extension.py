@@ -1,20 +1,17 @@
 """Loading and unloading the extension: `%load_ext numbat` registers the `%numbat`
 magics and the cell hooks that show the telemetry strip; `%unload_ext numbat` removes
-exactly what loading registered."""
+exactly what loading registered. This module imports IPython (the magics subclass its
+`Magics`), so it loads with the extension, not with `import numbat`."""
 
 from __future__ import annotations
 
 from .._errors import ArgumentError
 from ..xla import _client
 from ._magics import NumbatMagics
-from ._strip import CellWatcher
-
-# One (shell, watcher, magics) per shell, so loading twice registers nothing twice.
-# IPython is imported only when the extension loads: the renderers don't need it.
-_loaded: dict[int, tuple] = {}
+from ._strip import CellWatcher, _loaded
 
 
-def load_ipython_extension(ip) -> None:
+def load(ip) -> None:
     """Registers the `%numbat` magics and the `pre_run_cell`/`post_run_cell` hooks on `ip`."""
     if not all(hasattr(ip, name) for name in ("register_magics", "events", "magics_manager")):
         raise ArgumentError(f"load_ipython_extension expects an IPython shell, got {type(ip).__name__}")
@@ -27,7 +24,7 @@ def load_ipython_extension(ip) -> None:
     _loaded[id(ip)] = (ip, watcher, magics)
 
 
-def unload_ipython_extension(ip) -> None:
+def unload(ip) -> None:
     """Removes what `load_ipython_extension` registered on `ip`."""
     entry = _loaded.pop(id(ip), None)
     if entry is None or entry[0] is not ip:
