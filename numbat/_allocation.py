@@ -28,7 +28,7 @@ import os
 from . import _types
 from ._errors import AllocationError
 from ._format import header
-from .backends._abstract import Template
+from ._tensor import Template
 from .backends.numpy_backend import NumPyBackend
 
 SMALL = 1 << 22  # elements (at most 64 MiB of c128): below this no device is too small

@@ -26,6 +26,7 @@ import numpy as np
 import numbat as nbt
 
 from . import _bench_kernels
+from .notebook import _html, _strip
 
 SUITES = ("softmax", "dispatch", "eager", "trace", "notebook", "kernels")
 
@@ -182,8 +183,6 @@ def notebook_suite(size: int, rounds: int) -> list[dict]:
     """`import numbat` and `%load_ext numbat` beyond `import jax`, the post-cell hook, and the big tensor view."""
     jax_s, import_s, load_s = startup_times(runs=3 if rounds >= 20 else 1)
     from IPython.core.interactiveshell import InteractiveShell
-
-    from .notebook import _html, _strip
 
     watcher = _strip.CellWatcher(InteractiveShell.instance())
 

@@ -16,6 +16,7 @@ import numbers
 import numpy as np
 
 from ._errors import ArgumentError
+from ._tensor import Tensor
 
 
 def _shown(value) -> str:
@@ -71,8 +72,6 @@ def choice(function: str, argument: str, value, choices) -> str:
 
 def tensor(function: str, argument: str, value):
     """`value`, which must be a numbat Tensor (no conversion)."""
-    from ._tensor import Tensor
-
     if not isinstance(value, Tensor):
         raise ArgumentError(
             f"{function}: {argument} must be a numbat tensor, got {type(value).__name__} {_shown(value)}"

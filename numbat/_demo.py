@@ -4,7 +4,7 @@ import inspect
 
 import numbat as nbt
 
-from .cli import NOTEBOOK
+NOTEBOOK = "notebooks/01_tensors_and_defn.ipynb"  # where the demo sends the reader next
 
 
 @nbt.defn

@@ -25,10 +25,9 @@ import dataclasses
 import functools
 import typing
 
-from . import _format
+from . import _check, _format
 from ._scoped import scoped
-from ._tensor import Tensor
-from .backends._abstract import Template
+from ._tensor import Template, Tensor
 
 
 @typing.final
@@ -186,6 +185,7 @@ class Expr:
     __repr__ = __str__
 
     def _repr_mimebundle_(self, include=None, exclude=None):
+        # The display hook: the notebook layer draws the graph (loaded on first display).
         from .notebook import _svg
 
         return _svg.expr_bundle(self)
@@ -318,8 +318,6 @@ def inspect_expr(tensor: Tensor) -> Expr:
       a = tensor [ [1, 2] ]                     s32[2]
     >
     """
-    from . import _check
-
     _check.tensor("inspect_expr", "tensor", tensor)
     recorder = current() or Recorder()
     return recorder.expr([tensor])

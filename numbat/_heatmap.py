@@ -17,6 +17,7 @@ import numpy as np
 from . import _check, _format
 from ._errors import ArgumentError
 from ._ops import _dispatch
+from ._ops.composite.vectorization import devectorize
 
 _GREYS = range(232, 256)  # the ANSI 256-colour grey ramp, dark to light
 
@@ -94,13 +95,12 @@ class Heatmap:
         return "".join(cells) + ("\x1b[0m" if self.ansi_enabled else "")
 
     def _repr_html_(self) -> str:
+        # The display hook: the notebook layer draws the picture (loaded on first display).
         from .notebook import _heatmap
 
         text = html.escape(repr(Heatmap(self.tensor, False, self.ansi_whitespace)))
         tensor = self.tensor
         if tensor.vectorized_axes:  # the pictures show every entry's slices, vectorized axes first
-            from ._ops.vectorization import devectorize
-
             tensor = devectorize(tensor)
         if tensor.rank >= 2:  # the slices as pictures, with the axis names on their edges
             picture = _heatmap.figure(tensor)
@@ -110,10 +110,14 @@ class Heatmap:
         return f"<div class='numbat-heatmap'>{picture}<pre>{text}</pre></div>"
 
 
+def finite_range(values: np.ndarray) -> tuple[float, float]:
+    """The smallest and largest finite value of `values` ((0, 1) when none is finite)."""
+    finite = values[np.isfinite(values)]
+    return (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+
+
 def _range(values: np.ndarray) -> tuple[float, float]:
     """The finite minimum of a 2-D slice and its span (1 where all are equal)."""
-    from .notebook._heatmap import finite_range
-
     low, high = finite_range(values)
     return low, (high - low) or 1.0
 

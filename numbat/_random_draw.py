@@ -23,8 +23,7 @@ import numpy as np
 from . import _allocation, _check, _expr, _names, _threefry, _types
 from ._errors import ArgumentError
 from ._ops import _dispatch
-from ._tensor import Tensor
-from .backends._abstract import Template
+from ._tensor import Template, Tensor
 from .backends.numpy_backend import NumPyBackend
 
 U32 = _types.Type("u", 32)

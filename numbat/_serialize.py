@@ -19,9 +19,10 @@ import numpy as np
 
 from . import _types
 from ._errors import ArgumentError
-from ._tensor import Tensor
+from ._ops import _convert
+from ._ops.composite.vectorization import vectorize
+from ._tensor import Template, Tensor
 from .backends import _default
-from .backends._abstract import Template
 
 _MAGIC = b"NUMBAT-TENSORS-1\n"
 
@@ -85,9 +86,7 @@ def _encode(value, buffers: list, where: str):
             node["vectorized"] = [list(axis) for axis in value.vectorized_axes]
         return node
     if _types.is_number(value):
-        from ._ops.creation import tensor
-
-        return _encode(tensor(value), buffers, where)
+        return _encode(_convert.tensor(value), buffers, where)
     if isinstance(value, (tuple, list)):
         kind = "tuple" if isinstance(value, tuple) else "list"
         return {kind: [_encode(item, buffers, f"{where}[{i}]") for i, item in enumerate(value)]}
@@ -116,8 +115,6 @@ def _decode(node: dict, payload: memoryview, backend, offset: list | None = None
         names = (None,) * len(sizes) + tuple(names)
         tensor = backend.from_numpy(Template(tuple(array.shape), type_, names), array)
         if vectorized:
-            from ._ops.vectorization import vectorize
-
             tensor = vectorize(tensor, vectorized)
         return tensor
     if "tuple" in node:
@@ -167,12 +164,10 @@ def _np_load(source, op: str):
 
 
 def _from_array(array: np.ndarray, backend, op: str) -> Tensor:
-    from ._ops.creation import tensor
-
     if array.dtype.kind == "b":
         array = array.astype(np.uint8)
     try:
         _types.of_dtype(array.dtype)
     except ArgumentError:
         raise ArgumentError(f"{op}: NumPy dtype {array.dtype} has no Nx type") from None
-    return tensor(array, backend=backend)
+    return _convert.tensor(array, backend=backend)

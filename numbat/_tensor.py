@@ -6,11 +6,18 @@ are static aux data, so `jax.jit`, `grad` and `vmap` see through it.
 >>> t = nbt.tensor([[1, 2], [3, 4]], names=["x", "y"])
 >>> t.shape, t.names, str(t.type), t.rank, t.size
 ((2, 2), ('x', 'y'), 's32', 2, 4)
+
+A vectorized tensor (Nx's `vectorized_axes`) keeps its vectorized axes out of its
+shape: its data is a `VectorizedData`, the whole array with the vectorized axes leading.
+
+This module is the bottom of the tensor layer: it imports no op. Tensor's operators
+(`a + b`, `a @ b`, `a[i]`, `a == b`, ...), `.T`, `.reshape` and `.astype` are numbat ops,
+installed on the class by `numbat._ops.tensor_methods` when the ops load (as JAX installs
+`jax.Array`'s methods from `jax.numpy`).
 """
 
 from __future__ import annotations
 
-import inspect
 import typing
 
 import jax
@@ -18,7 +25,22 @@ import numpy as np
 
 from . import _format
 from ._errors import ArgumentError
-from ._types import Type
+from ._types import Type, is_number
+
+
+class Template(typing.NamedTuple):
+    """What an op will return: shape, type and names, with no data.
+
+    >>> str(nbt.template((2, 3), "f32", names=["x", None]))
+    'f32[x: 2][3]'
+    """
+
+    shape: tuple
+    type: Type
+    names: tuple
+
+    def __str__(self) -> str:
+        return _format.header(self.type, self.shape, self.names)
 
 
 @typing.final
@@ -26,7 +48,8 @@ class Tensor:
     """An n-dimensional array with an Nx type, named axes and a backend.
 
     Build tensors with `nbt.tensor`, `nbt.iota` and friends rather than this
-    constructor, which checks nothing.
+    constructor, which checks nothing. The methods that are ops are installed by
+    `numbat._ops.tensor_methods`.
     """
 
     __slots__ = ("backend", "data", "names", "type")
@@ -58,43 +81,7 @@ class Tensor:
         >>> nbt.vectorize(nbt.iota((2, 3)), "x").vectorized_axes
         (('x', 2),)
         """
-        return _vectorized.axes_of(self)
-
-    # NumPy and JAX spellings: the structural ones work as conveniences; an op's name
-    # as a method (`t.sum()`) or `t.dtype` is an AttributeError naming numbat's spelling.
-    @property
-    def T(self) -> Tensor:
-        """The axes reversed, as `nbt.transpose(t)` (NumPy's and JAX's `.T`).
-
-        >>> nbt.tensor([[1, 2, 3]], names=["x", "y"]).T.names
-        ('y', 'x')
-        """
-        return _shape_ops.transpose(self)
-
-    def reshape(self, *shape, names=None) -> Tensor:
-        """`nbt.reshape(t, shape, names=names)`; the shape as one tuple or as sizes (`t.reshape(2, 3)`).
-
-        >>> nbt.iota((6,)).reshape(2, 3).shape, nbt.iota((6,)).reshape((3, "auto")).shape, nbt.iota((2, 3)).reshape(6).shape
-        ((2, 3), (3, 2), (6,))
-        """
-        if len(shape) == 1 and not isinstance(shape[0], (int, str)):
-            shape = shape[0]  # one tuple, a tensor or a template
-        return _shape_ops.reshape(self, shape, names=names)
-
-    def astype(self, type) -> Tensor:
-        """`nbt.as_type(t, type)`: `type` is an Nx type ("f32", `nbt.Type("f", 32)`) or a NumPy dtype.
-
-        >>> nbt.tensor([1.5, -2.5]).astype("s32")
-        numbat.Tensor<
-          s32[2]
-          [1, -2]
-        >
-        """
-        return _creation.as_type(self, type)
-
-    def __getattr__(self, name: str):
-        # Only reached when normal lookup fails, so attribute access costs nothing more.
-        raise AttributeError(_spelling(self, name)) from None
+        return axes_of(self)
 
     def to_numpy(self) -> np.ndarray:
         """The values as a NumPy array of the tensor's dtype (bool-free: u8 stays u8).
@@ -104,7 +91,7 @@ class Tensor:
         """
         _check_concrete(self, "read the values of")
         data = self.data
-        if data.__class__ is _vectorized.VectorizedData:  # the values of every entry, vectorized axes first
+        if data.__class__ is VectorizedData:  # the values of every entry, vectorized axes first
             return self.backend.to_numpy(Tensor(data.array, self.type, (None,) * data.array.ndim, self.backend))
         return self.backend.to_numpy(self)
 
@@ -142,97 +129,13 @@ class Tensor:
         return _format.text(self.type, self.shape, self.names, body, vectorized=self.vectorized_axes)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
+        # The display hook: the notebook layer renders the rich form (loaded on first display).
         from .notebook import _html
 
         bundle = {"text/plain": repr(self)}
         if not _is_traced(self):
             bundle["text/html"] = _html.tensor_html(self)
         return bundle
-
-    # Operators follow Nx: `+` is nbt.add, `==` is nbt.equal (a u8 tensor).
-    def __add__(self, other):
-        return _elementwise.add(self, other)
-
-    def __radd__(self, other):
-        return _elementwise.add(other, self)
-
-    def __sub__(self, other):
-        return _elementwise.subtract(self, other)
-
-    def __rsub__(self, other):
-        return _elementwise.subtract(other, self)
-
-    def __mul__(self, other):
-        return _elementwise.multiply(self, other)
-
-    def __rmul__(self, other):
-        return _elementwise.multiply(other, self)
-
-    def __truediv__(self, other):
-        return _elementwise.divide(self, other)
-
-    def __rtruediv__(self, other):
-        return _elementwise.divide(other, self)
-
-    def __pow__(self, other):
-        return _elementwise.pow(self, other)
-
-    def __rpow__(self, other):
-        return _elementwise.pow(other, self)
-
-    def __floordiv__(self, other):
-        return _elementwise.floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        return _elementwise.floor_divide(other, self)
-
-    def __mod__(self, other):
-        return _elementwise.mod(self, other)
-
-    def __rmod__(self, other):
-        return _elementwise.mod(other, self)
-
-    def __and__(self, other):
-        return _bitwise.bitwise_and(self, other)
-
-    def __rand__(self, other):
-        return _bitwise.bitwise_and(other, self)
-
-    def __or__(self, other):
-        return _bitwise.bitwise_or(self, other)
-
-    def __ror__(self, other):
-        return _bitwise.bitwise_or(other, self)
-
-    def __xor__(self, other):
-        return _bitwise.bitwise_xor(self, other)
-
-    def __rxor__(self, other):
-        return _bitwise.bitwise_xor(other, self)
-
-    def __lshift__(self, other):
-        return _bitwise.left_shift(self, other)
-
-    def __rlshift__(self, other):
-        return _bitwise.left_shift(other, self)
-
-    def __rshift__(self, other):
-        return _bitwise.right_shift(self, other)
-
-    def __rrshift__(self, other):
-        return _bitwise.right_shift(other, self)
-
-    def __invert__(self):
-        return _bitwise.bitwise_not(self)
-
-    def __pos__(self):
-        return self
-
-    def __matmul__(self, other):
-        return _linalg.dot(self, other)
-
-    def __rmatmul__(self, other):
-        return _linalg.dot(other, self)
 
     def _scalar(self, convert):
         _check_concrete(self, "convert")
@@ -261,76 +164,11 @@ class Tensor:
             raise TypeError(f"only an integer tensor can be used as an index, got {self.type}")
         return self._scalar(int)
 
-    def __neg__(self):
-        return _elementwise.negate(self)
-
-    def __abs__(self):
-        return _elementwise.abs(self)
-
-    def __eq__(self, other):
-        if not _is_tensor_like(other):
-            return NotImplemented  # `t == None` is False, as for any unrelated object
-        return _elementwise.equal(self, other)
-
-    def __ne__(self, other):
-        if not _is_tensor_like(other):
-            return NotImplemented
-        return _elementwise.not_equal(self, other)
-
-    def __lt__(self, other):
-        return _elementwise.less(self, other)
-
-    def __le__(self, other):
-        return _elementwise.less_equal(self, other)
-
-    def __gt__(self, other):
-        return _elementwise.greater(self, other)
-
-    def __ge__(self, other):
-        return _elementwise.greater_equal(self, other)
-
-    __hash__ = None  # `==` is element-wise, so tensors are not hashable
-
-    def __getitem__(self, index):
-        return _indexing.getitem(self, index)
+    __hash__ = None  # `==` is element-wise (see tensor_methods), so tensors are not hashable
 
 
-def _spelling(tensor: Tensor, name: str) -> str:
-    """The message for an attribute a Tensor does not have: numbat's spelling of a NumPy
-    or JAX one where there is one.
-
-    >>> nbt.tensor([1, 2]).sum()
-    Traceback (most recent call last):
-    ...
-    AttributeError: 'Tensor' object has no attribute 'sum': numbat's ops are functions, as in Nx: nbt.sum(t, axes=None, keep_axes=False)
-    >>> nbt.tensor([1, 2]).dtype
-    Traceback (most recent call last):
-    ...
-    AttributeError: 'Tensor' object has no attribute 'dtype': a tensor has an Nx type, t.type (here s32); t.type.dtype is the NumPy dtype that stores it
-    """
-    message = f"'Tensor' object has no attribute {name!r}"
-    if name.startswith("_"):
-        return message
-    if name == "dtype":
-        return (
-            f"{message}: a tensor has an Nx type, t.type (here {tensor.type}); "
-            "t.type.dtype is the NumPy dtype that stores it"
-        )
-    if name in ("ndim", "nbytes", "itemsize"):
-        spelling = {"ndim": "t.rank", "nbytes": "nbt.byte_size(t)", "itemsize": "t.type.size // 8"}[name]
-        return f"{message}: numbat spells it {spelling}"
-    import numbat
-
-    op = getattr(numbat, name, None) if name in numbat.__all__ else None
-    if callable(op) and not isinstance(op, type):
-        parameters = list(inspect.signature(op).parameters.values())[1:]
-        return f"{message}: numbat's ops are functions, as in Nx: nbt.{name}(t{''.join(', ' + str(p) for p in parameters)})"
-    return message
-
-
-def _is_tensor_like(value) -> bool:
-    from ._types import is_number
-
+def is_tensor_like(value) -> bool:
+    """Whether `value` converts to a tensor in an op (so `t == value` compares element-wise)."""
     return isinstance(value, (Tensor, np.ndarray, jax.Array, list, tuple)) or is_number(value)
 
 
@@ -340,7 +178,7 @@ def is_tensor(value) -> bool:
 
 
 def _is_traced(tensor: Tensor) -> bool:
-    return isinstance(_vectorized.array_of(tensor), jax.core.Tracer)
+    return isinstance(array_of(tensor), jax.core.Tracer)
 
 
 def _check_concrete(tensor: Tensor, action: str) -> None:
@@ -358,13 +196,13 @@ def _check_concrete(tensor: Tensor, action: str) -> None:
 
 
 def _is_deallocated(tensor: Tensor) -> bool:
-    is_deleted = getattr(_vectorized.array_of(tensor), "is_deleted", None)
+    is_deleted = getattr(array_of(tensor), "is_deleted", None)
     return is_deleted is not None and is_deleted()
 
 
 def _flatten(tensor: Tensor):
     data = tensor.data
-    if data.__class__ is _vectorized.VectorizedData:  # the array is the leaf; the vectorized axes are static
+    if data.__class__ is VectorizedData:  # the array is the leaf; the vectorized axes are static
         return (data.array,), (tensor.type, tensor.names, tensor.backend, data.axes)
     return (data,), (tensor.type, tensor.names, tensor.backend)
 
@@ -372,16 +210,64 @@ def _flatten(tensor: Tensor):
 def _unflatten(aux, children) -> Tensor:
     (data,) = children
     if len(aux) == 4:
-        return Tensor(_vectorized.VectorizedData(data, aux[3]), *aux[:3])
+        return Tensor(VectorizedData(data, aux[3]), *aux[:3])
     return Tensor(data, *aux)
 
 
 jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
 
-from ._ops import _vectorized
-from ._ops import bitwise as _bitwise
-from ._ops import creation as _creation
-from ._ops import elementwise as _elementwise
-from ._ops import indexing as _indexing
-from ._ops import linalg as _linalg
-from ._ops import shape as _shape_ops
+
+@typing.final
+class VectorizedShape(tuple):
+    """The inner shape of a vectorized tensor's data. It never equals (and hashes
+    apart from) the same plain shape, so code that keys compiled work by
+    `data.shape` (the defn fast paths) cannot take a vectorized tensor for a plain one."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is VectorizedShape and tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(("vectorized", *self))
+
+
+@typing.final
+class VectorizedData:
+    """The data of a vectorized tensor: `array` holds the vectorized axes first,
+    `axes` names them as `(name, size)` pairs; `shape` is the inner shape."""
+
+    __slots__ = ("array", "axes")
+
+    def __init__(self, array, axes: tuple):
+        self.array = array
+        self.axes = axes
+
+    @property
+    def shape(self) -> VectorizedShape:
+        return VectorizedShape(self.array.shape[len(self.axes) :])
+
+    @property
+    def dtype(self):
+        return self.array.dtype
+
+    def __array__(self, dtype=None, copy=None):
+        raise ArgumentError(
+            "this operation does not take vectorized tensors (vectorized axes "
+            f"{_format.vectorized_header(self.axes)}); call nbt.devectorize(t) first"
+        )
+
+
+def axes_of(tensor) -> tuple:
+    """The vectorized axes of `tensor` (`()` for a plain tensor or anything else)."""
+    data = getattr(tensor, "data", None)
+    return data.axes if type(data) is VectorizedData else ()
+
+
+def array_of(tensor):
+    """The array behind `tensor`'s data (for a vectorized tensor, with its vectorized axes)."""
+    data = tensor.data
+    return data.array if type(data) is VectorizedData else data

@@ -1,7 +1,6 @@
 """The `numbat` command: install the Jupyter kernel, check the set-up, demo, benchmark.
 
-Exit codes: 0 ok, 1 the command failed, 2 usage error. numbat's core (and JAX) is
-imported inside the commands that need it, so `numbat kernel install` stays fast.
+Exit codes: 0 ok, 1 the command failed, 2 usage error.
 """
 
 import argparse
@@ -13,10 +12,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from . import _bench, _bench_markdown, _demo, xla
 from ._errors import ArgumentError
 
 KERNEL_NAME = "numbat"
-NOTEBOOK = "notebooks/01_tensors_and_defn.ipynb"
 
 # Jupyter's rule for kernel names (jupyter_client.kernelspec), checked before installing.
 _KERNEL_NAME_PATTERN = re.compile(r"^[a-z0-9._-]+$")
@@ -97,8 +96,6 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     try:
         import jax
 
-        from . import xla
-
         for name, value in xla.settings().items():
             rows.append((name, f"{value[0]}  ({value[1]})"))
         rows.append(("x64", f"{jax.config.jax_enable_x64} (numbat enters x64 per op; your JAX code keeps this)"))
@@ -142,23 +139,17 @@ def _doctor_warnings(settings: dict, clients: dict) -> list[str]:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from . import _demo
-
     _demo.run()
     return 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from . import _bench
-
     try:
         results = _bench.run(args.suite, size=args.size, rounds=args.rounds, rows=args.rows)
     except (ArgumentError, ValueError) as error:  # a size that cannot fit, an unknown kernel row, --rows elsewhere
         print(f"numbat: error: {error}", file=sys.stderr)
         return 2
     if args.markdown:
-        from . import _bench_markdown
-
         print(_bench_markdown.markdown(results))
     else:
         _bench.print_tables(results)

@@ -20,11 +20,10 @@ import numpy as np
 
 from . import _types
 from ._errors import ArgumentError
+from ._ops._convert import tensor
 
 
 def _scalar(value, type_, backend):
-    from ._ops.creation import tensor
-
     return tensor(np.asarray(value, dtype=type_.dtype), type=type_, backend=backend)
 
 

@@ -11,10 +11,16 @@ numbat.Tensor<
 
 from __future__ import annotations
 
-from . import _check, _types
+from . import _check, _names, _types
 from ._errors import ArgumentError
 from ._ops import _dispatch
-from .backends._abstract import Template
+from ._ops.primitive import elementwise as ew
+from ._ops.primitive.complex import conjugate
+from ._ops.primitive.creation import as_type, eye
+from ._ops.primitive.linalg import dot
+from ._ops.primitive.reduction import all as all_
+from ._ops.primitive.shape import transpose
+from ._tensor import Template
 
 
 def _matrix(tensor, op: str, square: bool = False):
@@ -236,10 +242,6 @@ def pinv(tensor, eps=1.0e-10):
       ]
     >
     """
-    from ._ops import elementwise as ew
-    from ._ops.complex import conjugate
-    from ._ops.creation import as_type
-    from ._ops.reduction import all as all_
 
     eps = _positive("pinv", "eps", eps)
     tensor = _dispatch.to_tensor(tensor)
@@ -294,8 +296,6 @@ def norm(tensor, ord=None, axes=None, keep_axes=False):
       7.0
     >
     """
-    from . import _names
-
     tensor = _dispatch.to_tensor(tensor)
     indices = tuple(range(tensor.rank)) if axes is None else _names.axes_indices(tensor.names, axes)
     if len(indices) not in (1, 2):
@@ -368,7 +368,6 @@ def least_squares(a, b, eps=1.0e-15):
     ...
     numbat.ArgumentError: linalg.least_squares: b must be a vector (rank 1), got shape (2, 2)
     """
-    from ._ops.linalg import dot
 
     eps = _positive("least_squares", "eps", eps)
     a, b = _dispatch.to_tensor(a), _dispatch.to_tensor(b)
@@ -395,8 +394,6 @@ def adjoint(tensor):
       ]
     >
     """
-    from ._ops.complex import conjugate
-    from ._ops.shape import transpose
 
     tensor = _matrix(tensor, "adjoint")
     axes = list(range(tensor.rank - 2)) + [tensor.rank - 1, tensor.rank - 2]
@@ -416,8 +413,6 @@ def matrix_power(tensor, power: int):
       ]
     >
     """
-    from ._ops.creation import eye
-    from ._ops.linalg import dot
 
     tensor = _matrix(tensor, "matrix_power", square=True)
     if isinstance(power, bool) or not isinstance(power, int):

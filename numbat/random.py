@@ -26,10 +26,11 @@ import numpy as np
 from . import _check, _names, _threefry, _types
 from . import _random_draw as _draw
 from ._errors import ArgumentError
-from ._ops import _dispatch
-from ._ops import creation as _creation
-from ._ops import indexing as _indexing
-from ._ops import shape as _shape
+from ._ops import _convert, _dispatch
+from ._ops.composite.shape import slice_along_axis
+from ._ops.primitive import creation as _creation
+from ._ops.primitive import indexing as _indexing
+from ._ops.primitive import shape as _shape
 from ._tensor import Tensor
 from .backends import _default
 
@@ -61,7 +62,7 @@ def key(seed, backend=None) -> Tensor:
     if not -(2**63) <= int(seed) < 2**64:
         raise ArgumentError(f"random.key: seed {seed} does not fit in 64 bits (s64 or u64)")
     bits = int(seed) % 2**64
-    return _creation.tensor(
+    return _convert.tensor(
         np.asarray([bits >> 32, bits & 0xFFFFFFFF], np.uint32), type="u32", backend=_default.resolve(backend)
     )
 
@@ -411,7 +412,7 @@ def choice(key, tensor, p=None, *, samples=1, axis=None, replace=True):
             indices, next_key = randint(key, 0, size, shape=(samples,), type="u32")
             return _indexing.take(tensor, indices, axis=axis), next_key
         shuffled, next_key = shuffle(key, tensor, axis=axis)
-        return _indexing.slice_along_axis(shuffled, 0, samples, axis=axis), next_key
+        return slice_along_axis(shuffled, 0, samples, axis=axis), next_key
     p = _dispatch.to_tensor(p)
     if p.rank != 1 or p.size != size:
         raise ArgumentError(f"random.choice: p must have shape ({size},) (one per entry), got {p.shape}")

@@ -7,7 +7,7 @@ import pytest
 
 import numbat as nbt
 from numbat import _allocation, _types
-from numbat.backends._abstract import Template
+from numbat._tensor import Template
 
 BACKENDS = [nbt.NumPyBackend(), nbt.XLABackend()]
 

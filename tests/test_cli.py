@@ -10,7 +10,7 @@ import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 
-from numbat import cli
+from numbat import _demo, cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -125,7 +125,7 @@ def test_demo(capsys):
     assert "@nbt.defn\ndef softmax(t):" in out
     assert "[telemetry] compiled" in out
     assert "1 compilation event(s) for 2 calls." in out
-    assert cli.NOTEBOOK in out
+    assert _demo.NOTEBOOK in out
 
 
 @pytest.mark.parametrize("suite", ["softmax", "dispatch", "eager", "trace", "notebook"])

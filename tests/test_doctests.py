@@ -10,7 +10,7 @@ import pytest
 
 import numbat as nbt
 
-# Examples that legitimately differ on a backend, by doctest name ("numbat._ops.creation.tensor").
+# Examples that legitimately differ on a backend, by doctest name ("numbat._ops._convert.tensor").
 EXCLUDED = {
     "numpy": set(),
     "xla": set(),

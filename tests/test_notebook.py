@@ -781,7 +781,7 @@ def test_dashboard_redraws_after_a_cell_that_compiles_and_stops_when_closed(ip):
 
 
 def nbt_watcher(ip):
-    from numbat.notebook import _loaded
+    from numbat.notebook._strip import _loaded
 
     return _loaded[id(ip)][1]
 

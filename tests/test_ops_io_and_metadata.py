@@ -148,6 +148,8 @@ def test_backend_helpers():
     t = nbt.tensor([1, 2], backend=nbt.XLABackend())
     assert nbt.backend_deallocate(t) == "ok" and nbt.backend_deallocate(t) == "already_deallocated"
     assert nbt.backend_deallocate(nbt.tensor([1], backend=nbt.NumPyBackend())) == "ok"
+    with pytest.raises(nbt.ArgumentError, match="vectorize a function over a tensor whose memory was freed"):
+        nbt.vectorize(lambda row: nbt.sum(row))(t)  # JAX's vmap would say only "Array has been deleted"
     with pytest.raises(nbt.ArgumentError, match="function of no arguments"):
         nbt.with_default_backend(nbt.NumPyBackend(), 3)
 

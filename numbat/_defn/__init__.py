@@ -16,7 +16,6 @@ from ._effects import print_value as print_value
 from ._grad import custom_grad as custom_grad
 from ._grad import grad as grad
 from ._grad import jacobian as jacobian
-from ._grad import stop_grad as stop_grad
 from ._grad import value_and_grad as value_and_grad
 from ._jit import compile as compile
 from ._jit import debug_expr as debug_expr
@@ -27,4 +26,3 @@ from ._jit import jit_apply as jit_apply
 from ._options import default_defn_options as default_defn_options
 from ._options import global_default_defn_options as global_default_defn_options
 from ._runtime_call import runtime_call as runtime_call
-from ._vectorize import vectorize as vectorize

@@ -47,12 +47,11 @@ from .. import _check, _expr, telemetry
 from .._errors import ArgumentError
 from .._ops import _dispatch
 from .._scoped import scoped
-from .._tensor import Tensor, is_tensor
+from .._tensor import Template, Tensor, is_tensor
 from .._types import is_number
 from ..backends import _default, backend_transfer
-from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
-from ..xla import _config
+from ..xla import _config, _disk_cache
 from . import _effects, _evaluator, _options, _signature, _vectorized_call
 
 _logger = logging.getLogger("numbat.defn")
@@ -492,8 +491,6 @@ class Defn:
         lowered_at = time.perf_counter_ns()
         with self.lowering_context(not plain_jit):
             if isinstance(self.cache, (str, os.PathLike)):
-                from ..xla import _disk_cache
-
                 call, from_disk, saved_us = _disk_cache.compile(lowered, self.cache)
             elif plain_jit:
                 lowered.compile()  # fills jit's caches: the first call runs without tracing again

@@ -12,15 +12,14 @@ import jax
 
 from .. import _check, _expr, _format, _names, _shape, _types
 from .._errors import ArgumentError
-from .._tensor import Tensor, is_tensor
+from .._ops._convert import to_tensor
+from .._ops.primitive.creation import as_type, broadcast
+from .._tensor import Template, Tensor, is_tensor
 from ..backends import _default
-from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 
 
 def _tensor(value, backend) -> Tensor:
-    from .._ops._dispatch import to_tensor
-
     return to_tensor(value, backend)
 
 
@@ -105,8 +104,6 @@ def _merge(results: list, where: str) -> tuple:
 
 def _conform(result, templates: tuple, backend):
     """`result` cast and broadcast to the merged `templates`."""
-    from .._ops.creation import as_type, broadcast
-
     leaves, treedef = _leaves(_as_state(result, backend, "cond branch result"))
     out = []
     for tensor, template in zip(leaves, templates):

@@ -1,5 +1,5 @@
-"""The grad family through JAX's autodiff: `grad`, `value_and_grad`, `jacobian`,
-`stop_grad` and `custom_grad`.
+"""The grad family through JAX's autodiff: `grad`, `value_and_grad`, `jacobian` and
+`custom_grad` (`stop_grad` is a primitive op, in `numbat._ops.primitive.elementwise`).
 
 Inside a defn, a gradient is recorded as one `grad` node whose sub-graph is the
 differentiated function; a defn called inside the function is inlined there.
@@ -15,9 +15,12 @@ import jax
 
 from .. import _check, _expr, _format, _types
 from .._errors import ArgumentError
+from .._ops import _dispatch
+from .._ops._convert import to_tensor
+from .._ops.primitive import reduction
+from .._ops.primitive.creation import as_type
 from .._tensor import Tensor, is_tensor
 from ..backends import _default, backend_transfer
-from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 
 
@@ -118,9 +121,7 @@ class _Differentiated:
                 if not isinstance(out, Tensor) or not out.type.is_float:
                     raise ArgumentError(f"{self.name} needs a function returning a float tensor, got {_describe(out)}")
                 if out.shape:
-                    from .._ops.reduction import sum as sum_
-
-                    out = sum_(out)
+                    out = reduction.sum(out)
             result["expr"] = sub.expr([out])
             if out.vectorized_axes:  # entries are independent: the gradient of their sum is each one's
                 return jax.numpy.sum(out.data.array), out
@@ -204,21 +205,6 @@ def _needs_forward_mode(error: ValueError) -> bool:
     return "Reverse-mode differentiation does not work for lax.while_loop" in str(error)
 
 
-def stop_grad(tensor):
-    """The identity, except that gradients do not flow through it.
-
-    >>> nbt.grad(lambda x: nbt.sum(x * nbt.stop_grad(x)))(nbt.tensor([1.0, 2.0]))
-    numbat.Tensor<
-      f32[2]
-      [1.0, 2.0]
-    >
-    """
-    from .._ops import _dispatch
-
-    tensor = _dispatch.to_tensor(tensor)
-    return _dispatch.run("stop_grad", Template(tensor.shape, tensor.type, tensor.names), (tensor,))
-
-
 def custom_grad(expr, inputs, fun):
     """`expr`, computed from the tensors `inputs`, with the gradient `fun` instead of
     the automatic one: `fun(g)` receives the gradient flowing into `expr` and returns
@@ -232,8 +218,6 @@ def custom_grad(expr, inputs, fun):
       [0.5, 1.0]
     >
     """
-    from .._ops import _dispatch
-
     _check_callable(fun, "custom_grad")
     expr = _dispatch.to_tensor(expr)
     if not isinstance(inputs, (list, tuple)) or not all(isinstance(i, Tensor) for i in inputs):
@@ -285,15 +269,11 @@ def _stopped(tensor: Tensor) -> Tensor:
 
 
 def _differentiable(value, backend):
-    from .._ops._dispatch import to_tensor
-
     def convert(leaf):
         tensor = to_tensor(leaf, backend)
         if tensor.backend != backend and not isinstance(tensor.data, jax.core.Tracer):
             tensor = backend_transfer(tensor, backend)
         if not (tensor.type.is_float or tensor.type.is_complex):
-            from .._ops.creation import as_type
-
             tensor = as_type(tensor, _types.to_floating(tensor.type))
         return tensor
 

@@ -12,8 +12,7 @@ import jax
 
 from .. import _check, _expr
 from .._errors import ArgumentError
-from .._tensor import Tensor
-from ..backends._abstract import Template
+from .._tensor import Template, Tensor
 from . import _options, _signature
 from ._compiler import Defn
 

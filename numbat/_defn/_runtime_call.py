@@ -16,8 +16,7 @@ from .. import _check, _expr
 from .._errors import ArgumentError, HookError
 from .._format import header
 from .._ops import _dispatch, _vectorized
-from .._tensor import Tensor, _is_traced, is_tensor
-from ..backends._abstract import Template
+from .._tensor import Template, Tensor, VectorizedData, _is_traced, is_tensor
 from ..backends.numpy_backend import NumPyBackend
 from . import _effects
 
@@ -71,7 +70,7 @@ def runtime_call(output, tensors, fun, **options):
     if isinstance(backend, NumPyBackend) and not isinstance(datas[0], jax.core.Tracer):
         datas = [np.asarray(d) for d in datas]  # an eager call on NumPy tensors gives NumPy tensors
     if axes:
-        datas = [_vectorized.VectorizedData(d, axes) for d in datas]
+        datas = [VectorizedData(d, axes) for d in datas]
     results = [Tensor(d, t.type, t.names, backend) for d, t in zip(datas, templates)]
     recorder = _expr.current()
     if recorder is not None:

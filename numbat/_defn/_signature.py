@@ -10,11 +10,9 @@ import numpy as np
 
 from .._errors import ArgumentError
 from .._format import vectorized_header as format_axes
-from .._ops import creation
-from .._ops._vectorized import VectorizedData
-from .._tensor import Tensor, is_tensor
+from .._ops import _convert
+from .._tensor import Template, Tensor, VectorizedData, is_tensor
 from .._types import is_number
-from ..backends._abstract import Template
 
 
 class VectorizedArgument(ArgumentError):
@@ -84,7 +82,7 @@ def lists_as_tensors(args: tuple) -> tuple:
             break
     else:
         return args
-    return tuple(creation.tensor(arg) if type(arg) is list and arg and _numbers_only(arg) else arg for arg in args)
+    return tuple(_convert.tensor(arg) if type(arg) is list and arg and _numbers_only(arg) else arg for arg in args)
 
 
 def _numbers_only(value) -> bool:

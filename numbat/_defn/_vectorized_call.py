@@ -19,7 +19,7 @@ import jax
 
 from .. import _format
 from .._ops import _vectorized
-from .._ops.vectorization import devectorize, vectorize
+from .._ops.composite.vectorization import devectorize, vectorize
 from .._tensor import is_tensor
 
 

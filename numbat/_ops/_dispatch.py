@@ -12,23 +12,15 @@ import functools
 import jax
 import numpy as np
 
-from .. import _allocation, _expr, _names, _types
+from .. import _allocation, _expr, _names, _shape, _types
 from .._errors import ArgumentError
-from .._tensor import Tensor
+from .._tensor import Template, Tensor
+from .._tensor import VectorizedData as _VectorizedData
 from ..backends import _fp_state
-from ..backends._abstract import AbstractBackend, Template
+from ..backends._abstract import AbstractBackend
 from ..backends.numpy_backend import NumPyBackend
 from . import _vectorized
-from ._vectorized import VectorizedData as _VectorizedData
-
-
-def to_tensor(value, backend: AbstractBackend | None = None) -> Tensor:
-    """`value` as a tensor: tensors pass through, anything else goes through `nbt.tensor`."""
-    if isinstance(value, Tensor):
-        return value
-    from .creation import tensor
-
-    return tensor(value, backend=backend)
+from ._convert import to_tensor
 
 
 def scalar(value, type_: _types.Type, backend: AbstractBackend) -> Tensor:
@@ -92,16 +84,12 @@ def broadcast_template(left: Tensor, right: Tensor, type_: _types.Type) -> Templ
         return template(tuple(shape), type_, left.names)
     if not right.names:  # a scalar operand
         return template(tuple(shape), type_, left.names)
-    from .. import _shape
-
     shape = _shape.broadcast(left.shape, right.shape)
     return Template(shape, type_, _names.broadcast_names(left.shape, left.names, right.shape, right.names))
 
 
 def broadcast_all(tensors: tuple, type_: _types.Type) -> Template:
     """The template of an op that broadcasts all of `tensors` together."""
-    from .. import _shape
-
     shape, names = tensors[0].shape, tensors[0].names
     for other in tensors[1:]:
         names = _names.broadcast_names(shape, names, other.shape, other.names)

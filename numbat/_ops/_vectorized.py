@@ -1,8 +1,9 @@
-"""Vectorized tensors (Nx's `vectorized_axes`): the data, and running one op over them.
+"""Vectorized tensors (Nx's `vectorized_axes`): running one op over them.
 
 A vectorized tensor keeps its vectorized axes out of its shape: every op sees the
 inner shape, and runs once per entry of the vectorized axes (as if in a loop).
-Its `data` is a `VectorizedData`, the whole array with the vectorized axes leading.
+Its `data` is a `VectorizedData` (`numbat._tensor`), the whole array with the
+vectorized axes leading.
 Ops compute their output template from the inner shapes as usual; `_dispatch.run`
 sends an op with any vectorized input here. Vectorized axes of the same name are
 the same axis across inputs (sizes equal, or one of them 1); the result has the
@@ -14,70 +15,13 @@ vectorized axis; on the NumPy backend it runs per entry and the results are stac
 
 from __future__ import annotations
 
-import typing
-
 import jax
 import numpy as np
 
-from .. import _format
+from .. import _expr
 from .._errors import ArgumentError
-from .._tensor import Tensor
-
-
-@typing.final
-class VectorizedShape(tuple):
-    """The inner shape of a vectorized tensor's data. It never equals (and hashes
-    apart from) the same plain shape, so code that keys compiled work by
-    `data.shape` (the defn fast paths) cannot take a vectorized tensor for a plain one."""
-
-    __slots__ = ()
-
-    def __eq__(self, other):
-        return type(other) is VectorizedShape and tuple.__eq__(self, other)
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __hash__(self):
-        return hash(("vectorized", *self))
-
-
-@typing.final
-class VectorizedData:
-    """The data of a vectorized tensor: `array` holds the vectorized axes first,
-    `axes` names them as `(name, size)` pairs; `shape` is the inner shape."""
-
-    __slots__ = ("array", "axes")
-
-    def __init__(self, array, axes: tuple):
-        self.array = array
-        self.axes = axes
-
-    @property
-    def shape(self) -> VectorizedShape:
-        return VectorizedShape(self.array.shape[len(self.axes) :])
-
-    @property
-    def dtype(self):
-        return self.array.dtype
-
-    def __array__(self, dtype=None, copy=None):
-        raise ArgumentError(
-            "this operation does not take vectorized tensors (vectorized axes "
-            f"{_format.vectorized_header(self.axes)}); call nbt.devectorize(t) first"
-        )
-
-
-def axes_of(tensor) -> tuple:
-    """The vectorized axes of `tensor` (`()` for a plain tensor or anything else)."""
-    data = getattr(tensor, "data", None)
-    return data.axes if type(data) is VectorizedData else ()
-
-
-def array_of(tensor):
-    """The array behind `tensor`'s data (for a vectorized tensor, with its vectorized axes)."""
-    data = tensor.data
-    return data.array if type(data) is VectorizedData else data
+from .._tensor import Tensor, VectorizedData, axes_of
+from ..backends.numpy_backend import NumPyBackend
 
 
 def canonical(tensors) -> tuple:
@@ -128,8 +72,6 @@ def run(op: str, out, inputs: tuple, backend, params: dict) -> Tensor:
     arrays, has = zip(*(aligned(t, axes) for t in inputs))
     sizes = tuple(size for _, size in axes)
     traced = any(isinstance(a, jax.core.Tracer) for a in arrays)
-    from ..backends.numpy_backend import NumPyBackend
-
     if isinstance(backend, NumPyBackend) and not traced:
         array = _per_entry(op, out, inputs, backend, params, arrays, has, sizes)
     else:
@@ -169,3 +111,34 @@ def mapped(fun, arrays, has, count: int):
     arrays = [jax.numpy.asarray(a) if isinstance(a, np.ndarray) else a for a in arrays]
     with jax.enable_x64(True):
         return fun(*arrays)
+
+
+def pairs(function: str, axes, auto: bool) -> list:
+    """`axes` as `(name, size)` pairs, every size given ("auto" allowed when `auto`)."""
+    pairs = list(axes.items()) if isinstance(axes, dict) else axes
+    if not isinstance(pairs, (list, tuple)) or not pairs:
+        raise ArgumentError(f"{function}: expected the vectorized axes as (name, size) pairs or a dict, got {axes!r}")
+    for item in pairs:
+        valid = isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
+        size = item[1] if valid else None
+        if not valid or not (
+            (auto and size == "auto") or (isinstance(size, int) and not isinstance(size, bool) and size > 0)
+        ):
+            raise ArgumentError(f"{function}: expected a (name, size) pair, got {item!r}")
+    return list(pairs)
+
+
+def over_leading_axes(tensor: Tensor, axes: list) -> Tensor:
+    """`tensor` with its leading axes made the vectorized axes `axes` (checked
+    `(name, size)` pairs), recorded as a `vectorize` node while a defn traces."""
+    data = VectorizedData(tensor.data, tuple(axes))
+    result = Tensor(data, tensor.type, tensor.names[len(axes) :], tensor.backend)
+    return recorded("vectorize", tensor, result, tuple(name for name, _ in axes))
+
+
+def recorded(op: str, tensor: Tensor, result: Tensor, param) -> Tensor:
+    """`result`, recorded as op `op` of `tensor` while a defn traces."""
+    recorder = _expr.current()
+    if recorder is not None:
+        recorder.record(op, (tensor,), {"axes" if op == "vectorize" else "keep_names": param}, result)
+    return result

@@ -10,28 +10,11 @@ import typing
 
 import numpy as np
 
-from .._types import Type
+from .._tensor import Template
 from ._families import creation, elementwise, fft, indexing, linalg, nd, reduction, shape, window
 
 if typing.TYPE_CHECKING:
     from .._tensor import Tensor
-
-
-class Template(typing.NamedTuple):
-    """What an op will return: shape, type and names, with no data.
-
-    >>> str(nbt.template((2, 3), "f32", names=["x", None]))
-    'f32[x: 2][3]'
-    """
-
-    shape: tuple
-    type: Type
-    names: tuple
-
-    def __str__(self) -> str:
-        from .._format import header
-
-        return header(self.type, self.shape, self.names)
 
 
 class AbstractBackend(

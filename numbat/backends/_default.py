@@ -6,11 +6,10 @@ from __future__ import annotations
 import contextvars
 
 from .._errors import ArgumentError
-from .._ops import _vectorized
 from .._scoped import scoped
-from .._tensor import Tensor
+from .._tensor import Template, Tensor, VectorizedData, array_of
 from ..xla import _client
-from ._abstract import AbstractBackend, Template
+from ._abstract import AbstractBackend
 from .xla_backend import XLABackend
 
 _global: AbstractBackend = XLABackend()
@@ -99,11 +98,11 @@ def backend_copy(tensor: Tensor, backend: AbstractBackend | None = None) -> Tens
     backend = _check(current() if backend is None else backend)
     if not isinstance(tensor, Tensor):
         raise ArgumentError(f"backend_copy expects a tensor, got {type(tensor).__name__}")
+    array = tensor.to_numpy()  # a vectorized tensor's: every entry, vectorized axes first
     if tensor.vectorized_axes:  # every entry moves, and the copy is vectorized the same way
-        from .._ops.vectorization import devectorize, vectorize
-
-        return vectorize(backend_copy(devectorize(tensor), backend), list(tensor.vectorized_axes))
-    return backend.from_numpy(Template(tensor.shape, tensor.type, tensor.names), tensor.to_numpy())
+        whole = backend.from_numpy(Template(array.shape, tensor.type, (None,) * array.ndim), array)
+        return Tensor(VectorizedData(whole.data, tensor.data.axes), tensor.type, tensor.names, backend)
+    return backend.from_numpy(Template(tensor.shape, tensor.type, tensor.names), array)
 
 
 def backend_deallocate(tensor: Tensor) -> str:
@@ -117,7 +116,7 @@ def backend_deallocate(tensor: Tensor) -> str:
     """
     if not isinstance(tensor, Tensor):
         raise ArgumentError(f"backend_deallocate expects a tensor, got {type(tensor).__name__}")
-    data = _vectorized.array_of(tensor)
+    data = array_of(tensor)
     delete = getattr(data, "delete", None)
     if delete is None:
         return "ok"

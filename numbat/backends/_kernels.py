@@ -16,15 +16,10 @@ touch a 64-bit type, so the common 32-bit case pays nothing for it.
 from __future__ import annotations
 
 import functools
-import typing
 
 import jax
 
-from .._tensor import _check_concrete
-
-if typing.TYPE_CHECKING:
-    from .._tensor import Tensor
-    from ._abstract import Template
+from .._tensor import Template, Tensor, _check_concrete
 
 
 @functools.partial(jax.jit, static_argnums=(0, 1, 2, 3))

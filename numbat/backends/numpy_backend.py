@@ -8,9 +8,8 @@ import typing
 import numpy as np
 
 from .._errors import ArgumentError
-from .._tensor import Tensor
+from .._tensor import Template, Tensor
 from . import _fp_state
-from ._abstract import Template
 from ._array import ArrayBackend
 
 

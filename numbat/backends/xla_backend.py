@@ -10,10 +10,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Template, Tensor
 from ..xla import _client
 from . import _kernels
-from ._abstract import Template
 from ._array import ArrayBackend
 
 

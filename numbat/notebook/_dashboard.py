@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import _check, telemetry
 from ._html import escape
+from ._strip import _loaded
 from ._tables import Section
 from ._widget_box import box_class, ipywidgets
 
@@ -80,8 +81,6 @@ def _watcher():
         from IPython import get_ipython
     except ImportError:
         return None
-    from . import _loaded
-
     shell = get_ipython()
     entry = _loaded.get(id(shell)) if shell is not None else None
     return entry[1] if entry is not None and entry[0] is shell else None

@@ -12,7 +12,9 @@ import ast
 import re
 import typing
 
+from .. import _defn
 from .._errors import ArgumentError
+from ..xla import _ir
 from . import _svg
 from ._tables import Section, bundle
 
@@ -31,9 +33,6 @@ def graph(
 ) -> dict:
     """The mimebundle `%numbat graph` displays; `everything` draws every node of a large graph,
     `locations` keeps the IR's source locations."""
-    from .. import _defn
-    from ..xla import _ir
-
     if not names:
         raise ArgumentError("%numbat graph needs a function and its arguments: %numbat graph FUN ARGS...")
     fun = _resolve(namespace, names[0])

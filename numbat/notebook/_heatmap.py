@@ -21,6 +21,7 @@ import zlib
 import numpy as np
 
 from .. import _format
+from .._heatmap import finite_range
 from .._types import Type
 from ._stats import CHUNK
 
@@ -83,12 +84,6 @@ def _device_kernel(fy: int, fx: int):
         return total / (fy * fx)
 
     return jax.jit(kernel)
-
-
-def finite_range(values: np.ndarray) -> tuple[float, float]:
-    """The smallest and largest finite value of `values` ((0, 1) when none is finite)."""
-    finite = values[np.isfinite(values)]
-    return (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
 
 
 def png(values: np.ndarray, value_range: tuple[float, float] | None = None) -> bytes:

@@ -20,6 +20,7 @@ import functools
 import numpy as np
 
 from .. import _format
+from .._ops.composite.vectorization import devectorize
 from ._heatmap import escape, figure
 from ._stats import summary
 
@@ -53,8 +54,6 @@ def tensor_html(tensor) -> str:
     try:
         header = _format.describe(tensor)
         if tensor.vectorized_axes:  # the values are every entry's, vectorized axes first
-            from .._ops.vectorization import devectorize
-
             tensor = devectorize(tensor)
     except Exception as error:  # noqa: BLE001 -- display must never raise; say what failed instead
         return _box(f"<span>numbat.Tensor</span><span>{escape(type(error).__name__)}: {escape(error)}</span>", "")

@@ -15,7 +15,12 @@ from IPython.core.magic import Magics, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from .. import telemetry
+from .._errors import ArgumentError
 from ..xla import _client
+from . import _settings
+from ._graph import graph
+from ._plots import telemetry_chart
+from ._strip import CellWatcher
 from ._tables import Section, bundle
 
 SUBCOMMANDS = ("info", "telemetry", "cache", "client", "memory", "precision", "graph")
@@ -189,30 +194,21 @@ class NumbatMagics(Magics):
             self.telemetry_since = telemetry.last_sequence()
             print("numbat: %numbat telemetry now lists compilations from here on (the log itself is kept)")
         elif command == "telemetry" and rest in (["on"], ["off"]):
-            from ._strip import CellWatcher
-
             CellWatcher.enabled = rest == ["on"]
             print(f"numbat: the telemetry strip after each cell is {rest[0]}")
         elif command == "telemetry" and rest == ["chart"]:
-            from ._plots import telemetry_chart
-
             display(telemetry_chart())
         elif command == "telemetry":
             display(bundle([telemetry_section(self.telemetry_since, args.limit)]), raw=True)
         elif command == "cache":
             display(bundle([cache_section()]), raw=True)
         elif command == "graph":
-            from .._errors import ArgumentError
-            from ._graph import graph
-
             ir = "mlir" if args.mlir else "hlo" if args.hlo else None
             try:
                 display(graph(self.shell.user_ns, rest, args.fused, ir, args.everything, args.locations), raw=True)
             except ArgumentError as error:
                 return _error(str(error))
         else:
-            from . import _settings
-
             shown = getattr(_settings, command)(rest)
             if isinstance(shown, str):
                 print(shown, file=sys.stderr)

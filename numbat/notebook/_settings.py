@@ -4,8 +4,10 @@ is answered with one line saying so and what to do, never a traceback."""
 
 from __future__ import annotations
 
+from .._defn import _options
 from .._errors import ArgumentError, ClientError
 from ..xla import _client, _config
+from ..xla._memory import memory as device_memory
 from ._tables import Section
 
 
@@ -58,8 +60,6 @@ def memory(arguments: list[str]) -> list[Section] | str:
     settings = [(name, value, origin) for name, (value, origin) in _config.settings().items()]
     sections = [Section("memory settings", ("setting", "value", "from"), settings)]
     if _client.started():
-        from ..xla._memory import memory as device_memory
-
         rows = [
             (row["device"], _bytes(row["in_use"]), _bytes(row["peak"]), _bytes(row["limit"]), row["source"])
             for row in device_memory()
@@ -70,8 +70,6 @@ def memory(arguments: list[str]) -> list[Section] | str:
 
 def precision(arguments: list[str]) -> list[Section] | str:
     """`default`, `high` or `highest`: the matmul precision of defns created from now on."""
-    from .._defn import _options
-
     if len(arguments) > 1:
         return "numbat: %numbat precision takes one of default, high, highest"
     if arguments:

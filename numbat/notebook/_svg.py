@@ -20,6 +20,8 @@ import html
 import itertools
 import re
 
+from ._heatmap import escape
+
 MAX_NODES = 150  # boxes drawn at most; the rest are summarized in the caption
 PER_ROW = 8  # boxes per row before a layer wraps
 MAX_CHARS = 30  # longest text line in a box
@@ -226,8 +228,6 @@ def expr_bundle(expr, limit: int | None = None, kernels: dict | None = None) -> 
     >>> sorted(expr_bundle(nbt.debug_expr(lambda t: -t)(nbt.tensor([1]))))
     ['image/svg+xml', 'text/plain']
     """
-    from ._html import escape
-
     text, svg = str(expr), expr_svg(expr, kernels=kernels, limit=limit)
     bundle = {"text/plain": text, "image/svg+xml": svg}
     _, hidden = _counts(expr, limit)

@@ -1,6 +1,8 @@
 """The EXLA analog: XLA clients, devices and memory, IR and fusion reports, the disk
 cache, streaming, sharding, several processes and serialized functions."""
 
+import importlib
+
 from . import _disk_cache as _disk_cache
 from . import distributed as distributed
 from ._client import clients as clients
@@ -42,8 +44,8 @@ def __dir__():
 
 
 def __getattr__(name):
-    # These need the defn layer, which imports the backends, which import this package:
-    # load them on first use instead of at import time.
+    # These live above the defn layer, which imports the backends, which import this
+    # package's runtime modules (client, config, memory): load them on first use (PEP 562).
     lazy = {
         "to_mlir_module": "_ir",
         "hlo": "_ir",
@@ -55,14 +57,9 @@ def __getattr__(name):
         "serialize": "_export",
         "deserialize": "_export",
         "SerializedFunction": "_export",
+        "is_cached": "numbat._defn._cache",
     }
-    if name == "is_cached":
-        from .._defn._cache import is_cached
-
-        return is_cached
     if name not in lazy:
         raise AttributeError(f"module 'numbat.xla' has no attribute {name!r}")
-    import importlib
-
-    module = importlib.import_module(f"{__name__}.{lazy[name]}")
-    return getattr(module, name)
+    module = lazy[name] if lazy[name].startswith("numbat.") else f"{__name__}.{lazy[name]}"
+    return getattr(importlib.import_module(module), name)

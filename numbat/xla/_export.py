@@ -44,13 +44,14 @@ from jax._src.interpreters import mlir
 from jax.experimental import serialize_executable
 
 from .. import _types
+from .._defn._signature import flatten
 from .._errors import ArgumentError
 from .._ops import _dispatch
-from .._tensor import Tensor
+from .._tensor import Template, Tensor
 from ..backends import _default
-from ..backends._abstract import Template
 from ..backends.xla_backend import XLABackend
 from . import _signing
+from ._lowering import _placeholder, as_defn
 
 _EXECUTABLE = b"NUMBAT-FUNCTION-2 executable\n"
 _PORTABLE = b"NUMBAT-FUNCTION-2 portable\n"
@@ -69,9 +70,6 @@ def serialize(fun, args, portable: bool = False, **opts) -> bytes:
       [4.0, 9.0]
     >
     """
-    from .._defn._signature import flatten
-    from ._lowering import _placeholder, as_defn
-
     if not isinstance(portable, bool):
         raise ArgumentError(f"serialize: portable must be True or False, got {portable!r}")
     target = as_defn(fun, **opts)

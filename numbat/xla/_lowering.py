@@ -6,10 +6,12 @@ option (precision, x64) shows in every view."""
 from __future__ import annotations
 
 import jax
+import numpy as np
 
 from .._defn._compiler import Defn
 from .._defn._signature import flatten
 from .._errors import ArgumentError
+from .._tensor import Template, Tensor
 
 
 def as_defn(fun, **opts) -> Defn:
@@ -42,8 +44,6 @@ def compiled(fun, args, **opts) -> tuple[Defn, jax.stages.Compiled]:
 
 def signature_of(fun, args, **opts):
     """The defn for `fun` (with `opts`) and the signature of `args` (templates allowed)."""
-    from ..backends._abstract import Template
-
     target = as_defn(fun, **opts)
     if not isinstance(args, (list, tuple)):
         raise ArgumentError(f"args must be a list of arguments, got {args!r}")
@@ -54,8 +54,4 @@ def signature_of(fun, args, **opts):
 
 
 def _placeholder(template, target):
-    import numpy as np
-
-    from .._tensor import Tensor
-
     return Tensor(np.zeros(template.shape, template.type.dtype), template.type, template.names, target.backend)

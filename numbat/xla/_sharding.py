@@ -17,6 +17,9 @@ from jax._src.named_sharding import DuplicateSpecError
 from jax.sharding import NamedSharding, PartitionSpec
 
 from .. import _names, telemetry
+from .._defn import _options
+from .._defn._compiler import Defn, _key
+from .._defn._signature import flatten
 from .._errors import ArgumentError
 from .._ops import _dispatch
 from .._tensor import Tensor
@@ -105,8 +108,6 @@ def shard_jit(fun, mesh: Mesh, input_shardings: list, **opts):
                         f"axis {axis} of mesh {mesh.name!r}; a mesh axis can split one dimension of an argument"
                     )
                 used[axis] = dim
-    from .._defn._compiler import Defn
-
     target = fun if isinstance(fun, Defn) else Defn(fun, **opts)
     specs = tuple(tuple((dim, tuple(axes)) for dim, axes in spec.items()) for spec in input_shardings)
 
@@ -164,10 +165,6 @@ def _place(jax_mesh, mesh: Mesh, position: int, spec: dict, shards) -> Tensor:
 def _compile(target, mesh: Mesh, specs: tuple, arguments: list):
     """The compiled sharded function for `arguments`: from the cache, counting a hit, or
     compiled now, reporting the compilation."""
-    from .._defn import _options
-    from .._defn._compiler import _key
-    from .._defn._signature import flatten
-
     signature, _ = flatten(tuple(arguments), {}, lambda tensor: tensor)
     try:
         options = _options.key(target.options)

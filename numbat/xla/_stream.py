@@ -26,9 +26,8 @@ from .._defn._jit import jit
 from .._defn._signature import Signature
 from .._errors import ArgumentError
 from .._ops import _dispatch
-from .._tensor import Tensor
+from .._tensor import Template, Tensor
 from .._types import is_number
-from ..backends._abstract import Template
 
 
 def _template(value) -> Template:

@@ -4,14 +4,10 @@ that convert operands to the output type and wrap results."""
 from __future__ import annotations
 
 import abc
-import typing
 
+from ..._tensor import Template, Tensor
 from ..._types import merge
 from .._cast import cast
-
-if typing.TYPE_CHECKING:
-    from ..._tensor import Tensor
-    from .._abstract import Template
 
 
 class ArrayBase(abc.ABC):
@@ -36,8 +32,6 @@ class ArrayBase(abc.ABC):
         return self._wrap(out, fun(self._as(left, out), self._as(right, out)))
 
     def _compare(self, out, left, right, fun):
-        from .._abstract import Template
-
         common = Template((), merge(left.type, right.type), ())
         return self._wrap(out, fun(self._as(left, common), self._as(right, common)).astype(out.type.dtype))
 

@@ -26,12 +26,9 @@ import jax.scipy.special as jsp
 import ml_dtypes
 import numpy as np
 
+from ..._tensor import Template, Tensor
 from ..._types import merge
 from ._base import ArrayBase
-
-if typing.TYPE_CHECKING:
-    from ..._tensor import Tensor
-    from .._abstract import Template
 
 
 def _on_host(jax_fun, x):
@@ -362,8 +359,6 @@ def _binary_method(name, fun):
 
 def _compare_method(name, fun):
     def method(self, out, left, right):
-        from .._abstract import Template
-
         common = Template((), merge(left.type, right.type), ())
         result = fun(self.xp, self._as(left, common), self._as(right, common))
         return self._wrap(out, self.xp.asarray(result).astype(out.type.dtype))

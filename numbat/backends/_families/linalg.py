@@ -8,17 +8,13 @@ implementation, so the NumPy backend computes it with JAX (XLA's LU) on the host
 from __future__ import annotations
 
 import abc
-import typing
 
 import jax
 import numpy as np
 
+from ..._tensor import Template, Tensor
 from .._cast import cast
 from ._base import ArrayBase
-
-if typing.TYPE_CHECKING:
-    from ..._tensor import Tensor
-    from .._abstract import Template
 
 
 class Interface(abc.ABC):

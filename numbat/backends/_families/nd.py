@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import abc
-import typing
 
 import jax
 import numpy as np
 
+from ..._tensor import Template, Tensor
 from ._base import ArrayBase
-
-if typing.TYPE_CHECKING:
-    from ..._tensor import Tensor
-    from .._abstract import Template
 
 
 class Interface(abc.ABC):

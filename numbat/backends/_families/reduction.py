@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import abc
-import typing
 
 import jax
 import jax.numpy as jnp
@@ -11,12 +10,10 @@ import ml_dtypes
 import numpy as np
 
 from ..._errors import ArgumentError
+from ..._expr import recording
+from ..._tensor import Template, Tensor
 from ._base import ArrayBase
 from .elementwise import _on_host
-
-if typing.TYPE_CHECKING:
-    from ..._tensor import Tensor
-    from .._abstract import Template
 
 
 class Interface(abc.ABC):
@@ -124,8 +121,6 @@ def extreme(dtype, sign: int):
 def user_combiner(backend, fun, out: Template):
     """`fun(a, b)` over numbat tensors as a function of arrays of `out`'s type, for XLA's
     reducers. Its ops are not recorded: they belong to the reduction, not the defn's graph."""
-    from ..._expr import recording
-    from ..._tensor import Tensor
 
     def combine(left, right):
         with recording(None):

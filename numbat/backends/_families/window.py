@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import abc
-import typing
 
 import jax
 import numpy as np
 
+from ..._tensor import Template, Tensor
 from ._base import ArrayBase
 from .reduction import extreme, user_combiner
-
-if typing.TYPE_CHECKING:
-    from ..._tensor import Tensor
-    from .._abstract import Template
 
 
 class Interface(abc.ABC):

@@ -5,10 +5,10 @@ always stable (equal elements keep their order in either direction), so `stable=
 
 from __future__ import annotations
 
-from .. import _names, _types
-from .._errors import ArgumentError
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _names, _types
+from ..._errors import ArgumentError
+from ..._tensor import Template
+from .. import _dispatch
 
 
 def _direction(direction: str, stable, tensor, op: str) -> bool:

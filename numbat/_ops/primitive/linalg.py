@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from .. import _check, _names, _shape, _types
-from .._errors import ArgumentError
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _check, _names, _shape, _types
+from ..._errors import ArgumentError
+from ..._tensor import Template
+from .. import _dispatch
+from .shape import transpose
 
 
 def dot(left, right, contract_axes=None, batch_axes=None):
@@ -94,35 +95,6 @@ def _dot_general(left, right, contract_axes, batch_axes):
     return _dispatch.run("dot_general", out, (left, right), contract=(lc, rc), batch=(lb, rb))
 
 
-def outer(left, right):
-    """Every product of an element of `left` with an element of `right` (both flattened;
-    `right` conjugated when complex); the axes keep `left`'s first name and `right`'s
-    last, as in Nx.
-
-    >>> nbt.outer(nbt.tensor([1, 2]), nbt.tensor([1, 10, 100]))
-    numbat.Tensor<
-      s32[2][3]
-      [
-        [1, 10, 100],
-        [2, 20, 200]
-      ]
-    >
-    """
-    from .complex import conjugate
-    from .elementwise import multiply
-    from .shape import reshape
-
-    left, right = _dispatch.to_tensor(left), _dispatch.to_tensor(right)
-    # As Nx: the result is named after left's first axis and right's last one, and a complex
-    # product conjugates `right`.
-    names = (left.names[0] if left.names else None, right.names[-1] if right.names else None)
-    left, right = reshape(left, (left.size, 1)), reshape(right, (1, right.size))
-    if left.type.is_complex or right.type.is_complex:
-        right = conjugate(right)
-    product = multiply(left, right)
-    return reshape(product, product.shape, names=list(names))
-
-
 def conv(
     tensor,
     kernel,
@@ -161,8 +133,6 @@ def conv(
       ]
     >
     """
-    from .shape import transpose
-
     tensor, kernel = _dispatch.to_tensor(tensor), _dispatch.to_tensor(kernel)
     if tensor.rank < 3 or kernel.rank != tensor.rank:
         raise ArgumentError(f"conv: input {tensor.shape} and kernel {kernel.shape} need the same rank >= 3")

@@ -1,6 +1,6 @@
 """`vectorize` of a function: a function over single examples, run over a batch axis with `jax.vmap`.
 
-`nbt.vectorize(tensor, axes)` makes vectorized tensors, as Nx does (`numbat._ops.vectorization`);
+`nbt.vectorize(tensor, axes)` makes vectorized tensors, as Nx does (`vectorization`);
 given a function instead, it is this transform on JAX's `vmap`:
 `nbt.vectorize(fun)(batch)` calls `fun` on each slice of `batch` along `axis` (as if
 in a loop, but as one compiled computation) and stacks the results along a new leading
@@ -14,16 +14,16 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from .. import _expr, _names
-from .._errors import ArgumentError
-from .._ops import _dispatch
-from .._tensor import Tensor, is_tensor
-from ..backends import _default
-from ..backends.numpy_backend import NumPyBackend
-from ..backends.xla_backend import XLABackend
+from ... import _expr, _names
+from ..._errors import ArgumentError
+from ..._tensor import Tensor, _check_concrete, _is_deallocated, is_tensor
+from ...backends import _default
+from ...backends.numpy_backend import NumPyBackend
+from ...backends.xla_backend import XLABackend
+from .. import _dispatch
 
 
-def vectorize(fun, axis=0, name=None):
+def vectorize_function(fun, axis=0, name=None):
     """`fun` mapped over `axis` (an int or name) of every tensor argument; the results
     gain a leading axis (named `name`, or the mapped axis' name).
 
@@ -40,6 +40,9 @@ def vectorize(fun, axis=0, name=None):
         tensors = [_dispatch.to_tensor(a) if not isinstance(a, Tensor) else a for a in args]
         if not tensors:
             raise ArgumentError("vectorize: the function needs at least one tensor argument")
+        for tensor in tensors:
+            if _is_deallocated(tensor):
+                _check_concrete(tensor, "vectorize a function over")  # the numbat error for a freed tensor
         positions = [_names.axis_index(t.names, axis) for t in tensors]
         sizes = {t.shape[p] for t, p in zip(tensors, positions)}
         if len(sizes) != 1:

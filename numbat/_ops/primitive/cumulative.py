@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .. import _names, _types
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _names, _types
+from ..._tensor import Template
+from .. import _dispatch
 
 
 def _cumulative(kind: str, tensor, axis, reverse: bool, aggregate: bool):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 
-from .. import _check, _names, _shape
-from .._errors import ArgumentError
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _check, _names, _shape, _types
+from ..._errors import ArgumentError
+from ..._tensor import Template, Tensor
+from .. import _dispatch
 
 
 def reshape(tensor, shape, names=None):
@@ -28,8 +28,6 @@ def reshape(tensor, shape, names=None):
     >>> nbt.reshape(nbt.iota((4,)), nbt.template((2, 2), "f32", names=["r", "c"])).names
     ('r', 'c')
     """
-    from .._tensor import Tensor
-
     tensor = _dispatch.to_tensor(tensor)
     if isinstance(shape, (Tensor, Template)):
         names = shape.names if names is None else names
@@ -158,8 +156,6 @@ def rename(tensor, names):
     ...
     numbat.ArgumentError: rename: name 'x' is already the name of a vectorized axis
     """
-    from .._tensor import Tensor
-
     tensor = _dispatch.to_tensor(tensor)
     names = _names.normalize(names, tensor.rank)
     for name, _ in tensor.vectorized_axes:
@@ -196,8 +192,6 @@ def pad(tensor, value, config):
         if padded < 0:
             raise ArgumentError(f"pad: config {config} trims more than axis of size {size} has")
         shape.append(padded)
-    from .. import _types
-
     type_ = _types.merge_number(tensor.type, value) if _types.is_number(value) else tensor.type
     fill = _dispatch.scalar(value, type_, tensor.backend) if _types.is_number(value) else _dispatch.to_tensor(value)
     if fill.shape != ():
@@ -206,115 +200,7 @@ def pad(tensor, value, config):
     return _dispatch.run("pad", out, (tensor, fill), config=config)
 
 
-_PAD_MODES = {"cyclic": "wrap", "mirror": "symmetric", "reflect": "reflect", "replicate": "edge"}
-
-
-def pad_outer(tensor, value, config):
-    """Pads the outside of each axis: `config` has one `(low, high)` pair per axis.
-    `value` is a number or scalar tensor (constant padding; negative pads trim), or one
-    of Nx's padding types: "cyclic" (the values in order), "mirror" (reversed, outer
-    values included), "reflect" (reversed, outer values skipped) or "replicate" (the
-    outer values repeated).
-
-    >>> nbt.pad_outer(nbt.tensor([0, 1, 2]), "reflect", [(3, 1)])
-    numbat.Tensor<
-      s32[7]
-      [1, 2, 1, 0, 1, 2, 1]
-    >
-    >>> nbt.pad_outer(nbt.tensor([[0, 1, 2], [3, 4, 5]], names=["x", "y"]), "cyclic", [(2, 0), (2, 1)])
-    numbat.Tensor<
-      s32[x: 4][y: 6]
-      [
-        [1, 2, 0, 1, 2, 0],
-        [4, 5, 3, 4, 5, 3],
-        [1, 2, 0, 1, 2, 0],
-        [4, 5, 3, 4, 5, 3]
-      ]
-    >
-    >>> nbt.pad_outer(nbt.tensor([0, 1, 2]), 9, [(1, -1)])
-    numbat.Tensor<
-      s32[3]
-      [9, 0, 1]
-    >
-    """
-    import numpy as np
-
-    from .indexing import take
-
-    tensor = _dispatch.to_tensor(tensor)
-    try:
-        pairs = tuple((int(low), int(high)) for low, high in config)
-    except (TypeError, ValueError):
-        pairs = ()
-    if len(pairs) != tensor.rank:
-        raise ArgumentError(f"pad_outer: config must be {tensor.rank} (low, high) pairs, got {config!r}")
-    if not isinstance(value, str):
-        return pad(tensor, value, [(low, high, 0) for low, high in pairs])
-    if value not in _PAD_MODES:
-        raise ArgumentError(
-            f"pad_outer: the padding type must be a number or one of {sorted(_PAD_MODES)}, got {value!r}"
-        )
-    for axis, ((low, high), size) in enumerate(zip(pairs, tensor.shape)):
-        if low < 0 or high < 0:
-            raise ArgumentError(f"pad_outer: {value} padding must be >= 0, got {(low, high)} for axis {axis}")
-        if size == 0 and low + high:
-            raise ArgumentError(f"pad_outer: cannot {value}-pad axis {axis} of size 0")
-    result = tensor
-    for axis, ((low, high), size) in enumerate(zip(pairs, tensor.shape)):
-        if low or high:  # the source index of every output position, worked out on the host
-            positions = np.pad(np.arange(size), (low, high), mode=_PAD_MODES[value]).astype(np.int32)
-            indices = _dispatch.to_tensor(positions, tensor.backend)
-            result = rename(take(result, indices, axis=axis), tensor.names)
-    return result
-
-
-def reflect(tensor, padding_config):
-    """Pads each axis with reflections of its values (Nx's deprecated `reflect`, which is
-    `pad_outer(tensor, "reflect", padding_config)`).
-
-    >>> nbt.reflect(nbt.tensor([0, 1, 2]), padding_config=[(3, 1)])
-    numbat.Tensor<
-      s32[7]
-      [1, 2, 1, 0, 1, 2, 1]
-    >
-    """
-    return pad_outer(tensor, "reflect", padding_config)
-
-
-def tile(tensor, multiples):
-    """Repeats the tensor `multiples[i]` times along each axis. Fewer multiples than axes
-    apply to the trailing axes (the leading ones repeat once); more add leading axes, as
-    in Nx.
-
-    >>> nbt.tile(nbt.tensor([1, 2]), [2])
-    numbat.Tensor<
-      s32[4]
-      [1, 2, 1, 2]
-    >
-    >>> nbt.tile(nbt.tensor([[1, 2], [3, 4]]), [2])
-    numbat.Tensor<
-      s32[2][4]
-      [
-        [1, 2, 1, 2],
-        [3, 4, 3, 4]
-      ]
-    >
-    """
-    from .creation import broadcast
-
-    tensor = _dispatch.to_tensor(tensor)
-    multiples = _check.sequence("tile", "multiples", multiples, "non-negative ints")
-    if not all(isinstance(m, int) and not isinstance(m, bool) and m >= 0 for m in multiples):
-        raise ArgumentError(f"tile: multiples must be non-negative ints, got {multiples!r}")
-    multiples = (1,) * (tensor.rank - len(multiples)) + tuple(multiples)
-    extra = len(multiples) - tensor.rank
-    shape = (1,) * extra + tensor.shape
-    interleaved = tuple(s for pair in zip(multiples, shape) for s in pair)
-    spread = broadcast(reshape(tensor, shape), interleaved, axes=tuple(range(1, 2 * len(shape), 2)))
-    return reshape(spread, tuple(m * s for m, s in zip(multiples, shape)))
-
-
-def _flatten_container(tensors, op: str) -> list:
+def flatten_container(tensors, op: str) -> list:
     """The tensors of a list or container, in order: Nx traverses tuples and dicts (by
     sorted key) recursively; a list inside is one tensor's data."""
     if isinstance(tensors, dict):
@@ -326,7 +212,7 @@ def _flatten_container(tensors, op: str) -> list:
     flat = []
     for item in items:
         if isinstance(item, (tuple, dict)):
-            flat.extend(_flatten_container(item, op))
+            flat.extend(flatten_container(item, op))
         else:
             flat.append(_dispatch.to_tensor(item))
     return flat
@@ -347,9 +233,7 @@ def concatenate(tensors, axis=0):
       [1, 2, 3, 4, 5, 6]
     >
     """
-    from .. import _types
-
-    tensors = _flatten_container(tensors, "concatenate")
+    tensors = flatten_container(tensors, "concatenate")
     if not tensors:
         raise ArgumentError("concatenate: no tensors were given")
     first = tensors[0]
@@ -367,27 +251,6 @@ def concatenate(tensors, axis=0):
         names = _names.broadcast_names(first.shape, names, other.shape, other.names)
     shape = first.shape[:index] + (sum(t.shape[index] for t in tensors),) + first.shape[index + 1 :]
     return _dispatch.run("concatenate", Template(shape, type_, names), tuple(tensors), axis=index)
-
-
-def stack(tensors, axis=0, name=None):
-    """Joins tensors of one shape along a new `axis`, named `name`; `tensors` is a list
-    or any container, traversed recursively as in `concatenate`.
-
-    >>> nbt.stack([nbt.tensor([1, 2]), nbt.tensor([3, 4])], name="pair")
-    numbat.Tensor<
-      s32[pair: 2][2]
-      [
-        [1, 2],
-        [3, 4]
-      ]
-    >
-    >>> nbt.stack((nbt.tensor([1, 2]), (nbt.tensor([3, 4]), nbt.tensor([5, 6])))).shape
-    (3, 2)
-    """
-    tensors = _flatten_container(tensors, "stack")
-    if not tensors:
-        raise ArgumentError("stack: no tensors were given")
-    return concatenate([new_axis(t, axis, name) for t in tensors], axis=axis)
 
 
 def reverse(tensor, axes=None):

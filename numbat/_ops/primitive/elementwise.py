@@ -6,10 +6,10 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from .. import _shape, _types
-from .._errors import ArgumentError
-from .._tensor import Tensor
-from . import _dispatch
+from ... import _shape, _types
+from ..._errors import ArgumentError
+from ..._tensor import Template, Tensor
+from .. import _dispatch
 
 # Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
 # `complex`, which builds a complex number from real parts).
@@ -60,6 +60,17 @@ def _unary(op: str, tensor, result_type=None):
         _real_only(op, tensor.type)
     type_ = result_type(tensor.type) if result_type else tensor.type
     return _dispatch.run(op, _dispatch.template(tensor.data.shape, type_, tensor.names), (tensor,))
+
+
+def _integers(op: str):
+    """The type check of an op on integer tensors only (quotient and the bitwise ops)."""
+
+    def check(type_):
+        if not type_.is_integer:
+            raise ArgumentError(f"{op} expects integer tensors, got {type_}; cast with nbt.as_type first")
+        return type_
+
+    return check
 
 
 def _u8(_type):
@@ -347,8 +358,6 @@ def quotient(left, right):
     ...
     numbat.ArgumentError: quotient expects integer tensors, got f32; cast with nbt.as_type first
     """
-    from .bitwise import _integers
-
     return _binary("quotient", left, right, _integers("quotient"))
 
 
@@ -483,3 +492,16 @@ def clip(tensor, min, max):
             f"clip bounds of shapes {low.shape} and {high.shape} do not fit tensor shape {tensor.shape}"
         )
     return _dispatch.run("clip", out, (tensor, low, high))
+
+
+def stop_grad(tensor):
+    """The identity, except that gradients do not flow through it.
+
+    >>> nbt.grad(lambda x: nbt.sum(x * nbt.stop_grad(x)))(nbt.tensor([1.0, 2.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.0, 2.0]
+    >
+    """
+    tensor = _dispatch.to_tensor(tensor)
+    return _dispatch.run("stop_grad", Template(tensor.shape, tensor.type, tensor.names), (tensor,))

@@ -6,7 +6,7 @@ integers count as f32, as in Nx.
 
 from __future__ import annotations
 
-from .. import _types
+from ... import _types
 from .elementwise import _binary, _unary
 
 

@@ -6,15 +6,13 @@ dict of axis name to index), `slice`, `put_slice`, `slice_along_axis`, `take`,
 from __future__ import annotations
 
 import builtins
-import math
 
 import numpy as np
 
-from .. import _check, _names, _types
-from .._errors import ArgumentError
-from .._tensor import Tensor
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _check, _names, _types
+from ..._errors import ArgumentError
+from ..._tensor import Template, Tensor
+from .. import _dispatch
 
 
 def getitem(tensor, index):
@@ -195,29 +193,6 @@ def put_slice(tensor, start_indices, update):
     return _dispatch.run("put_slice", out, (tensor, update, *starts))
 
 
-def slice_along_axis(tensor, start_index, length, axis=0, strides=1):
-    """`slice` on one `axis` (an int or name), keeping the others whole.
-
-    >>> nbt.slice_along_axis(nbt.iota((2, 4), names=["x", "y"]), 1, 2, axis="y")
-    numbat.Tensor<
-      s32[x: 2][y: 2]
-      [
-        [1, 2],
-        [5, 6]
-      ]
-    >
-    """
-    tensor = _dispatch.to_tensor(tensor)
-    index = _names.axis_index(tensor.names, axis)
-    starts = [0] * tensor.rank
-    starts[index] = start_index
-    lengths = list(tensor.shape)
-    lengths[index] = length
-    stride_list = [1] * tensor.rank
-    stride_list[index] = strides
-    return slice(tensor, starts, lengths, stride_list)
-
-
 def _indices(indices, op: str) -> Tensor:
     indices = _dispatch.to_tensor(indices)
     if not indices.type.is_integer:
@@ -353,105 +328,3 @@ def indexed_put(tensor, indices, updates, axes=None):
     >
     """
     return _indexed("put", tensor, indices, updates, axes)
-
-
-def split(tensor, split, axis=0):
-    """Splits along `axis` in two, as Nx's `split`: an int is the size of the first part
-    (a negative one counts from the end), a float between 0 and 1 the fraction of the
-    axis in the first part, rounded up. A list of sizes (numbat's addition) gives one
-    part per size.
-
-    >>> [part.shape for part in nbt.split(nbt.iota((3, 4)), 2)]
-    [(2, 4), (1, 4)]
-    >>> [part.shape for part in nbt.split(nbt.iota((3, 4)), 0.5)]
-    [(2, 4), (1, 4)]
-    >>> [nbt.to_flat_list(part) for part in nbt.split(nbt.tensor([1, 2, 3, 4]), -1)]
-    [[1, 2, 3], [4]]
-    >>> [nbt.to_number(nbt.sum(part)) for part in nbt.split(nbt.iota((6,)), [2, 4])]
-    [1, 14]
-    """
-    tensor = _dispatch.to_tensor(tensor)
-    index = _names.axis_index(tensor.names, axis)
-    total = tensor.shape[index]
-    if isinstance(split, (list, tuple)):
-        if not builtins.all(_is_size(s) and s >= 0 for s in split) or builtins.sum(split) != total:
-            raise ArgumentError(
-                f"split: sizes {list(split)} must be non-negative ints adding up to axis {index}'s {total}"
-            )
-        sizes = [int(s) for s in split]
-    elif total < 2 and (_is_size(split) or isinstance(split, float)):
-        raise ArgumentError(f"split: axis {index} has {total} element(s), too few to split in two parts")
-    elif _is_size(split):
-        if not (0 < split < total or -total < split < 0):
-            raise ArgumentError(
-                f"split: an int split must be between 1 and {total - 1} (or -{total - 1} and -1) "
-                f"for axis {index} of size {total}, got {split}"
-            )
-        first = split if split > 0 else total + split
-        sizes = [first, total - first]
-    elif isinstance(split, float):
-        first = math.ceil(split * total)
-        if not 0 < first < total:
-            raise ArgumentError(
-                f"split: a float split must give 0 < ceil(split * {total}) < {total} for axis {index}, got {split}"
-            )
-        sizes = [first, total - first]
-    else:
-        raise ArgumentError(f"split: split is an int, a float or a list of sizes, got {split!r}")
-    parts, start = [], 0
-    for size in sizes:
-        parts.append(slice_along_axis(tensor, start, size, axis=index))
-        start += size
-    return tuple(parts)
-
-
-def _is_size(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
-def to_batched(tensor, batch_size, leftover="repeat"):
-    """An iterator over batches of `batch_size` along the first axis. When the size is
-    not a multiple of `batch_size`, the last batch is completed with elements from the
-    start (`leftover="repeat"`, as Nx) or dropped (`"discard"`).
-
-    >>> [nbt.to_flat_list(b) for b in nbt.to_batched(nbt.iota((5,)), 2)]
-    [[0, 1], [2, 3], [4, 0]]
-    >>> [nbt.to_flat_list(b) for b in nbt.to_batched(nbt.iota((5,)), 2, leftover="discard")]
-    [[0, 1], [2, 3]]
-
-    A vectorized tensor is batched along its first vectorized axis, as in Nx:
-
-    >>> [b.vectorized_axes for b in nbt.to_batched(nbt.vectorize(nbt.iota((3, 2)), "x"), 2)]
-    [(('x', 2),), (('x', 2),)]
-    """
-    from .shape import concatenate
-
-    tensor = _dispatch.to_tensor(tensor)
-    if tensor.vectorized_axes:
-        from .vectorization import devectorize, vectorize
-
-        (name, _), *rest = tensor.vectorized_axes
-        plain = devectorize(tensor, keep_names=False)
-        batched = to_batched(plain, batch_size, leftover)
-        return (vectorize(batch, [(name, batch_size), *rest]) for batch in batched)
-    if tensor.rank == 0:
-        raise ArgumentError("to_batched: cannot batch a scalar (rank 0) tensor")
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ArgumentError(f"to_batched: batch_size must be a positive int, got {batch_size!r}")
-    if leftover not in ("repeat", "discard"):
-        raise ArgumentError(f'to_batched: leftover must be "repeat" or "discard", got {leftover!r}')
-    total = tensor.shape[0]
-    if total == 0:
-        raise ArgumentError("to_batched: the first axis is empty")
-
-    def batches():
-        for start in range(0, total, batch_size):
-            if start + batch_size <= total:
-                yield slice_along_axis(tensor, start, batch_size, axis=0)
-            elif leftover == "repeat":
-                tail = slice_along_axis(tensor, start, total - start, axis=0)
-                needed = batch_size - (total - start)
-                head = [slice_along_axis(tensor, 0, min(needed, total), axis=0)] * -(-needed // total)
-                yield slice_along_axis(concatenate([tail, *head], axis=0), 0, batch_size, axis=0)
-
-    return batches()

@@ -9,17 +9,7 @@ numbat.Tensor<
 
 from __future__ import annotations
 
-from .._errors import ArgumentError
-from .elementwise import _binary, _u8, _unary
-
-
-def _integers(op: str):
-    def check(type_):
-        if not type_.is_integer:
-            raise ArgumentError(f"{op} expects integer tensors, got {type_}; cast with nbt.as_type first")
-        return type_
-
-    return check
+from .elementwise import _binary, _integers, _u8, _unary
 
 
 def _integer_binary(op: str, left, right):

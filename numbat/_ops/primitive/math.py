@@ -4,7 +4,7 @@ stays f64) for the transcendental functions; rounding keeps the type.
 
 from __future__ import annotations
 
-from .. import _types
+from ... import _types
 from .elementwise import _u8, _unary
 
 

@@ -6,10 +6,10 @@
 
 from __future__ import annotations
 
-from .. import _check, _types
-from .._errors import ArgumentError
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _check, _types
+from ..._errors import ArgumentError
+from ..._tensor import Template
+from .. import _dispatch
 from . import complex as _complex
 from .elementwise import divide
 

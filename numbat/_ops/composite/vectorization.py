@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import jax
 
-from .. import _check, _expr
-from .._errors import ArgumentError
-from .._tensor import Tensor, is_tensor
-from . import _dispatch, _vectorized
-from .creation import broadcast
-from .shape import reshape, transpose
+from ... import _check
+from ..._errors import ArgumentError
+from ..._tensor import Tensor, VectorizedData, is_tensor
+from .. import _dispatch, _vectorized
+from ..primitive.creation import broadcast
+from ..primitive.shape import reshape, transpose
+from .vmap import vectorize_function
 
 
 def vectorize(tensor, axes=None, **options):
@@ -56,8 +57,6 @@ def vectorize(tensor, axes=None, **options):
     >
     """
     if callable(tensor) and not isinstance(tensor, Tensor):
-        from .._defn._vectorize import vectorize as vectorize_function
-
         unknown = sorted(set(options) - {"axis", "name"})
         if unknown:
             raise ArgumentError(f"vectorize: unknown option(s) {unknown} for a function; it takes axis and name")
@@ -91,8 +90,8 @@ def vectorize(tensor, axes=None, **options):
         if name in dict(existing):
             raise ArgumentError(f"vectorize: cannot use name {name!r} for a new vectorized axis: it is already one")
     array = tensor.data.array if existing else tensor.data
-    data = _vectorized.VectorizedData(array, (*existing, *new))
-    return _recorded(
+    data = VectorizedData(array, (*existing, *new))
+    return _vectorized.recorded(
         "vectorize",
         tensor,
         Tensor(data, tensor.type, tensor.names[len(new) :], tensor.backend),
@@ -128,7 +127,7 @@ def devectorize(tensor, keep_names=True):
         return tensor
     leading = tuple(name if keep_names else None for name, _ in axes)
     result = Tensor(tensor.data.array, tensor.type, leading + tensor.names, tensor.backend)
-    return _recorded("devectorize", tensor, result, keep_names)
+    return _vectorized.recorded("devectorize", tensor, result, keep_names)
 
 
 def revectorize(tensor, axes, target_shape=None, target_names=None):
@@ -152,7 +151,7 @@ def revectorize(tensor, axes, target_shape=None, target_names=None):
       ]
     >
     """
-    pairs = _pairs("revectorize", axes, auto=True)
+    pairs = _vectorized.pairs("revectorize", axes, auto=True)
     if not isinstance(tensor, Tensor) and isinstance(tensor, (tuple, list, dict)):
         _check.nesting("revectorize: the container of tensors", tensor)  # before JAX flattens it
         return jax.tree_util.tree_map(
@@ -273,26 +272,3 @@ def _spec(function: str, axes) -> list:
                 f"{function}: expected a vectorized axis to be a name or a (name, positive size) pair, got {item!r}"
             )
     return spec
-
-
-def _pairs(function: str, axes, auto: bool) -> list:
-    """`axes` as `(name, size)` pairs, every size given ("auto" allowed when `auto`)."""
-    pairs = list(axes.items()) if isinstance(axes, dict) else axes
-    if not isinstance(pairs, (list, tuple)) or not pairs:
-        raise ArgumentError(f"{function}: expected the vectorized axes as (name, size) pairs or a dict, got {axes!r}")
-    for item in pairs:
-        valid = isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
-        size = item[1] if valid else None
-        if not valid or not (
-            (auto and size == "auto") or (isinstance(size, int) and not isinstance(size, bool) and size > 0)
-        ):
-            raise ArgumentError(f"{function}: expected a (name, size) pair, got {item!r}")
-    return list(pairs)
-
-
-def _recorded(op: str, tensor: Tensor, result: Tensor, param) -> Tensor:
-    """`result`, recorded as op `op` of `tensor` while a defn traces."""
-    recorder = _expr.current()
-    if recorder is not None:
-        recorder.record(op, (tensor,), {"axes" if op == "vectorize" else "keep_names": param}, result)
-    return result

@@ -1,193 +1,26 @@
-"""Reductions over axes given as ints or names: sum, mean, reduce_max/min, argmax/argmin."""
+"""Statistics composed from the primitive ops, as Nx composes them: `all_close`,
+`variance`, `standard_deviation`, `weighted_mean`, `logsumexp`, `median`, `mode` and
+`covariance`."""
 
 from __future__ import annotations
 
-from .. import _check, _names, _shape, _types
-from .._errors import ArgumentError
-from ..backends._abstract import Template
-from . import _dispatch
-
-
-def _reduce(op: str, tensor, axes, keep_axes: bool, type_=None):
-    tensor = _dispatch.to_tensor(tensor)
-    if tensor.type.is_complex and op in ("reduce_max", "reduce_min"):
-        raise ArgumentError(f"{op} is not defined for complex tensors, got {tensor.type}")
-    indices = _names.axes_indices(tensor.names, axes)
-    keep_axes = _check.boolean(op, "keep_axes", keep_axes)
-    shape = _shape.reduce(tensor.shape, indices, keep_axes)
-    names = tuple(n for i, n in enumerate(tensor.names) if keep_axes or i not in indices)
-    out = Template(shape, type_ or tensor.type, names)
-    return _dispatch.run(op, out, (tensor,), axes=indices, keep_axes=keep_axes)
-
-
-def sum(tensor, axes=None, keep_axes=False):
-    """Sums over `axes` (ints or names; None: all). Integers sum in at least 32 bits.
-
-    >>> nbt.sum(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]), axes=["y"])
-    numbat.Tensor<
-      s32[x: 2]
-      [3, 7]
-    >
-    >>> nbt.sum(nbt.tensor([[1, 2], [3, 4]]), axes=[0], keep_axes=True)
-    numbat.Tensor<
-      s32[1][2]
-      [
-        [4, 6]
-      ]
-    >
-    """
-    tensor = _dispatch.to_tensor(tensor)
-    return _reduce("sum", tensor, axes, keep_axes, _types.to_aggregate(tensor.type))
-
-
-def mean(tensor, axes=None, keep_axes=False):
-    """The mean over `axes`: a float.
-
-    >>> nbt.mean(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]), axes=["x"])
-    numbat.Tensor<
-      f32[y: 2]
-      [2.0, 3.0]
-    >
-    """
-    tensor = _dispatch.to_tensor(tensor)
-    indices = _names.axes_indices(tensor.names, axes)
-    count = 1
-    for axis in indices:
-        count *= tensor.shape[axis]
-    total = _reduce("sum", tensor, axes, keep_axes, _types.to_floating(_types.to_aggregate(tensor.type)))
-    from .elementwise import divide
-
-    if total.type.is_complex:  # part by part: a complex division by (count + 0i) turns Inf into NaN
-        from .complex import complex as complex_
-        from .complex import imag, real
-
-        return complex_(divide(real(total), count), divide(imag(total), count))
-    return divide(total, count)
-
-
-def reduce_max(tensor, axes=None, keep_axes=False):
-    """The largest element over `axes`.
-
-    >>> nbt.reduce_max(nbt.tensor([[1, 5], [3, 2]], names=["x", "y"]), axes=["x"])
-    numbat.Tensor<
-      s32[y: 2]
-      [3, 5]
-    >
-    """
-    return _reduce("reduce_max", tensor, axes, keep_axes)
-
-
-def reduce_min(tensor, axes=None, keep_axes=False):
-    """The smallest element over `axes`.
-
-    >>> nbt.reduce_min(nbt.tensor([[1.5, 5.0], [3.0, -2.0]]))
-    numbat.Tensor<
-      f32
-      -2.0
-    >
-    """
-    return _reduce("reduce_min", tensor, axes, keep_axes)
-
-
-def _arg(op: str, tensor, axis, keep_axis: bool, tie_break: str, type="s32"):
-    tensor = _dispatch.to_tensor(tensor)
-    if tensor.type.is_complex:
-        raise ArgumentError(f"{op} is not defined for complex tensors, got {tensor.type}")
-    if tensor.size == 0:
-        raise ArgumentError(f"{op} of an empty tensor (shape {tensor.shape}) has no answer")
-    tie_break = _check.choice(op, "tie_break", tie_break, ("low", "high"))
-    keep_axis = _check.boolean(op, "keep_axis", keep_axis)
-    if axis is None:
-        shape, names, index = (
-            ((1,) * tensor.rank if keep_axis else ()),
-            ((None,) * tensor.rank if keep_axis else ()),
-            None,
-        )
-    else:
-        index = _names.axis_index(tensor.names, axis)
-        shape = _shape.reduce(tensor.shape, (index,), keep_axis)
-        names = tuple(n for i, n in enumerate(tensor.names) if keep_axis or i != index)
-    type_ = _types.parse(type)
-    if not type_.is_integer:
-        raise ArgumentError(f"{op}: type must be an integer type, got {type_}")
-    out = Template(shape, type_, names)
-    return _dispatch.run(op, out, (tensor,), axis=index, keep_axis=keep_axis, tie_break=tie_break)
-
-
-def argmax(tensor, axis=None, keep_axis=False, tie_break="low", type="s32"):
-    """The index of the largest element along `axis` (None: of the flattened tensor);
-    `tie_break` picks the "low" or "high" index among equal maxima; `type` is the
-    indices' integer type (s32 by default, as in Nx).
-
-    >>> t = nbt.tensor([[1, 3, 3], [4, 0, 4]], names=["x", "y"])
-    >>> nbt.argmax(t, axis="y")
-    numbat.Tensor<
-      s32[x: 2]
-      [1, 0]
-    >
-    >>> nbt.argmax(t, axis="y", tie_break="high", type="u8")
-    numbat.Tensor<
-      u8[x: 2]
-      [2, 2]
-    >
-    >>> nbt.argmax(t)
-    numbat.Tensor<
-      s32
-      3
-    >
-    """
-    return _arg("argmax", tensor, axis, keep_axis, tie_break, type)
-
-
-def argmin(tensor, axis=None, keep_axis=False, tie_break="low", type="s32"):
-    """The index of the smallest element along `axis` (None: of the flattened tensor).
-
-    >>> nbt.argmin(nbt.tensor([[2, 1], [0, 0]], names=["x", "y"]), axis="x", keep_axis=True)
-    numbat.Tensor<
-      s32[x: 1][y: 2]
-      [
-        [1, 1]
-      ]
-    >
-    """
-    return _arg("argmin", tensor, axis, keep_axis, tie_break, type)
-
-
-def product(tensor, axes=None, keep_axes=False):
-    """Multiplies over `axes`. Integers multiply in at least 32 bits.
-
-    >>> nbt.product(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]), axes=["y"])
-    numbat.Tensor<
-      s32[x: 2]
-      [2, 12]
-    >
-    """
-    tensor = _dispatch.to_tensor(tensor)
-    return _reduce("product", tensor, axes, keep_axes, _types.to_aggregate(tensor.type))
-
-
-def all(tensor, axes=None, keep_axes=False):
-    """1 if every element over `axes` is non-zero, else 0 (u8).
-
-    >>> nbt.all(nbt.tensor([[1, 0], [2, 3]]), axes=[1])
-    numbat.Tensor<
-      u8[2]
-      [0, 1]
-    >
-    """
-    return _reduce("all", tensor, axes, keep_axes, _types.U8)
-
-
-def any(tensor, axes=None, keep_axes=False):
-    """1 if any element over `axes` is non-zero, else 0 (u8).
-
-    >>> nbt.any(nbt.tensor([[0, 0], [0, 3]]), axes=[1])
-    numbat.Tensor<
-      u8[2]
-      [0, 1]
-    >
-    """
-    return _reduce("any", tensor, axes, keep_axes, _types.U8)
+from ... import _check, _names, _shape, _types
+from ..._errors import ArgumentError
+from .. import _dispatch
+from ..primitive import elementwise as ew
+from ..primitive import reduction
+from ..primitive.bitwise import logical_and, logical_not, logical_or
+from ..primitive.complex import conjugate
+from ..primitive.creation import as_type, broadcast, iota
+from ..primitive.cumulative import cumulative_sum
+from ..primitive.elementwise import divide, sqrt, stop_grad, subtract
+from ..primitive.indexing import indexed_add, take_along_axis
+from ..primitive.linalg import dot
+from ..primitive.math import is_infinity, is_nan
+from ..primitive.reduction import all, argmax, mean, reduce_max, sum
+from ..primitive.shape import concatenate, new_axis, rename, reshape, squeeze, transpose
+from ..primitive.sort import sort
+from .shape import slice_along_axis, stack
 
 
 def all_close(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
@@ -204,11 +37,6 @@ def all_close(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
       1
     >
     """
-    from . import elementwise as ew
-    from .bitwise import logical_and, logical_or
-    from .creation import as_type
-    from .math import is_infinity, is_nan
-
     a, b = _dispatch.to_tensor(a), _dispatch.to_tensor(b)
     integers = a.type.is_integer and b.type.is_integer
     # Nx's rule: integers compare |b| in f64 (|-128| overflows s8); equal infinities are close
@@ -231,8 +59,6 @@ def variance(tensor, axes=None, keep_axes=False, ddof=0):
       [1.0, 1.0]
     >
     """
-    from . import elementwise as ew
-
     ddof = _check.integer("variance", "ddof", ddof, minimum=0)
     tensor = _dispatch.to_tensor(tensor)
     indices = _names.axes_indices(tensor.names, axes)
@@ -253,8 +79,6 @@ def standard_deviation(tensor, axes=None, keep_axes=False, ddof=0):
       1.118034
     >
     """
-    from .elementwise import sqrt
-
     return sqrt(variance(tensor, axes=axes, keep_axes=keep_axes, ddof=ddof))
 
 
@@ -274,9 +98,6 @@ def weighted_mean(tensor, weights, axes=None, keep_axes=False):
       [2.0, 6.0, 10.0]
     >
     """
-    from . import elementwise as ew
-    from .shape import reshape, transpose
-
     tensor, weights = _dispatch.to_tensor(tensor), _dispatch.to_tensor(weights)
     keep_axes = _check.boolean("weighted_mean", "keep_axes", keep_axes)
     if axes is not None:  # in the order given: Nx places the weights by the first axis
@@ -317,13 +138,10 @@ def logsumexp(tensor, axes=None, keep_axes=False, exp_scaling_factor=None):
       1.3862944
     >
     """
-    from . import elementwise as ew
-
     tensor = _dispatch.to_tensor(tensor)
     keep_axes = _check.boolean("logsumexp", "keep_axes", keep_axes)
     indices = _names.axes_indices(tensor.names, axes)
     top = reduce_max(tensor, axes=indices, keep_axes=True)
-    from .._defn._grad import stop_grad
 
     top = stop_grad(ew.select(_isfinite(top), top, 0))
     exponentials = ew.exp(ew.subtract(tensor, top))
@@ -332,16 +150,11 @@ def logsumexp(tensor, axes=None, keep_axes=False, exp_scaling_factor=None):
     total = ew.log(sum(exponentials, axes=indices, keep_axes=True))
     result = ew.add(total, top)
     if not keep_axes:
-        from .shape import squeeze
-
         result = squeeze(result, axes=indices)
     return result
 
 
 def _isfinite(tensor):
-    from .bitwise import logical_not
-    from .math import is_infinity
-
     return logical_not(is_infinity(tensor))
 
 
@@ -360,11 +173,6 @@ def median(tensor, axis=None, keep_axis=False):
       [2.5, 3.5, 4.5]
     >
     """
-    from . import elementwise as ew
-    from .indexing import slice_along_axis
-    from .shape import reshape, squeeze
-    from .sort import sort
-
     tensor = _dispatch.to_tensor(tensor)
     keep_axis = _check.boolean("median", "keep_axis", keep_axis)
     if axis is None:
@@ -407,13 +215,6 @@ def mode(tensor, axis=None, keep_axis=False):
       ]
     >
     """
-    from . import elementwise as ew
-    from .creation import as_type, broadcast, iota
-    from .cumulative import cumulative_sum
-    from .indexing import indexed_add, slice_along_axis, take_along_axis
-    from .shape import concatenate, reshape, stack, transpose
-    from .sort import sort
-
     tensor = _dispatch.to_tensor(tensor)
     keep_axis = _check.boolean("mode", "keep_axis", keep_axis)
     if tensor.type.is_complex:
@@ -446,39 +247,39 @@ def mode(tensor, axis=None, keep_axis=False):
     return reshape(result, shape, names=list(names))
 
 
-def reduce(tensor, acc, fun, axes=None, keep_axes=False, type=None):
-    """Reduces `axes` with `fun(a, b)`, a function of two numbat tensors, starting from
-    the scalar `acc` (Nx's `reduce(tensor, acc, opts, fun)`). `fun` must be associative
-    and commutative, as the order of its calls is not specified; on the NumPy backend it
-    is called on whole slices, so it must be element-wise (as numbat ops are).
+def covariance(tensor, mean=None, ddof: int = 0):
+    """The covariance matrix of the columns of `tensor` ([..., samples, features] gives
+    [..., features, features]), as Nx: about `mean` (shape [..., features]; default the
+    columns' mean), divided by `samples - ddof`; complex tensors use the conjugate.
 
-    >>> t = nbt.tensor([[[1, 2, 3], [4, 5, 6]], [[7, 8, 9], [10, 11, 12]]], names=["x", "y", "z"])
-    >>> nbt.reduce(t, 0, nbt.add, axes=["x", 2])
+    >>> nbt.covariance(nbt.tensor([[1.0, 2.0], [3.0, 6.0]]))
     numbat.Tensor<
-      s32[y: 2]
-      [30, 48]
+      f32[2][2]
+      [
+        [1.0, 2.0],
+        [2.0, 4.0]
+      ]
     >
-    >>> nbt.reduce(nbt.tensor([[1.0, 2.0], [3.0, 4.0]]), 1, lambda a, b: a * b)
+    >>> nbt.covariance(nbt.tensor([[1, 2], [3, 4], [5, 8]]), nbt.tensor([3, 4]), ddof=1)
     numbat.Tensor<
-      f32
-      24.0
+      f32[2][2]
+      [
+        [4.0, 6.0],
+        [6.0, 10.0]
+      ]
     >
     """
-    if not callable(fun):
-        raise ArgumentError(f"reduce: fun must be a function of two tensors, got {fun!r}")
+    ddof = _check.integer("covariance", "ddof", ddof, minimum=0)
     tensor = _dispatch.to_tensor(tensor)
-    if _types.is_number(acc):
-        type_ = _types.merge_number(tensor.type, acc)
-    else:
-        acc = _dispatch.to_tensor(acc, tensor.backend)
-        if acc.shape != ():
-            raise ArgumentError(f"reduce: the accumulator must be a scalar, got shape {acc.shape}")
-        type_ = _types.merge(tensor.type, acc.type)
-    if type is not None:
-        type_ = _types.parse(type)
-    if _types.is_number(acc):
-        acc = _dispatch.scalar(acc, type_, tensor.backend)
-    indices = _names.axes_indices(tensor.names, axes)
-    names = tuple(n for i, n in enumerate(tensor.names) if keep_axes or i not in indices)
-    out = Template(_shape.reduce(tensor.shape, indices, keep_axes), type_, names)
-    return _dispatch.run("reduce", out, (tensor, acc), fun=fun, axes=indices, keep_axes=bool(keep_axes))
+    if tensor.rank < 2:
+        raise ArgumentError(f"covariance needs [..., samples, features], got shape {tensor.shape}")
+    if mean is None:
+        mean = reduction.mean(tensor, axes=[tensor.rank - 2])
+    mean = _dispatch.to_tensor(mean, tensor.backend)
+    if mean.rank == 0:
+        raise ArgumentError("covariance: the mean must have rank at least 1 ([..., features]), got a scalar")
+    centered = rename(subtract(tensor, new_axis(mean, mean.rank - 1)), [None] * tensor.rank)
+    left = conjugate(centered) if centered.type.is_complex else centered
+    batch = list(range(tensor.rank - 2))
+    product = dot(left, centered, contract_axes=([tensor.rank - 2], [tensor.rank - 2]), batch_axes=(batch, batch))
+    return divide(product, tensor.shape[-2] - ddof)

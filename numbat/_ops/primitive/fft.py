@@ -3,10 +3,10 @@ become complex (c64, or c128 for f64), as in Nx; `length`/`lengths` pad or cut e
 
 from __future__ import annotations
 
-from .. import _check, _names, _types
-from .._errors import ArgumentError
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _check, _names, _types
+from ..._errors import ArgumentError
+from ..._tensor import Template
+from .. import _dispatch
 
 
 def _transform(kind: str, tensor, lengths, axes, op: str, eps):

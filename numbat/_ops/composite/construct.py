@@ -1,16 +1,24 @@
-"""More creation and conversion: `linspace`, `tri`/`tril`/`triu`, diagonals, `fill`,
-`bitcast`, `diff`, `covariance`, and conversion to lists and binaries. Most are
-composed from other numbat ops, as Nx composes them."""
+"""Creation and conversion composed from the primitive ops, as Nx composes them:
+`linspace`, `tri`/`tril`/`triu`, diagonals, `fill`, `diff`, `outer`, and conversion to
+lists and binaries."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .. import _check, _names, _types
-from .._errors import ArgumentError
-from ..backends import _default
-from ..backends._abstract import Template
-from . import _dispatch
+from ... import _check, _names, _types
+from ..._errors import ArgumentError
+from ..._tensor import Template
+from ...backends import _default
+from .. import _dispatch
+from .._convert import tensor as make  # named so for functions whose argument is `tensor`
+from ..primitive.complex import conjugate
+from ..primitive.creation import as_type, broadcast, iota
+from ..primitive.elementwise import add, divide, greater_equal, multiply, select, subtract
+from ..primitive.indexing import gather, indexed_put
+from ..primitive.shape import new_axis, rename, reshape, transpose
+from .shape import slice_along_axis
+from .vectorization import broadcast_vectors
 
 
 def linspace(start, stop, n: int, type="f32", endpoint=True, name=None, backend=None):
@@ -38,10 +46,6 @@ def linspace(start, stop, n: int, type="f32", endpoint=True, name=None, backend=
       ]
     >
     """
-    from .creation import as_type, iota
-    from .elementwise import add, divide, multiply, subtract
-    from .shape import new_axis
-
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ArgumentError(f"linspace: n must be a positive int, got {n!r}")
     type_ = _types.parse(type)
@@ -51,8 +55,6 @@ def linspace(start, stop, n: int, type="f32", endpoint=True, name=None, backend=
     if start.shape != stop.shape:
         raise ArgumentError(f"linspace: start and stop must have the same shape, got {start.shape} and {stop.shape}")
     if start.vectorized_axes or stop.vectorized_axes:  # start's vectorized axes first, as in Nx
-        from .vectorization import broadcast_vectors
-
         start, stop = broadcast_vectors([start, stop])
     start = new_axis(start, -1, name)
     if n == 1:
@@ -75,9 +77,6 @@ def tri(n: int, m: int | None = None, k: int = 0, backend=None):
       ]
     >
     """
-    from .creation import iota
-    from .elementwise import greater_equal, subtract
-
     n = _check.integer("tri", "n", n, minimum=0)
     m = n if m is None else _check.integer("tri", "m", m, minimum=0)
     k = _check.integer("tri", "k", k)
@@ -86,8 +85,6 @@ def tri(n: int, m: int | None = None, k: int = 0, backend=None):
 
 
 def _triangle(tensor, k: int, lower: bool):
-    from .elementwise import select
-
     k = _check.integer("tril" if lower else "triu", "k", k)
     tensor = _dispatch.to_tensor(tensor)
     if tensor.rank < 2:
@@ -95,8 +92,6 @@ def _triangle(tensor, k: int, lower: bool):
     *_, n, m = tensor.shape
     mask = tri(n, m, k if lower else k - 1, backend=tensor.backend)
     if tensor.rank > 2:  # select takes a predicate of the result's shape: one mask per matrix
-        from .creation import broadcast
-
         mask = broadcast(mask, tensor.shape)
     return select(mask, tensor, 0) if lower else select(mask, 0, tensor)
 
@@ -150,9 +145,6 @@ def take_diagonal(tensor, offset: int = 0):
     >
     """
     offset = _check.integer("take_diagonal", "offset", offset)
-    from .creation import tensor as make
-    from .indexing import gather
-    from .shape import rename, transpose
 
     tensor = _dispatch.to_tensor(tensor)
     if tensor.rank < 2:
@@ -184,7 +176,6 @@ def make_diagonal(tensor, offset: int = 0):
     >
     """
     offset = _check.integer("make_diagonal", "offset", offset)
-    from .creation import broadcast
 
     tensor = _dispatch.to_tensor(tensor)
     if tensor.rank != 1:
@@ -207,8 +198,6 @@ def put_diagonal(tensor, diagonal, offset: int = 0):
     >
     """
     offset = _check.integer("put_diagonal", "offset", offset)
-    from .creation import tensor as make
-    from .indexing import indexed_put
 
     tensor, diagonal = _dispatch.to_tensor(tensor), _dispatch.to_tensor(diagonal)
     if tensor.rank != 2:
@@ -243,8 +232,6 @@ def fill(tensor, value, type=None):
     >>> nbt.fill(nbt.tensor([1, 2]), 0.5, type="f64").type
     Type('f', 64)
     """
-    from .creation import as_type, broadcast
-
     tensor = _dispatch.to_tensor(tensor)
     if type is None:
         if _types.is_number(value):
@@ -261,26 +248,8 @@ def fill(tensor, value, type=None):
         value = as_type(_dispatch.to_tensor(value, tensor.backend), type_)
     filled = broadcast(value, tensor.shape, names=tensor.names)
     if tensor.vectorized_axes and not filled.vectorized_axes:  # a tensor's vectorized axes are kept, as in Nx
-        from .vectorization import broadcast_vectors
-
         filled = broadcast_vectors([filled, tensor])[0]
     return filled
-
-
-def bitcast(tensor, type):
-    """The same bits read as another type of the same width.
-
-    >>> nbt.bitcast(nbt.tensor([1.0], type="f32"), "u32")
-    numbat.Tensor<
-      u32[1]
-      [1065353216]
-    >
-    """
-    tensor = _dispatch.to_tensor(tensor)
-    target = _types.parse(type)
-    if target.bits != tensor.type.bits or target.is_complex != tensor.type.is_complex:
-        raise ArgumentError(f"bitcast needs a type of the same width: {tensor.type} cannot become {target}")
-    return _dispatch.run("bitcast", Template(tensor.shape, target, tensor.names), (tensor,))
 
 
 def diff(tensor, order: int = 1, axis=-1):
@@ -298,9 +267,6 @@ def diff(tensor, order: int = 1, axis=-1):
       [1, 1, -10]
     >
     """
-    from .elementwise import subtract
-    from .indexing import slice_along_axis
-
     tensor = _dispatch.to_tensor(tensor)
     index = _names.axis_index(tensor.names, axis)
     if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order < max(tensor.shape[index], 1):
@@ -313,50 +279,6 @@ def diff(tensor, order: int = 1, axis=-1):
             slice_along_axis(tensor, 1, size - 1, axis=index), slice_along_axis(tensor, 0, size - 1, axis=index)
         )
     return tensor
-
-
-def covariance(tensor, mean=None, ddof: int = 0):
-    """The covariance matrix of the columns of `tensor` ([..., samples, features] gives
-    [..., features, features]), as Nx: about `mean` (shape [..., features]; default the
-    columns' mean), divided by `samples - ddof`; complex tensors use the conjugate.
-
-    >>> nbt.covariance(nbt.tensor([[1.0, 2.0], [3.0, 6.0]]))
-    numbat.Tensor<
-      f32[2][2]
-      [
-        [1.0, 2.0],
-        [2.0, 4.0]
-      ]
-    >
-    >>> nbt.covariance(nbt.tensor([[1, 2], [3, 4], [5, 8]]), nbt.tensor([3, 4]), ddof=1)
-    numbat.Tensor<
-      f32[2][2]
-      [
-        [4.0, 6.0],
-        [6.0, 10.0]
-      ]
-    >
-    """
-    from .complex import conjugate
-    from .elementwise import divide, subtract
-    from .linalg import dot
-    from .reduction import mean as mean_
-    from .shape import new_axis, rename
-
-    ddof = _check.integer("covariance", "ddof", ddof, minimum=0)
-    tensor = _dispatch.to_tensor(tensor)
-    if tensor.rank < 2:
-        raise ArgumentError(f"covariance needs [..., samples, features], got shape {tensor.shape}")
-    if mean is None:
-        mean = mean_(tensor, axes=[tensor.rank - 2])
-    mean = _dispatch.to_tensor(mean, tensor.backend)
-    if mean.rank == 0:
-        raise ArgumentError("covariance: the mean must have rank at least 1 ([..., features]), got a scalar")
-    centered = rename(subtract(tensor, new_axis(mean, mean.rank - 1)), [None] * tensor.rank)
-    left = conjugate(centered) if centered.type.is_complex else centered
-    batch = list(range(tensor.rank - 2))
-    product = dot(left, centered, contract_axes=([tensor.rank - 2], [tensor.rank - 2]), batch_axes=(batch, batch))
-    return divide(product, tensor.shape[-2] - ddof)
 
 
 def to_list(tensor) -> list:
@@ -424,3 +346,28 @@ def from_binary(binary: bytes, type, backend=None):
     array = np.frombuffer(bytes(binary), dtype=type_.dtype)
     backend = _default.resolve(backend)
     return backend.from_numpy(Template(array.shape, type_, (None,)), array)
+
+
+def outer(left, right):
+    """Every product of an element of `left` with an element of `right` (both flattened;
+    `right` conjugated when complex); the axes keep `left`'s first name and `right`'s
+    last, as in Nx.
+
+    >>> nbt.outer(nbt.tensor([1, 2]), nbt.tensor([1, 10, 100]))
+    numbat.Tensor<
+      s32[2][3]
+      [
+        [1, 10, 100],
+        [2, 20, 200]
+      ]
+    >
+    """
+    left, right = _dispatch.to_tensor(left), _dispatch.to_tensor(right)
+    # As Nx: the result is named after left's first axis and right's last one, and a complex
+    # product conjugates `right`.
+    names = (left.names[0] if left.names else None, right.names[-1] if right.names else None)
+    left, right = reshape(left, (left.size, 1)), reshape(right, (1, right.size))
+    if left.type.is_complex or right.type.is_complex:
+        right = conjugate(right)
+    product = multiply(left, right)
+    return reshape(product, product.shape, names=list(names))

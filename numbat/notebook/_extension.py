@@ -1,0 +1,46 @@
+"""Loading and unloading the extension: `%load_ext numbat` registers the `%numbat`
+magics and the cell hooks that show the telemetry strip; `%unload_ext numbat` removes
+exactly what loading registered. This module imports IPython (the magics subclass its
+`Magics`), so it loads with the extension, not with `import numbat`."""
+
+from __future__ import annotations
+
+from .._errors import ArgumentError
+from ..xla import _client
+from ._magics import NumbatMagics
+from ._strip import CellWatcher, _loaded
+
+
+def load(ip) -> None:
+    """Registers the `%numbat` magics and the `pre_run_cell`/`post_run_cell` hooks on `ip`."""
+    if not all(hasattr(ip, name) for name in ("register_magics", "events", "magics_manager")):
+        raise ArgumentError(f"load_ipython_extension expects an IPython shell, got {type(ip).__name__}")
+    if id(ip) in _loaded and _loaded[id(ip)][0] is ip:
+        return
+    watcher, magics = CellWatcher(ip), NumbatMagics(ip)
+    ip.register_magics(magics)
+    ip.events.register("pre_run_cell", watcher.pre_run_cell)
+    ip.events.register("post_run_cell", watcher.post_run_cell)
+    _loaded[id(ip)] = (ip, watcher, magics)
+
+
+def unload(ip) -> None:
+    """Removes what `load_ipython_extension` registered on `ip`."""
+    entry = _loaded.pop(id(ip), None)
+    if entry is None or entry[0] is not ip:
+        return
+    _, watcher, magics = entry
+    for event, callback in (
+        ("pre_run_cell", watcher.pre_run_cell),
+        ("post_run_cell", watcher.post_run_cell),
+    ):
+        if callback in ip.events.callbacks[event]:
+            ip.events.unregister(event, callback)
+    manager = ip.magics_manager
+    for kind, table in magics.magics.items():
+        for name, function in table.items():
+            if manager.magics[kind].get(name) == function:
+                del manager.magics[kind][name]
+    if manager.registry.get(type(magics).__name__) is magics:
+        del manager.registry[type(magics).__name__]
+    _client.current_cell = None
