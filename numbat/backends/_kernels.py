@@ -22,30 +22,49 @@ import jax
 from .._tensor import Template, Tensor, _check_concrete
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3))
-def _kernel(backend, op: str, out: Template, params: tuple, *inputs: Tensor) -> Tensor:
-    return getattr(backend, op)(out, *inputs, **dict(params))
+@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4))
+def _kernel(backend, op: str, out: Template, params: tuple, types: tuple, *datas):
+    """`backend.<op>` over arrays: the inputs' types come in as static `types` (a backend
+    reads its inputs' types, never their names), so jit's C++ dispatch takes plain arrays,
+    with no Python pytree callback per tensor; a result of the output template comes
+    back as its array alone, in a list."""
+    inputs = [Tensor(data, type_, (None,) * data.ndim, backend) for data, type_ in zip(datas, types)]
+    result = getattr(backend, op)(out, *inputs, **dict(params))
+    if type(result) is Tensor and result.type == out.type and result.names == out.names:
+        return [result.data]  # a list: the caller tells the common case at a glance
+    return {"whole": result}  # several results, or one of another template: as a pytree
 
 
 def execute(backend, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
     """Runs `backend.<op>` through the jitted kernel for its signature."""
-    wide = out.type.bits >= 64
-    for tensor in inputs:
-        wide = wide or tensor.type.bits >= 64
-    try:
+    if params:
         params_key = tuple(params.items())
-        hash(params_key)
-    except TypeError:  # an unhashable param (e.g. slices before Python 3.12): run the op directly
-        params_key = None
+        try:
+            hash(params_key)
+        except TypeError:  # an unhashable param (e.g. slices before Python 3.12): run the op directly
+            params_key = None
+    else:
+        params_key = ()
     if params_key is None or not inputs:  # creation ops place their data themselves
         with jax.enable_x64(True):
             return getattr(backend, op)(out, *inputs, **params)
+    if len(inputs) == 2:  # the common case, spelled out: this runs on every eager binary op
+        left, right = inputs
+        types, datas = (left.type, right.type), (left.data, right.data)
+        wide = out.type.bits >= 64 or left.type.bits >= 64 or right.type.bits >= 64
+    else:
+        types, datas = tuple(tensor.type for tensor in inputs), tuple(tensor.data for tensor in inputs)
+        wide = out.type.bits >= 64 or any(type_.bits >= 64 for type_ in types)
     try:
         if wide:
             with jax.enable_x64(True):
-                return _kernel(backend, op, out, params_key, *inputs)
-        return _kernel(backend, op, out, params_key, *inputs)
+                result = _kernel(backend, op, out, params_key, types, *datas)
+        else:
+            result = _kernel(backend, op, out, params_key, types, *datas)
     except Exception:
         for tensor in inputs:  # a freed input: say so (checked only when the call failed)
             _check_concrete(tensor, f"compute {op} with")
         raise
+    if type(result) is list:
+        return Tensor(result[0], out.type, out.names, backend)
+    return result["whole"]
