@@ -16,7 +16,7 @@ import numpy as np
 
 from ... import _expr, _names
 from ..._errors import ArgumentError
-from ..._tensor import Tensor, _check_concrete, _is_deallocated, is_tensor
+from ..._tensor import Tensor, _check_concrete, _is_deallocated, _is_traced, is_tensor
 from ...backends import _default
 from ...backends.numpy_backend import NumPyBackend
 from ...backends.xla_backend import XLABackend
@@ -41,7 +41,7 @@ def vectorize_function(fun, axis=0, name=None):
         if not tensors:
             raise ArgumentError("vectorize: the function needs at least one tensor argument")
         for tensor in tensors:
-            if _is_deallocated(tensor):
+            if not _is_traced(tensor) and _is_deallocated(tensor):
                 _check_concrete(tensor, "vectorize a function over")  # the numbat error for a freed tensor
         positions = [_names.axis_index(t.names, axis) for t in tensors]
         sizes = {t.shape[p] for t, p in zip(tensors, positions)}
