@@ -18,8 +18,9 @@ them; `Nx.Random.uniform/2` passes them to `uniform/4`). Clauses of one name are
 every arity, since numbat names do not carry an arity (`uniform/2` and `uniform/4` are both
 `nbt.random.uniform`). Nx's `full_matrices?` is spelled `full_matrices` in Python.
 
-The output maps "Nx.sort" to {"axis": ["nx/lib/nx.ex:15582 validate", ...], ...}: every option
-with the Nx source lines it came from. The fft functions are in `nx/lib/nx.ex`.
+The output maps "Nx.sort" to {"direction": ["nx/lib/nx.ex:15582 validate, default :asc", ...], ...}:
+every option with the Nx source lines it came from (and, where keyword! gives one, its
+default as an Elixir literal). The fft functions are in `nx/lib/nx.ex`.
 """
 
 from __future__ import annotations
@@ -125,8 +126,9 @@ def _add(options: dict, path: str, key: str, line: int, how: str) -> None:
         sources.append(f"{path}:{line} {how}")
 
 
-def _validated(text: str, first_line: int) -> list[tuple[str, int]]:
-    """(key, line) for every key in the keyword!/Keyword.validate! calls of `text`."""
+def _validated(text: str, first_line: int) -> list[tuple[str, int, str | None]]:
+    """(key, line, default) for every key in the keyword!/Keyword.validate! calls of `text`;
+    the default is the Elixir literal (`:asc`, `{:s, 32}`), None for a bare key."""
     found = []
     for m in _VALIDATE.finditer(text):
         args = _balanced(text, m.end())
@@ -138,7 +140,8 @@ def _validated(text: str, first_line: int) -> list[tuple[str, int]]:
             keys = keys[1:-1]
         for item in _top_level_args(keys):
             if item and (key := _ITEM.match(item)):
-                found.append((key.group(1) or key.group(2), line))
+                default = None if key.group(1) else " ".join(item[key.end() :].split())
+                found.append((key.group(1) or key.group(2), line, default))
     return found
 
 
@@ -193,8 +196,8 @@ def extract(module: str, path: str, source: str) -> dict[str, dict[str, list[str
                 continue
             seen.add(id(clause))
             text = body(clause)
-            for key, line in _validated(text, clause["line"]):
-                add(key, line, "validate")
+            for key, line, default in _validated(text, clause["line"]):
+                add(key, line, "validate" if default is None else f"validate, default {default}")
             for m in _READ.finditer(text):
                 add(m.group(1) or m.group(2), clause["line"] + text.count("\n", 0, m.start()), "read")
             for callee in _callees(text, module):

@@ -5,6 +5,7 @@ leaves this list, so the list only shrinks.
 An entry is a test id of test_nx_options.py:
 
 * `accepts Nx.sort:stable`: numbat's function has no keyword of Nx's name ("missing");
+* `defaults Nx.sort:direction`: numbat's default differs from Nx's ("default");
 * `honours Nx.LinAlg.qr:eps`: the keyword is there but does not do what Nx's does ("ignored");
 * `refuses nbt.serialize`: an unknown keyword gives Python's TypeError, not numbat's
   ArgumentError naming the op and its options ("unguarded").
