@@ -194,7 +194,8 @@ def test_extractor_reads_validations_docs_and_helpers():
     assert sorted(found["Nx.sort"]) == ["axis", "full", "mode", "offset", "padding", "read_only", "type"]
     assert sorted(found["Nx.pick"]) == ["eps", "length", "samples"]
     assert found["Nx.sort"]["axis"] == ["nx.ex:12 doc", "nx.ex:22 validate"]  # the snippet's line 1 is empty
-    assert found["Nx.sort"]["offset"] == ["nx.ex:32 validate"]
+    assert found["Nx.sort"]["offset"] == ["nx.ex:32 validate, default 0"]
+    assert found["Nx.sort"]["type"] == ["nx.ex:22 validate, default {:s, 32}"]
     assert found["Nx.sort"]["read_only"] == ["nx.ex:33 read"]
     assert found["Nx.pick"]["samples"] == ["nx.ex:5 doc"]
 
