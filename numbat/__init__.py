@@ -239,7 +239,11 @@ from .notebook import unload_ipython_extension as unload_ipython_extension
 from .xla._sharding import Mesh as Mesh
 
 # Every public op raises numbat's ArgumentError for an unknown option (not a bare TypeError).
-_keywords.guard_namespace(globals(), ("numbat._ops.",))
+# Every public function refuses an unknown keyword with numbat's error, not Python's TypeError.
+_keywords.guard_namespace(
+    globals(),
+    ("numbat._ops.", "numbat.backends", "numbat._defn", "numbat._expr", "numbat._serialize", "numbat._heatmap"),
+)
 _keywords.guard_namespace(vars(linalg), ("numbat.linalg",), "linalg.")
 _keywords.guard_namespace(vars(random), ("numbat.random",), "random.")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 from .._errors import ArgumentError
 from ._compiler import Defn
 from ._signature import flatten
@@ -20,5 +22,11 @@ def is_cached(fun, args, **options) -> bool:
         raise ArgumentError(f"is_cached needs a defn (nbt.defn or nbt.jit), got {type(fun).__name__} {fun!r}")
     if not isinstance(args, (list, tuple)):
         raise ArgumentError(f"is_cached: args must be a list of arguments, got {args!r}")
+    try:  # options are the function's own keyword arguments: one it does not take is a mistake
+        inspect.signature(fun.fun).bind(*args, **options)
+    except TypeError as error:
+        raise ArgumentError(f"is_cached: {fun.name} cannot take these arguments and options: {error}") from None
+    except ValueError:  # no signature to check (a builtin): the cache key decides
+        pass
     signature, _ = flatten(tuple(args), options, fun._convert)
     return signature in fun._cache

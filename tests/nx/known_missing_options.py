@@ -44,60 +44,6 @@ CAUSES: list[tuple[str, str, list[str]]] = [
         ),
         ["honours Nx.fft:eps"],
     ),
-    (
-        "unguarded",
-        _UNGUARDED_OUTSIDE_OPS + " (numbat.backends: Nx.backend_* and default_backend)",
-        [
-            "refuses nbt.backend_copy",
-            "refuses nbt.backend_deallocate",
-            "refuses nbt.backend_transfer",
-            "refuses nbt.default_backend",
-            "refuses nbt.global_default_backend",
-            "refuses nbt.with_default_backend",
-        ],
-    ),
-    (
-        "unguarded",
-        _UNGUARDED_OUTSIDE_OPS + " (numbat._serialize and numbat._heatmap: Nx.serialize, deserialize, to_heatmap)",
-        [
-            "refuses nbt.serialize",
-            "refuses nbt.deserialize",
-            "refuses nbt.load_numpy",
-            "refuses nbt.load_numpy_archive",
-            "refuses nbt.to_heatmap",
-        ],
-    ),
-    (
-        "unguarded",
-        _UNGUARDED_OUTSIDE_OPS + " (numbat._defn: Nx.Defn.Kernel's transforms, control flow and hooks)",
-        [
-            "refuses nbt.cond",
-            "refuses nbt.custom_grad",
-            "refuses nbt.fori_loop",
-            "refuses nbt.grad",
-            "refuses nbt.hook",
-            "refuses nbt.inspect_value",
-            "refuses nbt.io_call",
-            "refuses nbt.jacobian",
-            "refuses nbt.print_value",
-            "refuses nbt.stop_grad",
-            "refuses nbt.value_and_grad",
-            "refuses nbt.while_loop",
-        ],
-    ),
-    (
-        "unguarded",
-        _UNGUARDED_OUTSIDE_OPS + " (numbat._expr: the expression graph's inspect_expr and print_expr)",
-        ["refuses nbt.inspect_expr", "refuses nbt.print_expr"],
-    ),
-    (
-        "unguarded",
-        (
-            "is_cached(fun, args, **options) takes any keyword and passes it to the signature "
-            "(numbat/_defn/_cache.py): an unknown option answers False instead of raising"
-        ),
-        ["refuses nbt.is_cached"],
-    ),
 ]
 
 
