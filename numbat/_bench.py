@@ -17,7 +17,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 import jax
 import jax.numpy as jnp
@@ -26,36 +25,10 @@ import numpy as np
 import numbat as nbt
 
 from . import _bench_kernels
+from ._bench_timing import format_time, measure
 from .notebook import _html, _strip
 
 SUITES = ("softmax", "dispatch", "eager", "trace", "notebook", "kernels")
-
-
-def measure(cases: dict, rounds: int, warmup: int = 3) -> dict:
-    """Times each callable in `cases` round-robin; returns per-case statistics in µs."""
-    for call in cases.values():
-        for _ in range(warmup):
-            call()
-    samples = {name: [] for name in cases}
-    names = list(cases)
-    for round_ in range(rounds):
-        for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
-            start = time.perf_counter_ns()
-            cases[name]()
-            samples[name].append((time.perf_counter_ns() - start) / 1e3)
-    out = {}
-    for name, values in samples.items():
-        values.sort()
-        average = statistics.fmean(values)
-        median = values[len(values) // 2]
-        out[name] = {
-            "ips": 1e6 / median,  # from the median, as the ranking and the ratios
-            "average_us": average,
-            "deviation_pct": 100 * statistics.pstdev(values) / average,
-            "median_us": median,
-            "p99_us": values[min(len(values) - 1, int(len(values) * 0.99))],
-        }
-    return out
 
 
 def _comparison(title: str, cases: dict, ratios: list[tuple[str, str]], rounds: int) -> dict:
@@ -323,11 +296,6 @@ def describe(name: str) -> str | None:
         if key in ROWS:
             return ROWS[key]
     return None
-
-
-def format_time(us: float) -> str:
-    """`us` microseconds as µs or ms, two decimals."""
-    return f"{us / 1e3:.2f} ms" if us >= 1000 else f"{us:.2f} µs"
 
 
 def print_tables(results: list[dict]) -> None:

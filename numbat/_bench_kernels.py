@@ -1,7 +1,7 @@
 """`numbat bench kernels`: each op family as a numbat defn against the same computation
 hand-written in `jax.numpy`/`lax` under `jax.jit`, timed interleaved in one run.
 
-A row times both sides round-robin (`_bench.measure`), checks that they agree, and
+A row times both sides round-robin (`_bench_timing.measure`), checks that they agree, and
 counts the instructions of both optimized HLO programs that show how an op was lowered
 (fusions, custom calls, gathers, scatters, sorts, while loops), so a slower lowering is
 visible as well as a slower time. Sizes scale with one number `n` (about the element
@@ -26,7 +26,7 @@ import numpy as np
 
 import numbat as nbt
 
-from . import _bench
+from . import _bench_timing
 
 
 @typing.final
@@ -532,7 +532,7 @@ def _run_row(kernel: Kernel, arrays: list, rounds: int, budget_s: float) -> dict
     _ready(ours(*tensors)), _ready(theirs(*device))
     once = time.perf_counter() - start
     cases = {"numbat": lambda: _ready(ours(*tensors)), "jax": lambda: _ready(theirs(*device))}
-    stats = _bench.measure(cases, max(3, min(rounds, int(budget_s / max(once, 1e-6)))), warmup=1)
+    stats = _bench_timing.measure(cases, max(3, min(rounds, int(budget_s / max(once, 1e-6)))), warmup=1)
     hlo = {
         "numbat": hlo_counts(nbt.xla.hlo(ours, tensors)),
         "jax": hlo_counts(theirs.lower(*device).compile().as_text()),
@@ -575,8 +575,8 @@ def table_lines(rows: list[dict], markdown: bool = False) -> list[str]:
     body = [
         (
             row["kernel"],
-            _bench.format_time(row["numbat_us"]) if row["ratio"] is not None else "-",
-            _bench.format_time(row["jax_us"]) if row["ratio"] is not None else "-",
+            _bench_timing.format_time(row["numbat_us"]) if row["ratio"] is not None else "-",
+            _bench_timing.format_time(row["jax_us"]) if row["ratio"] is not None else "-",
             f"{row['ratio']:.2f}x" if row["ratio"] is not None else "-",
             _counts(row["hlo"]["numbat"]),
             _counts(row["hlo"]["jax"]),

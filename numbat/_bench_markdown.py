@@ -14,7 +14,7 @@ import re
 import jax
 
 from . import _bench_kernels
-from ._bench import format_time
+from ._bench_timing import format_time
 
 # Each figure of the Performance table: its name, the suite that measures it, and its target
 # (a ratio bound "<=", a bound on a difference in µs, seconds, ms or KB).

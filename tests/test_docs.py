@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import numbat as nbt
-from numbat import _bench, cli
+from numbat import _bench, _bench_timing, cli
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -249,7 +249,7 @@ def test_kernel_list_and_uninstall(tmp_path, monkeypatch, capsys):
 
 
 def test_bench_ips_comes_from_the_median():
-    stats = _bench.measure({"a": lambda: None, "b": lambda: sum(range(1000))}, rounds=5, warmup=0)
+    stats = _bench_timing.measure({"a": lambda: None, "b": lambda: sum(range(1000))}, rounds=5, warmup=0)
     for case in stats.values():
         assert case["ips"] == pytest.approx(1e6 / case["median_us"])
 
