@@ -1,6 +1,6 @@
 """Indexing and slicing: Python's `t[...]` (ints, slices, `...`, integer tensors, and a
-dict of axis name to index), `slice`, `put_slice`, `slice_along_axis`, `take`,
-`take_along_axis`, `gather`, `indexed_add`, `indexed_put`, `split`.
+dict of axis name to index), `slice`, `put_slice`, `take`, `take_along_axis`, `gather`,
+`indexed_add`, `indexed_put`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Products: `dot` (plain, or with contraction and batch axes), `outer`, and `conv`."""
+"""Products: `dot` (plain, or with contraction and batch axes) and `conv`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Shape ops: reshape and transpose."""
+"""Shape ops: `reshape`, `transpose`, `squeeze`, `new_axis`, `flatten`, `rename`, `pad`,
+`concatenate`, `reverse`, and the metadata functions (`shape`, `names`, `axis_size`, ...)."""
 
 from __future__ import annotations
 
