@@ -75,6 +75,34 @@ def test_out_of_range_gathers_clamp_and_scatters_drop(path):
     )
 
 
+@pytest.mark.parametrize(
+    ("type_", "values"),
+    [
+        ("s8", [-128, 127, 2]),
+        ("u8", [255, 2, 0]),
+        ("s16", [-32768, 32767, 1]),
+        ("u16", [65535, 3, 1]),
+        ("s32", [-(2**31), 2**31 - 1, 2]),
+        ("u32", [2**32 - 1, 2**31, 1]),
+        ("s64", [2**32 + 1, -(2**40), 2**31]),
+        ("u64", [2**64 - 1, 2**32 + 1, 2]),
+    ],
+)
+def test_gather_clamps_extreme_indices_of_every_integer_type(path, type_, values):
+    """XLA's gather clamps in the indices' own type: no wrap of 64-bit or unsigned extremes."""
+    expected = np.clip(np.asarray(values, dtype=object), 0, 4).astype(np.int64) * 3
+    make = lambda: nbt.tensor([[v] for v in values], type=type_)
+    result = run(path, lambda t, i: nbt.gather(t, i), lambda: nbt.iota((5, 3)), make)
+    check(result, "s32", np.stack([expected, expected + 1, expected + 2], axis=1))
+
+
+def test_gather_with_no_index_per_position_repeats_the_tensor(path):
+    result = run(
+        path, lambda t, i: nbt.gather(t, i, axes=[]), lambda: nbt.iota((2,), names=["x"]), lambda: nbt.iota((3, 0))
+    )
+    check(result, "s32", [[0, 1]] * 3, names=(None, "x"))
+
+
 def test_u64_and_huge_ints():
     check(nbt.tensor([0, 5, 2**64 - 1], type="u64"), "u64", np.array([0, 5, 2**64 - 1], dtype=np.uint64))
     assert str(nbt.tensor([0, 2**64 - 1]).type) == "u64"

@@ -97,14 +97,28 @@ class Array(ArrayBase, Interface):
     def gather(self, out, tensor, indices, axes):
         data = self._as(tensor, out)
         rest = [a for a in range(data.ndim) if a not in axes]
-        data = self.xp.transpose(data, list(axes) + rest)
-        index = self.xp.asarray(indices.data)
-        clamped = tuple(self._clamped(index[..., i], data.shape[i]) for i in range(len(axes)))
         if self.xp is np:
-            return self._wrap(out, data[clamped])
-        # Clamped in the indices' own type (so 64-bit extremes clamp, not wrap); then in
-        # bounds, so jax.numpy adds no negative-index select around the gather.
-        return self._wrap(out, data.at[clamped].get(mode="promise_in_bounds", wrap_negative_indices=False))
+            data = np.transpose(data, list(axes) + rest)
+            index = np.asarray(indices.data)
+            if not axes:  # no index per position: every position takes the whole tensor
+                return self._wrap(out, np.broadcast_to(data, out.shape).copy())
+            return self._wrap(out, data[tuple(self._clamped(index[..., i], data.shape[i]) for i in range(len(axes)))])
+        if 0 in out.shape:  # nothing to gather (an indexed axis may be empty): no slice to take
+            return self._wrap(out, self.xp.zeros(out.shape, data.dtype))
+        # XLA's gather clamps each start index into range itself, in the indices' own type
+        # (64-bit and unsigned extremes included): no instruction around it, as
+        # `x.at[i].get(mode="clip")` with 32-bit indices.
+        batch = len(out.shape) - len(rest)
+        numbers = jax.lax.GatherDimensionNumbers(
+            offset_dims=tuple(range(batch, len(out.shape))),
+            collapsed_slice_dims=tuple(sorted(axes)),
+            start_index_map=tuple(axes),
+        )
+        sizes = tuple(1 if a in axes else data.shape[a] for a in range(data.ndim))
+        gathered = jax.lax.gather(
+            data, indices.data, numbers, sizes, mode=jax.lax.GatherScatterMode.CLIP, indices_are_sorted=False
+        )
+        return self._wrap(out, gathered)
 
     def indexed(self, out, tensor, indices, updates, axes, mode):
         """Updates at out-of-range indices (negative ones included) are dropped, as XLA's
