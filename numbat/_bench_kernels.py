@@ -525,7 +525,11 @@ def run_row(kernel: Kernel, n: int, rounds: int, budget_s: float = 1.0) -> dict:
 
 def _run_row(kernel: Kernel, arrays: list, rounds: int, budget_s: float) -> dict:
     tensors = [nbt.tensor(a) for a in arrays]
-    device = [jnp.asarray(a) for a in arrays]
+    # Both sides read the very same device buffers: where an input lies in memory moves a
+    # memory-bound kernel's time by more than 10% (an array `jnp.asarray` made from NumPy
+    # gathers slower or faster than a copy), which would show as a gap between equal programs.
+    device = [t.data for t in tensors]
+    assert all(d.dtype == a.dtype for d, a in zip(device, arrays)), "numbat kept each input's dtype"
     ours, theirs = nbt.defn(kernel.numbat), jax.jit(kernel.jax)
     _agree(kernel, ours(*tensors), theirs(*device))
     start = time.perf_counter()

@@ -96,6 +96,37 @@ def test_gather_clamps_extreme_indices_of_every_integer_type(path, type_, values
     check(result, "s32", np.stack([expected, expected + 1, expected + 2], axis=1))
 
 
+@pytest.mark.parametrize(
+    ("type_", "value", "start"),
+    [
+        ("s64", 2**32 + 1, 7),
+        ("s64", -(2**40), 0),
+        ("u64", 2**64 - 1, 7),
+        ("u32", 2**32 - 1, 7),
+        ("s8", -5, 0),
+        ("u8", 200, 7),
+    ],
+)
+def test_slice_starts_clamp_in_their_own_type(path, type_, value, start):
+    """A start tensor of any integer type clamps so the slice fits (no 32-bit wrap)."""
+    make = lambda: nbt.tensor(value, type=type_)
+    check(
+        run(path, lambda t, s: nbt.slice(t, [s], [3]), lambda: nbt.iota((10,)), make),
+        "s32",
+        [start, start + 1, start + 2],
+    )
+    put = run(path, lambda t, s: nbt.put_slice(t, [s], nbt.tensor([70, 80, 90])), lambda: nbt.iota((10,)), make)
+    expected = np.arange(10)
+    expected[start : start + 3] = [70, 80, 90]
+    check(put, "s32", expected)
+
+
+def test_slice_starts_of_several_types_clamp_each(path):
+    starts = lambda: nbt.tensor(2**64 - 1, type="u64"), lambda: nbt.tensor(-3, type="s8")
+    window = run(path, lambda t, a, b: nbt.slice(t, [a, b], [2, 2]), lambda: nbt.iota((4, 5)), *starts)
+    check(window, "s32", [[10, 11], [15, 16]])
+
+
 def test_gather_with_no_index_per_position_repeats_the_tensor(path):
     result = run(
         path, lambda t, i: nbt.gather(t, i, axes=[]), lambda: nbt.iota((2,), names=["x"]), lambda: nbt.iota((3, 0))

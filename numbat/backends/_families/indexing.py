@@ -48,31 +48,43 @@ class Array(ArrayBase, Interface):
     def getitem(self, out, tensor, index):
         return self._wrap(out, self.xp.asarray(tensor.data)[index])
 
-    def _starts(self, out, tensor, starts, lengths):
-        """Start indices clamped so that each slice fits, as Nx does."""
-        xp = self.xp
+    def _starts(self, tensor, starts, lengths) -> list:
+        """Start indices clamped so that each slice fits, as Nx does. On NumPy, Python ints
+        (exact for every integer type). On XLA, the start tensors as they are when they share
+        one type: XLA's dynamic-slice clamps each start itself, in its own type (64-bit and
+        unsigned extremes included), with no instruction around it; starts of several types
+        are clamped each in its own type first and then meet in one."""
+        if self.xp is np:
+            return [
+                min(max(int(np.asarray(s.data)), 0), size - length)
+                for s, size, length in zip(starts, tensor.shape, lengths)
+            ]
+        datas = [s.data for s in starts]
+        if len({d.dtype for d in datas}) <= 1:
+            return datas
+        common = "int32" if max(tensor.shape, default=0) < 2**31 else "int64"
         return [
-            xp.clip(xp.asarray(s.data).astype("int64" if xp is np else "int32"), 0, size - length)
-            for s, size, length in zip(starts, tensor.shape, lengths)
+            jax.lax.clamp(jax.numpy.asarray(0, d.dtype), d, jax.numpy.asarray(size - length, d.dtype)).astype(common)
+            for d, size, length in zip(datas, tensor.shape, lengths)
         ]
 
     def slice(self, out, tensor, *starts, lengths, strides):
-        xp, data = self.xp, self._as(tensor, out)
-        begins = self._starts(out, tensor, starts, lengths)
-        if xp is np:
-            window = data[tuple(slice(int(b), int(b) + n) for b, n in zip(begins, lengths))]
+        data = self._as(tensor, out)
+        begins = self._starts(tensor, starts, lengths)
+        if self.xp is np:
+            window = data[tuple(slice(b, b + n) for b, n in zip(begins, lengths))]
         else:
-            window = jax.lax.dynamic_slice(data, begins, lengths)
+            window = jax.lax.dynamic_slice(data, begins, lengths, allow_negative_indices=False)
         return self._wrap(out, window[tuple(slice(None, None, s) for s in strides)])
 
     def put_slice(self, out, tensor, update, *starts):
         xp, data, values = self.xp, self._as(tensor, out), self._as(update, out)
-        begins = self._starts(out, tensor, starts, update.shape)
+        begins = self._starts(tensor, starts, update.shape)
         if xp is np:
             data = data.copy()
-            data[tuple(slice(int(b), int(b) + n) for b, n in zip(begins, update.shape))] = values
+            data[tuple(slice(b, b + n) for b, n in zip(begins, update.shape))] = values
             return self._wrap(out, data)
-        return self._wrap(out, jax.lax.dynamic_update_slice(data, values, begins))
+        return self._wrap(out, jax.lax.dynamic_update_slice(data, values, begins, allow_negative_indices=False))
 
     def _clamped(self, index, size):
         """Indices clamped into `0..size - 1`, as XLA's gather (and so Nx) does."""
