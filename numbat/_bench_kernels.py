@@ -351,7 +351,8 @@ KERNELS: tuple[Kernel, ...] = (
         _vector(),
         lambda x: nbt.top_k(x, k=10),
         lambda x: jax.lax.top_k(x, 10),
-        note="Nx's order (every NaN largest, -0.0 == 0.0) needs one canonicalizing pass before lax.top_k",
+        note="Nx's order (every NaN largest, -0.0 == 0.0): a min over the data says whether lax.top_k "
+        "runs again on a canonical copy (the second cc, in a branch)",
     ),
     _kernel(
         "take",

@@ -175,6 +175,29 @@ def test_argsort_and_top_k_follow_nx_docs(path):
     check(run(path, lambda t: nbt.argsort(t, type="u32"), lambda: nbt.tensor([3, 1, 2])), "u32", [1, 2, 0])
 
 
+NEGATIVE_NAN = -np.float32("nan")  # its sign bit set: the smallest float in total order, the largest in Nx's
+
+
+@pytest.mark.parametrize("type_", ["f32", "f16", "bf16", "f64"])
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        ([[1.0, 3.0, NAN, 3.0, -0.0, 0.0]], [[2, 1, 3]]),  # a NaN: the canonical path
+        ([[1.0, NEGATIVE_NAN, 5.0, 2.0, 4.0, 0.0]], [[1, 2, 4]]),  # a NaN whose sign bit is set
+        ([[-1.0, -0.0, -2.0, 0.0, -3.0, -4.0]], [[1, 3, 0]]),  # -0.0 and 0.0 tie: the lower index first
+        ([[1.0, 5.0, 2.0, 4.0, 3.0, 0.0], [NEGATIVE_NAN, 1.0, 2.0, 3.0, 4.0, 5.0]], [[1, 3, 4], [0, 5, 4]]),
+        ([[1.0, 5.0, 2.0, 4.0, 3.0, -1.0]], [[1, 3, 4]]),  # nothing special: lax.top_k as it is
+    ],
+)
+def test_top_k_picks_in_nx_order(path, type_, rows, expected):
+    make = lambda: nbt.tensor(np.asarray(rows, np.float32), type=type_)
+    values, indices = run(path, lambda t: nbt.top_k(t, k=3), make)
+    check(indices, "s32", expected)
+    picked = np.take_along_axis(np.asarray(rows, np.float32), np.asarray(expected), axis=-1)
+    check(values, type_, picked)
+    assert np.array_equal(np.signbit(values.to_numpy().astype(np.float32)), np.signbit(picked))
+
+
 def test_cumulative_max_of_bf16_keeps_nan(path):
     result = run(path, nbt.cumulative_max, lambda: nbt.tensor([1.0, NAN, 3.0], type="bf16"))
     check(result, "bf16", [1.0, NAN, NAN])
