@@ -34,17 +34,23 @@ def _kernel(backend, op: str, out: Template, params: tuple, *inputs: Tensor) -> 
 
 def execute(backend, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
     """Runs `backend.<op>` through the jitted kernel for its signature."""
-    wide = out.type.bits >= 64
-    for tensor in inputs:
-        wide = wide or tensor.type.bits >= 64
-    try:
-        params_key = tuple(params.items())
-        hash(params_key)
-    except TypeError:  # an unhashable param (e.g. slices before Python 3.12): run the op directly
-        params_key = None
+    if not params:  # most ops: nothing to hash
+        params_key = ()
+    else:
+        try:
+            params_key = tuple(params.items())
+            hash(params_key)
+        except TypeError:  # an unhashable param (e.g. slices before Python 3.12): run the op directly
+            params_key = None
     if params_key is None or not inputs:  # creation ops place their data themselves
         with jax.enable_x64(True):
             return getattr(backend, op)(out, *inputs, **params)
+    wide = out.type.bits >= 64
+    if not wide:
+        for tensor in inputs:
+            if tensor.type.bits >= 64:
+                wide = True
+                break
     try:
         if wide:
             with jax.enable_x64(True):
