@@ -1,11 +1,16 @@
 """`numbat bench kernels`: each op family as a numbat defn against the same computation
 hand-written in `jax.numpy`/`lax` under `jax.jit`, timed interleaved in one run.
 
-A row times both sides round-robin (`_bench.measure`), checks that they agree, and
+A row times both sides round-robin (`_bench.samples`), checks that they agree, and
 counts the instructions of both optimized HLO programs that show how an op was lowered
 (fusions, custom calls, gathers, scatters, sorts, while loops), so a slower lowering is
 visible as well as a slower time. Sizes scale with one number `n` (about the element
 count of the largest operand; default 2**20).
+
+A row's ratio is the median, over rounds, of the numbat call's time over the JAX call's
+in the same round (`_bench.paired_ratio`): on a machine shared with other work, a burst
+of load moves the ratio of two medians by 10% or more between runs of equal programs,
+and slows both calls of a round alike. Both sides read the very same input buffers.
 
 The hand-written side is what a JAX user would write for Nx's semantics: where Nx
 clamps out-of-range indices, it uses `mode="clip"`; where numbat traces in 64-bit mode
@@ -537,7 +542,8 @@ def _run_row(kernel: Kernel, arrays: list, rounds: int, budget_s: float) -> dict
     _ready(ours(*tensors)), _ready(theirs(*device))
     once = time.perf_counter() - start
     cases = {"numbat": lambda: _ready(ours(*tensors)), "jax": lambda: _ready(theirs(*device))}
-    stats = _bench.measure(cases, max(3, min(rounds, int(budget_s / max(once, 1e-6)))), warmup=1)
+    times = _bench.samples(cases, max(3, min(rounds, int(budget_s / max(once, 1e-6)))), warmup=1)
+    stats = _bench.summarize(times)
     hlo = {
         "numbat": hlo_counts(nbt.xla.hlo(ours, tensors)),
         "jax": hlo_counts(theirs.lower(*device).compile().as_text()),
@@ -547,7 +553,7 @@ def _run_row(kernel: Kernel, arrays: list, rounds: int, budget_s: float) -> dict
         "kernel": kernel.describe(arrays),
         "numbat_us": stats["numbat"]["median_us"],
         "jax_us": stats["jax"]["median_us"],
-        "ratio": stats["numbat"]["median_us"] / stats["jax"]["median_us"],
+        "ratio": _bench.paired_ratio(times, "numbat", "jax"),
         "hlo": hlo,
         "note": kernel.note,
         "stats": stats,
@@ -568,6 +574,12 @@ def kernels_suite(size: int, rounds: int, rows: str | None = None) -> list[dict]
     return [
         {"title": f"kernels: numbat defn / jax.jit (n = {size:,})", "stats": stats, "ratios": ratios, "rows": table}
     ]
+
+
+RATIO_NOTE = (
+    "numbat and jax.jit: median times; ratio: the median over rounds of the two calls' times "
+    "in the same round (paired), so a burst of load on the machine cancels."
+)
 
 
 def _counts(counts: dict) -> str:

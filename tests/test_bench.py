@@ -40,6 +40,7 @@ def test_kernel_rows_time_both_sides_and_count_their_hlo(capsys):
     assert cli.main(["bench", "kernels", "--size", "4096", "--rounds", "3", "--rows", rows]) == 0
     out = capsys.readouterr().out
     header = next(line for line in out.splitlines() if line.startswith("kernel "))
+    assert _bench_kernels.RATIO_NOTE in out  # says how the ratio is taken
     assert header.split()[:7] == ["kernel", "numbat", "jax.jit", "ratio", "HLO", "numbat", "HLO"]
     for label in ("top_k k=10 f32[4096]", "take rows f32[256x16]", "CNN step"):
         line = next(line for line in out.splitlines() if line.startswith(label))
@@ -50,7 +51,8 @@ def test_kernel_results_hold_ratios_and_hlo_counts(all_small):
     (kernels,) = [r for r in all_small if r["suite"] == "kernels"]
     assert [row["key"] for row in kernels["rows"]] == ["top_k", "take"]
     for row in kernels["rows"]:
-        assert row["ratio"] == pytest.approx(row["numbat_us"] / row["jax_us"])
+        # the median of per-round ratios: near the ratio of the medians, not equal to it
+        assert 0.5 < row["ratio"] / (row["numbat_us"] / row["jax_us"]) < 2
         assert set(row["hlo"]) == {"numbat", "jax"}
         assert all(set(counts) == set(_bench_kernels.COUNTED) for counts in row["hlo"].values())
     top_k, take = kernels["rows"]
