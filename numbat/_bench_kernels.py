@@ -324,7 +324,6 @@ KERNELS: tuple[Kernel, ...] = (
         _rows_by(1024),
         lambda x: nbt.argmax(x, axis=1),
         lambda x: jnp.argmax(x, 1),
-        note="a defn traces in 64-bit mode, so jnp.argmax reduces an s64 iota and converts (one more fusion)",
     ),
     _kernel(
         "cumulative_sum",

@@ -198,6 +198,18 @@ def test_top_k_picks_in_nx_order(path, type_, rows, expected):
     assert np.array_equal(np.signbit(values.to_numpy().astype(np.float32)), np.signbit(picked))
 
 
+@pytest.mark.parametrize("tie_break", ["low", "high"])
+@pytest.mark.parametrize("type_", [None, "u8", "s64"])
+def test_argmax_and_argmin_pick_nan_and_break_ties_on_every_path(path, tie_break, type_):
+    rows = [[1.0, 3.0, 3.0, -1.0, -1.0], [2.0, NAN, 0.0, NAN, 5.0]]
+    pick = (lambda order: order[0]) if tie_break == "low" else (lambda order: order[-1])
+    options = {"axis": 1, "tie_break": tie_break} | ({"type": type_} if type_ else {})
+    top = run(path, lambda t: nbt.argmax(t, **options), lambda: nbt.tensor(rows))
+    bottom = run(path, lambda t: nbt.argmin(t, keep_axis=True, **options), lambda: nbt.tensor(rows))
+    check(top, type_ or "s32", [pick([1, 2]), pick([1, 3])])  # NaN is the largest, and the smallest
+    check(bottom, type_ or "s32", [[pick([3, 4])], [pick([1, 3])]])
+
+
 def test_cumulative_max_of_bf16_keeps_nan(path):
     result = run(path, nbt.cumulative_max, lambda: nbt.tensor([1.0, NAN, 3.0], type="bf16"))
     check(result, "bf16", [1.0, NAN, NAN])
