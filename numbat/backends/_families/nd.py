@@ -128,7 +128,7 @@ class Array(ArrayBase, Interface):
         # are gathered back (k per row). Ties go to the lower index, as in Nx.
         values, index = jax.lax.top_k(data, k)
         if jax.numpy.issubdtype(data.dtype, jax.numpy.floating):
-            differ = jax.numpy.isnan(jax.numpy.min(data)) | jax.numpy.any(values == 0)
+            differ = jax.numpy.isnan(jax.numpy.min(data)) | jax.numpy.any(values == np.zeros((), data.dtype))
             index = jax.lax.cond(differ, functools.partial(_nx_top_k, k=k), lambda _: index, data)
             values = jax.numpy.take_along_axis(data, index, axis=-1, mode="promise_in_bounds")
         return self._wrap(out, index.astype(out.type.dtype) if part else values)
@@ -157,5 +157,6 @@ class Array(ArrayBase, Interface):
 def _nx_top_k(data, k: int):
     """The indices `lax.top_k` picks in Nx's order: on a copy where every NaN is one NaN
     and -0.0 is 0.0."""
-    keys = jax.numpy.where(jax.numpy.isnan(data), np.nan, jax.numpy.where(data == 0, 0, data)).astype(data.dtype)
+    zero, nan = np.zeros((), data.dtype), np.full((), np.nan, data.dtype)  # typed: no 64-bit constant in a defn
+    keys = jax.numpy.where(jax.numpy.isnan(data), nan, jax.numpy.where(data == zero, zero, data))
     return jax.lax.top_k(keys, k)[1]
