@@ -304,6 +304,7 @@ def print_tables(results: list[dict]) -> None:
         print(f"\n## {result['title']}\n")
         if "rows" in result:
             print("\n".join(_bench_kernels.table_lines(result["rows"])))
+            print(_bench_kernels.RATIO_NOTE)
             continue
         stats = result["stats"]
         width = max(len(name) for name in stats) + 2

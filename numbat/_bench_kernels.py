@@ -1,11 +1,16 @@
 """`numbat bench kernels`: each op family as a numbat defn against the same computation
 hand-written in `jax.numpy`/`lax` under `jax.jit`, timed interleaved in one run.
 
-A row times both sides round-robin (`_bench_timing.measure`), checks that they agree, and
+A row times both sides round-robin (`_bench_timing.samples`), checks that they agree, and
 counts the instructions of both optimized HLO programs that show how an op was lowered
 (fusions, custom calls, gathers, scatters, sorts, while loops), so a slower lowering is
 visible as well as a slower time. Sizes scale with one number `n` (about the element
 count of the largest operand; default 2**20).
+
+A row's ratio is the median, over rounds, of the numbat call's time over the JAX call's
+in the same round (`_bench_timing.paired_ratio`): on a machine shared with other work, a burst
+of load moves the ratio of two medians by 10% or more between runs of equal programs,
+and slows both calls of a round alike. Both sides read the very same input buffers.
 
 The hand-written side is what a JAX user would write for Nx's semantics: where Nx
 clamps out-of-range indices, it uses `mode="clip"`; where numbat traces in 64-bit mode
@@ -319,7 +324,6 @@ KERNELS: tuple[Kernel, ...] = (
         _rows_by(1024),
         lambda x: nbt.argmax(x, axis=1),
         lambda x: jnp.argmax(x, 1),
-        note="a defn traces in 64-bit mode, so jnp.argmax reduces an s64 iota and converts (one more fusion)",
     ),
     _kernel(
         "cumulative_sum",
@@ -351,7 +355,8 @@ KERNELS: tuple[Kernel, ...] = (
         _vector(),
         lambda x: nbt.top_k(x, k=10),
         lambda x: jax.lax.top_k(x, 10),
-        note="Nx's order (every NaN largest, -0.0 == 0.0) needs one canonicalizing pass before lax.top_k",
+        note="Nx's order (every NaN largest, -0.0 == 0.0): a min over the data says whether lax.top_k "
+        "runs again on a canonical copy (the second cc, in a branch)",
     ),
     _kernel(
         "take",
@@ -525,14 +530,19 @@ def run_row(kernel: Kernel, n: int, rounds: int, budget_s: float = 1.0) -> dict:
 
 def _run_row(kernel: Kernel, arrays: list, rounds: int, budget_s: float) -> dict:
     tensors = [nbt.tensor(a) for a in arrays]
-    device = [jnp.asarray(a) for a in arrays]
+    # Both sides read the very same device buffers: where an input lies in memory moves a
+    # memory-bound kernel's time by more than 10% (an array `jnp.asarray` made from NumPy
+    # gathers slower or faster than a copy), which would show as a gap between equal programs.
+    device = [t.data for t in tensors]
+    assert all(d.dtype == a.dtype for d, a in zip(device, arrays)), "numbat kept each input's dtype"
     ours, theirs = nbt.defn(kernel.numbat), jax.jit(kernel.jax)
     _agree(kernel, ours(*tensors), theirs(*device))
     start = time.perf_counter()
     _ready(ours(*tensors)), _ready(theirs(*device))
     once = time.perf_counter() - start
     cases = {"numbat": lambda: _ready(ours(*tensors)), "jax": lambda: _ready(theirs(*device))}
-    stats = _bench_timing.measure(cases, max(3, min(rounds, int(budget_s / max(once, 1e-6)))), warmup=1)
+    times = _bench_timing.samples(cases, max(3, min(rounds, int(budget_s / max(once, 1e-6)))), warmup=1)
+    stats = _bench_timing.summarize(times)
     hlo = {
         "numbat": hlo_counts(nbt.xla.hlo(ours, tensors)),
         "jax": hlo_counts(theirs.lower(*device).compile().as_text()),
@@ -542,7 +552,7 @@ def _run_row(kernel: Kernel, arrays: list, rounds: int, budget_s: float) -> dict
         "kernel": kernel.describe(arrays),
         "numbat_us": stats["numbat"]["median_us"],
         "jax_us": stats["jax"]["median_us"],
-        "ratio": stats["numbat"]["median_us"] / stats["jax"]["median_us"],
+        "ratio": _bench_timing.paired_ratio(times, "numbat", "jax"),
         "hlo": hlo,
         "note": kernel.note,
         "stats": stats,
@@ -563,6 +573,12 @@ def kernels_suite(size: int, rounds: int, rows: str | None = None) -> list[dict]
     return [
         {"title": f"kernels: numbat defn / jax.jit (n = {size:,})", "stats": stats, "ratios": ratios, "rows": table}
     ]
+
+
+RATIO_NOTE = (
+    "numbat and jax.jit: median times; ratio: the median over rounds of the two calls' times "
+    "in the same round (paired), so a burst of load on the machine cancels."
+)
 
 
 def _counts(counts: dict) -> str:

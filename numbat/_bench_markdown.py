@@ -202,4 +202,5 @@ def markdown(results: list[dict]) -> str:
         if "rows" in result:
             lines += ["", f"{result['title']}; HLO: instructions of the optimized programs", ""]
             lines += _bench_kernels.table_lines(result["rows"], markdown=True)
+            lines += ["", _bench_kernels.RATIO_NOTE]
     return "\n".join(lines)

@@ -13,19 +13,30 @@ import time
 
 def measure(cases: dict, rounds: int, warmup: int = 3) -> dict:
     """Times each callable in `cases` round-robin; returns per-case statistics in µs."""
+    return summarize(samples(cases, rounds, warmup))
+
+
+def samples(cases: dict, rounds: int, warmup: int = 3) -> dict:
+    """Each callable's time in µs in every round: one call of each per round, the order
+    rotating, so that `samples[a][i]` and `samples[b][i]` ran side by side."""
     for call in cases.values():
         for _ in range(warmup):
             call()
-    samples = {name: [] for name in cases}
+    times = {name: [] for name in cases}
     names = list(cases)
     for round_ in range(rounds):
         for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
             start = time.perf_counter_ns()
             cases[name]()
-            samples[name].append((time.perf_counter_ns() - start) / 1e3)
+            times[name].append((time.perf_counter_ns() - start) / 1e3)
+    return times
+
+
+def summarize(times: dict) -> dict:
+    """Benchee's statistics of each case's samples (µs)."""
     out = {}
-    for name, values in samples.items():
-        values.sort()
+    for name, values in times.items():
+        values = sorted(values)
         average = statistics.fmean(values)
         median = values[len(values) // 2]
         out[name] = {
@@ -36,6 +47,18 @@ def measure(cases: dict, rounds: int, warmup: int = 3) -> dict:
             "p99_us": values[min(len(values) - 1, int(len(values) * 0.99))],
         }
     return out
+
+
+def paired_ratio(times: dict, one: str, other: str) -> float:
+    """The median over rounds of `one`'s time over `other`'s in the same round: a burst of
+    load on the machine slows both calls of a round, so it cancels here, where it can
+    move a ratio of two medians by 10% on a shared machine.
+
+    >>> paired_ratio({"a": [2.0, 4.0, 30.0], "b": [1.0, 2.0, 10.0]}, "a", "b")
+    2.0
+    """
+    ratios = sorted(a / b for a, b in zip(times[one], times[other]))
+    return statistics.median(ratios)
 
 
 def format_time(us: float) -> str:

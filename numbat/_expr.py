@@ -21,9 +21,11 @@ numbat.Expr<
 from __future__ import annotations
 
 import contextvars
-import dataclasses
 import functools
 import typing
+
+import jax
+import numpy as np
 
 from . import _check, _format
 from ._scoped import scoped
@@ -31,9 +33,9 @@ from ._tensor import Template, Tensor
 
 
 @typing.final
-@dataclasses.dataclass(frozen=True)
-class Node:
-    """One value in the graph: a parameter, a constant, or an op's result."""
+class Node(typing.NamedTuple):
+    """One value in the graph: a parameter, a constant, or an op's result (immutable; a
+    named tuple, as a trace makes one per op)."""
 
     id: int
     op: str
@@ -231,12 +233,13 @@ class Recorder:
         self._alive: list = []  # keeps traced data alive so `id()`s stay unique
 
     def _add(self, tensor: Tensor, op: str, args=(), params=(), value=None, subgraphs=()) -> int:
-        template = Template(tensor.shape, tensor.type, tensor.names)
-        node = Node(len(self.nodes), op, tuple(args), tuple(params), template, value, tuple(subgraphs))
-        self.nodes.append(node)
-        self._ids[id(tensor.data)] = node.id
-        self._alive.append(tensor.data)
-        return node.id
+        data, nodes = tensor.data, self.nodes
+        node_id = len(nodes)
+        template = Template(tuple(data.shape), tensor.type, tensor.names)
+        nodes.append(Node(node_id, op, tuple(args), tuple(params), template, value, tuple(subgraphs)))
+        self._ids[id(data)] = node_id
+        self._alive.append(data)
+        return node_id
 
     def known(self, tensor: Tensor) -> int | None:
         """The node of `tensor` here or in an enclosing graph (as an `outer` node), or None."""
@@ -257,14 +260,17 @@ class Recorder:
 
     def node(self, tensor: Tensor) -> int:
         """The node of `tensor`, recording it as a constant if it was never seen."""
+        found = self._ids.get(id(tensor.data))  # the common case, before `known` looks further out
+        if found is not None:
+            return found
         found = self.known(tensor)
         if found is not None:
             return found
-        import jax
-
-        if isinstance(tensor.data, jax.core.Tracer):
+        data = tensor.data
+        if isinstance(data, jax.core.Tracer):
             return self._add(tensor, "constant", value="?")
-        return self.constant(tensor, tensor.to_numpy())
+        # A scalar operand's host data is already the values to show (and needs no copy).
+        return self.constant(tensor, data if type(data) is np.ndarray else tensor.to_numpy())
 
     def constant(self, tensor: Tensor, values) -> int:
         """Records `tensor` as a constant built from host `values` (a NumPy array)."""
@@ -272,7 +278,7 @@ class Recorder:
 
     def record(self, op: str, inputs: tuple, params: dict, result: Tensor, subgraphs=()) -> None:
         """Records op `op` over `inputs` giving `result`; `subgraphs` are `(label, Expr)` pairs."""
-        args = [self.node(t) for t in inputs]
+        args = tuple(map(self.node, inputs))  # first: a constant input gets its node before the result
         self._add(result, op, args, params.items(), subgraphs=subgraphs)
 
     def record_many(self, op: str, inputs: tuple, params: dict, results: list, subgraphs=()) -> None:

@@ -40,6 +40,7 @@ def test_kernel_rows_time_both_sides_and_count_their_hlo(capsys):
     assert cli.main(["bench", "kernels", "--size", "4096", "--rounds", "3", "--rows", rows]) == 0
     out = capsys.readouterr().out
     header = next(line for line in out.splitlines() if line.startswith("kernel "))
+    assert _bench_kernels.RATIO_NOTE in out  # says how the ratio is taken
     assert header.split()[:7] == ["kernel", "numbat", "jax.jit", "ratio", "HLO", "numbat", "HLO"]
     for label in ("top_k k=10 f32[4096]", "take rows f32[256x16]", "CNN step"):
         line = next(line for line in out.splitlines() if line.startswith(label))
@@ -50,13 +51,15 @@ def test_kernel_results_hold_ratios_and_hlo_counts(all_small):
     (kernels,) = [r for r in all_small if r["suite"] == "kernels"]
     assert [row["key"] for row in kernels["rows"]] == ["top_k", "take"]
     for row in kernels["rows"]:
-        assert row["ratio"] == pytest.approx(row["numbat_us"] / row["jax_us"])
+        # the median of per-round ratios: near the ratio of the medians, not equal to it
+        assert 0.5 < row["ratio"] / (row["numbat_us"] / row["jax_us"]) < 2
         assert set(row["hlo"]) == {"numbat", "jax"}
         assert all(set(counts) == set(_bench_kernels.COUNTED) for counts in row["hlo"].values())
     top_k, take = kernels["rows"]
-    # top_k is a partial selection as JAX's (no sort on the host's TopK), take one gather as jnp.take's
-    assert top_k["hlo"]["numbat"]["custom-call"] == top_k["hlo"]["jax"]["custom-call"]
-    assert top_k["hlo"]["numbat"]["sort"] == top_k["hlo"]["jax"]["sort"]
+    # top_k is a partial selection as JAX's (no sort on the host's TopK), and one more only in the
+    # branch that runs when a NaN or a zero calls for Nx's order; take is one gather as jnp.take's
+    assert top_k["hlo"]["numbat"]["custom-call"] == top_k["hlo"]["jax"]["custom-call"] + 1
+    assert top_k["hlo"]["numbat"]["sort"] == top_k["hlo"]["jax"]["sort"] == 0
     assert take["hlo"]["numbat"]["gather"] == take["hlo"]["jax"]["gather"] == 1
     assert take["hlo"]["numbat"]["fusion"] <= take["hlo"]["jax"]["fusion"]
 

@@ -212,3 +212,34 @@ def test_a_hook_that_calls_its_own_defn_does_not_deadlock():
     thread.start()
     thread.join(timeout=120)
     assert not thread.is_alive() and done[0].tolist() == [2.0, 3.0] and calls == [[1.5]]
+
+
+def test_repeated_calls_of_several_tensors_check_every_argument_each_call():
+    """The fast path for a call like the last one still checks each argument's type,
+    names, shape and backend: any change compiles (or finds) the right entry."""
+    fun = nbt.defn(lambda a, b: (a + b, nbt.sum(a)))
+    a, b = nbt.tensor([1, 2]), nbt.tensor(10)
+    for _ in range(3):
+        total, summed = fun(a, b)
+    assert total.to_numpy().tolist() == [11, 12] and summed.to_numpy().tolist() == 3
+    named = fun(nbt.tensor([1, 2], names=["x"]), b)[0]
+    assert named.names == ("x",)
+    wider = fun(nbt.tensor([1.5, 2.5, 3.5]), b)[0]
+    assert str(wider.type) == "f32" and wider.to_numpy().tolist() == [11.5, 12.5, 13.5]
+    other = fun(nbt.tensor([1, 2], backend=nbt.NumPyBackend()), b)[0]
+    assert other.to_numpy().tolist() == [11, 12]
+    assert fun(a, nbt.tensor(1.0, type="f64"))[0].type == nbt.tensor(1.0, type="f64").type
+    with pytest.raises(nbt.ArgumentError):
+        fun(a, "not a tensor")
+    assert fun(a, b)[1].to_numpy().tolist() == 3
+    assert fun.cache_info()["compiled"] == 4  # the NumPy tensor moves over: the first signature again
+
+
+def test_a_flat_tuple_of_outputs_comes_back_as_a_tuple_and_other_structures_as_they_were():
+    pair = nbt.defn(lambda a, b: (a * 2, b))
+    nested = nbt.defn(lambda a, b: {"x": [a], "y": (b,)})
+    a, b = nbt.tensor([1]), nbt.tensor(2)
+    for _ in range(2):
+        assert type(pair(a, b)) is tuple
+        result = nested(a, b)
+        assert set(result) == {"x", "y"} and type(result["x"]) is list and type(result["y"]) is tuple

@@ -75,6 +75,65 @@ def test_out_of_range_gathers_clamp_and_scatters_drop(path):
     )
 
 
+@pytest.mark.parametrize(
+    ("type_", "values"),
+    [
+        ("s8", [-128, 127, 2]),
+        ("u8", [255, 2, 0]),
+        ("s16", [-32768, 32767, 1]),
+        ("u16", [65535, 3, 1]),
+        ("s32", [-(2**31), 2**31 - 1, 2]),
+        ("u32", [2**32 - 1, 2**31, 1]),
+        ("s64", [2**32 + 1, -(2**40), 2**31]),
+        ("u64", [2**64 - 1, 2**32 + 1, 2]),
+    ],
+)
+def test_gather_clamps_extreme_indices_of_every_integer_type(path, type_, values):
+    """XLA's gather clamps in the indices' own type: no wrap of 64-bit or unsigned extremes."""
+    expected = np.clip(np.asarray(values, dtype=object), 0, 4).astype(np.int64) * 3
+    make = lambda: nbt.tensor([[v] for v in values], type=type_)
+    result = run(path, lambda t, i: nbt.gather(t, i), lambda: nbt.iota((5, 3)), make)
+    check(result, "s32", np.stack([expected, expected + 1, expected + 2], axis=1))
+
+
+@pytest.mark.parametrize(
+    ("type_", "value", "start"),
+    [
+        ("s64", 2**32 + 1, 7),
+        ("s64", -(2**40), 0),
+        ("u64", 2**64 - 1, 7),
+        ("u32", 2**32 - 1, 7),
+        ("s8", -5, 0),
+        ("u8", 200, 7),
+    ],
+)
+def test_slice_starts_clamp_in_their_own_type(path, type_, value, start):
+    """A start tensor of any integer type clamps so the slice fits (no 32-bit wrap)."""
+    make = lambda: nbt.tensor(value, type=type_)
+    check(
+        run(path, lambda t, s: nbt.slice(t, [s], [3]), lambda: nbt.iota((10,)), make),
+        "s32",
+        [start, start + 1, start + 2],
+    )
+    put = run(path, lambda t, s: nbt.put_slice(t, [s], nbt.tensor([70, 80, 90])), lambda: nbt.iota((10,)), make)
+    expected = np.arange(10)
+    expected[start : start + 3] = [70, 80, 90]
+    check(put, "s32", expected)
+
+
+def test_slice_starts_of_several_types_clamp_each(path):
+    starts = lambda: nbt.tensor(2**64 - 1, type="u64"), lambda: nbt.tensor(-3, type="s8")
+    window = run(path, lambda t, a, b: nbt.slice(t, [a, b], [2, 2]), lambda: nbt.iota((4, 5)), *starts)
+    check(window, "s32", [[10, 11], [15, 16]])
+
+
+def test_gather_with_no_index_per_position_repeats_the_tensor(path):
+    result = run(
+        path, lambda t, i: nbt.gather(t, i, axes=[]), lambda: nbt.iota((2,), names=["x"]), lambda: nbt.iota((3, 0))
+    )
+    check(result, "s32", [[0, 1]] * 3, names=(None, "x"))
+
+
 def test_u64_and_huge_ints():
     check(nbt.tensor([0, 5, 2**64 - 1], type="u64"), "u64", np.array([0, 5, 2**64 - 1], dtype=np.uint64))
     assert str(nbt.tensor([0, 2**64 - 1]).type) == "u64"
@@ -114,6 +173,41 @@ def test_argsort_and_top_k_follow_nx_docs(path):
     check(run(path, lambda t: nbt.argsort(t, direction="desc"), make), "s32", [0, 2, 3, 1])
     check(run(path, lambda t: nbt.top_k(t, k=3)[1], make), "s32", [0, 2, 3])
     check(run(path, lambda t: nbt.argsort(t, type="u32"), lambda: nbt.tensor([3, 1, 2])), "u32", [1, 2, 0])
+
+
+NEGATIVE_NAN = -np.float32("nan")  # its sign bit set: the smallest float in total order, the largest in Nx's
+
+
+@pytest.mark.parametrize("type_", ["f32", "f16", "bf16", "f64"])
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        ([[1.0, 3.0, NAN, 3.0, -0.0, 0.0]], [[2, 1, 3]]),  # a NaN: the canonical path
+        ([[1.0, NEGATIVE_NAN, 5.0, 2.0, 4.0, 0.0]], [[1, 2, 4]]),  # a NaN whose sign bit is set
+        ([[-1.0, -0.0, -2.0, 0.0, -3.0, -4.0]], [[1, 3, 0]]),  # -0.0 and 0.0 tie: the lower index first
+        ([[1.0, 5.0, 2.0, 4.0, 3.0, 0.0], [NEGATIVE_NAN, 1.0, 2.0, 3.0, 4.0, 5.0]], [[1, 3, 4], [0, 5, 4]]),
+        ([[1.0, 5.0, 2.0, 4.0, 3.0, -1.0]], [[1, 3, 4]]),  # nothing special: lax.top_k as it is
+    ],
+)
+def test_top_k_picks_in_nx_order(path, type_, rows, expected):
+    make = lambda: nbt.tensor(np.asarray(rows, np.float32), type=type_)
+    values, indices = run(path, lambda t: nbt.top_k(t, k=3), make)
+    check(indices, "s32", expected)
+    picked = np.take_along_axis(np.asarray(rows, np.float32), np.asarray(expected), axis=-1)
+    check(values, type_, picked)
+    assert np.array_equal(np.signbit(values.to_numpy().astype(np.float32)), np.signbit(picked))
+
+
+@pytest.mark.parametrize("tie_break", ["low", "high"])
+@pytest.mark.parametrize("type_", [None, "u8", "s64"])
+def test_argmax_and_argmin_pick_nan_and_break_ties_on_every_path(path, tie_break, type_):
+    rows = [[1.0, 3.0, 3.0, -1.0, -1.0], [2.0, NAN, 0.0, NAN, 5.0]]
+    pick = (lambda order: order[0]) if tie_break == "low" else (lambda order: order[-1])
+    options = {"axis": 1, "tie_break": tie_break} | ({"type": type_} if type_ else {})
+    top = run(path, lambda t: nbt.argmax(t, **options), lambda: nbt.tensor(rows))
+    bottom = run(path, lambda t: nbt.argmin(t, keep_axis=True, **options), lambda: nbt.tensor(rows))
+    check(top, type_ or "s32", [pick([1, 2]), pick([1, 3])])  # NaN is the largest, and the smallest
+    check(bottom, type_ or "s32", [[pick([3, 4])], [pick([1, 3])]])
 
 
 def test_cumulative_max_of_bf16_keeps_nan(path):

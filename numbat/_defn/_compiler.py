@@ -80,6 +80,8 @@ class _Entry(typing.NamedTuple):
     effectful: bool  # the code runs hooks or print_value callbacks
     key: str
     plain: tuple | None  # (type, names) of a single output when there are no callbacks to wait for
+    outs: tuple  # (type, names) of each output tensor
+    shape: str  # how the outputs come back: "tuple" (a flat tuple), "tree" or "revectorized"
 
 
 def _to_tensor(backend):
@@ -178,6 +180,9 @@ class Defn:
         # The last one-tensor call with one plain tensor out: (type, names, backend, shape,
         # call, key, out type, out names). A loop calls with the same signature again and again.
         self._last_single: tuple | None = None
+        # The last call of several tensors on the fast path: ((type, names, backend, shape) per
+        # argument, entry). Compared field by field, it spares building and hashing a key.
+        self._last_many: tuple | None = None
         self._lock = threading.RLock()
         self._devectorized: Defn | None = None  # compiles calls with vectorized tensors
         self._compiles_per_shapes: dict[tuple, int] = {}
@@ -233,7 +238,7 @@ class Defn:
                     first.type == last[0]
                     and first.names == last[1]
                     and first.backend is last[2]
-                    and data.shape == last[3]
+                    and data.aval.shape == last[3]
                 )
             except AttributeError:  # not a tensor (or no argument)
                 same = False
@@ -251,32 +256,52 @@ class Defn:
         hot = self._hot
         if hot is not None and not options and _current_recorder() is None:
             # Spelled out in this frame: a comprehension would cost a frame of its own per call.
-            try:  # the common call: tensors on this defn's backend, for a signature compiled before
-                if len(args) == 1:
-                    arg = args[0]
-                    data = arg.data
-                    entry = hot[((data.shape, arg.type, arg.names, id(arg.backend)),)]
-                    if entry.plain is not None:
-                        self._last_single = (
-                            arg.type,
-                            arg.names,
-                            arg.backend,
-                            data.shape,
-                            entry.call,
-                            entry.key,
-                            *entry.plain,
-                        )
-                    datas = (data,)
-                else:
-                    key, datas = [], []
-                    for arg in args:
+            entry = None
+            many = self._last_many
+            if many is not None and len(args) == len(many[0]):
+                # Several tensors with the last such call's signature (a loop): compared in place.
+                datas = []
+                try:
+                    for arg, (type_, names, backend, shape) in zip(args, many[0]):
                         data = arg.data
-                        key.append((data.shape, arg.type, arg.names, id(arg.backend)))
+                        if arg.type != type_ or arg.names != names or arg.backend is not backend:
+                            break
+                        if data.aval.shape != shape:
+                            break
                         datas.append(data)
-                    entry = hot[tuple(key)]
-            except (KeyError, AttributeError, TypeError):
-                pass  # a new signature, or arguments that are not all tensors: the general path
-            else:
+                    else:
+                        entry = many[1]
+                except AttributeError:  # not a tensor, or data that is not an array
+                    pass
+            if entry is None:
+                try:  # the common call: tensors on this defn's backend, for a signature compiled before
+                    if len(args) == 1:
+                        arg = args[0]
+                        data = arg.data
+                        entry = hot[((data.shape, arg.type, arg.names, id(arg.backend)),)]
+                        if entry.plain is not None:
+                            self._last_single = (
+                                arg.type,
+                                arg.names,
+                                arg.backend,
+                                data.shape,
+                                entry.call,
+                                entry.key,
+                                *entry.plain,
+                            )
+                        datas = (data,)
+                    else:
+                        key, datas, specs = [], [], []
+                        for arg in args:
+                            data = arg.data
+                            key.append((data.shape, arg.type, arg.names, id(arg.backend)))
+                            specs.append((arg.type, arg.names, arg.backend, data.shape))
+                            datas.append(data)
+                        entry = hot[tuple(key)]
+                        self._last_many = (tuple(specs), entry)
+                except (KeyError, AttributeError, TypeError):
+                    entry = None  # a new signature, or arguments that are not all tensors: the general path
+            if entry is not None:
                 try:
                     out = entry.call(*datas)
                 except RuntimeError:
@@ -379,8 +404,13 @@ class Defn:
         """The call's result: tensors on this defn's backend, in the function's output structure."""
         if entry.effectful:
             _effects.raise_pending()
+        backend = self.backend
         datas = (out,) if entry.single else out
-        results = [Tensor(data, t.type, t.names, self.backend) for data, t in zip(datas, entry.out_templates)]
+        results = [Tensor(data, type_, names, backend) for data, (type_, names) in zip(datas, entry.outs)]
+        if entry.shape == "tuple":
+            return tuple(results)
+        if entry.shape == "tree":
+            return jax.tree_util.tree_unflatten(entry.out_treedef, results)
         return _vectorized_call.unflatten_outputs(entry.out_treedef, results)
 
     def run(self, entry: _Entry, tensors: list[Tensor]):
@@ -506,6 +536,8 @@ class Defn:
             traced["effectful"],
             _key(self.name, signature),
             None if traced["effectful"] or not traced["single"] else traced["templates"][0][1:],
+            tuple((t.type, t.names) for t in traced["templates"]),
+            _output_shape(traced["treedef"]),
         )
         self._report(signature, (lowered_at - start) // 1000, (done - lowered_at) // 1000, from_disk, saved_us)
         return entry
@@ -558,6 +590,15 @@ _SINGLE = jax.tree_util.tree_structure(Tensor(0, None, (), None), is_leaf=is_ten
 
 def _same(tensor: Tensor) -> Tensor:
     return tensor
+
+
+def _output_shape(treedef) -> str:
+    """How a compiled entry's outputs are put back together (see `_Entry.shape`)."""
+    if _vectorized_call.has_revectorize(treedef):
+        return "revectorized"
+    if treedef == jax.tree_util.tree_structure((0,) * treedef.num_leaves):
+        return "tuple"
+    return "tree"
 
 
 def _key(name: str, signature: _signature.Signature) -> str:

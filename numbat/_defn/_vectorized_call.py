@@ -88,7 +88,8 @@ def devectorized_outputs(result):
 
 
 @functools.lru_cache(maxsize=256)
-def _has_revectorize(treedef) -> bool:
+def has_revectorize(treedef) -> bool:
+    """Whether outputs of structure `treedef` hold a vectorized tensor to put back together."""
     probe = jax.tree_util.tree_unflatten(treedef, [None] * treedef.num_leaves)
     is_node = lambda node: isinstance(node, _Revectorize)
     return any(is_node(node) for node in jax.tree_util.tree_leaves(probe, is_leaf=is_node))
@@ -97,7 +98,7 @@ def _has_revectorize(treedef) -> bool:
 def unflatten_outputs(treedef, tensors: list):
     """The outputs in their structure `treedef`, each `_Revectorize` node vectorized again."""
     result = jax.tree_util.tree_unflatten(treedef, tensors)
-    return revectorized(result) if _has_revectorize(treedef) else result
+    return revectorized(result) if has_revectorize(treedef) else result
 
 
 def revectorized(result):

@@ -29,4 +29,8 @@ class Array(ArrayBase, Interface):
         else:
             data = data.astype(np.complex128 if wide else np.complex64)
         fun = {"fft": xp.fft.fftn, "ifft": xp.fft.ifftn, "rfft": xp.fft.rfftn, "irfft": xp.fft.irfftn}[kind]
+        if kind != "irfft" and all(data.shape[a] == n for a, n in zip(axes, lengths)):
+            # The whole axes: no `s`, so jax.numpy adds no zero-length pad (whose 64-bit
+            # padding value would keep a 32-bit defn off jit's C++ dispatch).
+            return self._wrap(out, cast(xp, fun(data, axes=axes), out.type.dtype))
         return self._wrap(out, cast(xp, fun(data, s=lengths, axes=axes), out.type.dtype))

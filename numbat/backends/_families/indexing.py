@@ -44,31 +44,43 @@ class Array(ArrayBase, Interface):
     def getitem(self, out, tensor, index):
         return self._wrap(out, self.xp.asarray(tensor.data)[index])
 
-    def _starts(self, out, tensor, starts, lengths):
-        """Start indices clamped so that each slice fits, as Nx does."""
-        xp = self.xp
+    def _starts(self, tensor, starts, lengths) -> list:
+        """Start indices clamped so that each slice fits, as Nx does. On NumPy, Python ints
+        (exact for every integer type). On XLA, the start tensors as they are when they share
+        one type: XLA's dynamic-slice clamps each start itself, in its own type (64-bit and
+        unsigned extremes included), with no instruction around it; starts of several types
+        are clamped each in its own type first and then meet in one."""
+        if self.xp is np:
+            return [
+                min(max(int(np.asarray(s.data)), 0), size - length)
+                for s, size, length in zip(starts, tensor.shape, lengths)
+            ]
+        datas = [s.data for s in starts]
+        if len({d.dtype for d in datas}) <= 1:
+            return datas
+        common = "int32" if max(tensor.shape, default=0) < 2**31 else "int64"
         return [
-            xp.clip(xp.asarray(s.data).astype("int64" if xp is np else "int32"), 0, size - length)
-            for s, size, length in zip(starts, tensor.shape, lengths)
+            jax.lax.clamp(jax.numpy.asarray(0, d.dtype), d, jax.numpy.asarray(size - length, d.dtype)).astype(common)
+            for d, size, length in zip(datas, tensor.shape, lengths)
         ]
 
     def slice(self, out, tensor, *starts, lengths, strides):
-        xp, data = self.xp, self._as(tensor, out)
-        begins = self._starts(out, tensor, starts, lengths)
-        if xp is np:
-            window = data[tuple(slice(int(b), int(b) + n) for b, n in zip(begins, lengths))]
+        data = self._as(tensor, out)
+        begins = self._starts(tensor, starts, lengths)
+        if self.xp is np:
+            window = data[tuple(slice(b, b + n) for b, n in zip(begins, lengths))]
         else:
-            window = jax.lax.dynamic_slice(data, begins, lengths)
+            window = jax.lax.dynamic_slice(data, begins, lengths, allow_negative_indices=False)
         return self._wrap(out, window[tuple(slice(None, None, s) for s in strides)])
 
     def put_slice(self, out, tensor, update, *starts):
         xp, data, values = self.xp, self._as(tensor, out), self._as(update, out)
-        begins = self._starts(out, tensor, starts, update.shape)
+        begins = self._starts(tensor, starts, update.shape)
         if xp is np:
             data = data.copy()
-            data[tuple(slice(int(b), int(b) + n) for b, n in zip(begins, update.shape))] = values
+            data[tuple(slice(b, b + n) for b, n in zip(begins, update.shape))] = values
             return self._wrap(out, data)
-        return self._wrap(out, jax.lax.dynamic_update_slice(data, values, begins))
+        return self._wrap(out, jax.lax.dynamic_update_slice(data, values, begins, allow_negative_indices=False))
 
     def _clamped(self, index, size):
         """Indices clamped into `0..size - 1`, as XLA's gather (and so Nx) does."""
@@ -93,14 +105,28 @@ class Array(ArrayBase, Interface):
     def gather(self, out, tensor, indices, axes):
         data = self._as(tensor, out)
         rest = [a for a in range(data.ndim) if a not in axes]
-        data = self.xp.transpose(data, list(axes) + rest)
-        index = self.xp.asarray(indices.data)
-        clamped = tuple(self._clamped(index[..., i], data.shape[i]) for i in range(len(axes)))
         if self.xp is np:
-            return self._wrap(out, data[clamped])
-        # Clamped in the indices' own type (so 64-bit extremes clamp, not wrap); then in
-        # bounds, so jax.numpy adds no negative-index select around the gather.
-        return self._wrap(out, data.at[clamped].get(mode="promise_in_bounds", wrap_negative_indices=False))
+            data = np.transpose(data, list(axes) + rest)
+            index = np.asarray(indices.data)
+            if not axes:  # no index per position: every position takes the whole tensor
+                return self._wrap(out, np.broadcast_to(data, out.shape).copy())
+            return self._wrap(out, data[tuple(self._clamped(index[..., i], data.shape[i]) for i in range(len(axes)))])
+        if 0 in out.shape:  # nothing to gather (an indexed axis may be empty): no slice to take
+            return self._wrap(out, self.xp.zeros(out.shape, data.dtype))
+        # XLA's gather clamps each start index into range itself, in the indices' own type
+        # (64-bit and unsigned extremes included): no instruction around it, as
+        # `x.at[i].get(mode="clip")` with 32-bit indices.
+        batch = len(out.shape) - len(rest)
+        numbers = jax.lax.GatherDimensionNumbers(
+            offset_dims=tuple(range(batch, len(out.shape))),
+            collapsed_slice_dims=tuple(sorted(axes)),
+            start_index_map=tuple(axes),
+        )
+        sizes = tuple(1 if a in axes else data.shape[a] for a in range(data.ndim))
+        gathered = jax.lax.gather(
+            data, indices.data, numbers, sizes, mode=jax.lax.GatherScatterMode.CLIP, indices_are_sorted=False
+        )
+        return self._wrap(out, gathered)
 
     def indexed(self, out, tensor, indices, updates, axes, mode):
         """Updates at out-of-range indices (negative ones included) are dropped, as XLA's

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import functools
 
 import jax
 import numpy as np
@@ -117,20 +118,16 @@ class Array(ArrayBase, Interface):
             return self._wrap(out, result.astype(out.type.dtype))
         # lax.top_k (a partial selection, as JAX's own) compares floats in total order, where
         # a NaN with its sign bit set is the smallest and -0.0 < 0.0; Nx's order needs every
-        # NaN largest and -0.0 equal to 0.0, so floats are compared by a canonical copy and
-        # their values gathered back (k per row). Ties go to the lower index, as in Nx.
-        keys = data
-        floating = jax.numpy.issubdtype(data.dtype, jax.numpy.floating)
-        if floating:
-            keys = jax.numpy.where(jax.numpy.isnan(data), np.nan, jax.numpy.where(data == 0, 0, data)).astype(
-                data.dtype
-            )
-        values, index = jax.lax.top_k(keys, k)
-        if part:
-            return self._wrap(out, index.astype(out.type.dtype))
-        if floating:
+        # NaN largest and -0.0 equal to 0.0. The two orders pick the same elements unless a
+        # NaN is present or a zero is among those picked: lax.top_k runs on the data as it
+        # is, and only then (a NaN-propagating min says so) on a canonical copy, whose values
+        # are gathered back (k per row). Ties go to the lower index, as in Nx.
+        values, index = jax.lax.top_k(data, k)
+        if jax.numpy.issubdtype(data.dtype, jax.numpy.floating):
+            differ = jax.numpy.isnan(jax.numpy.min(data)) | jax.numpy.any(values == np.zeros((), data.dtype))
+            index = jax.lax.cond(differ, functools.partial(_nx_top_k, k=k), lambda _: index, data)
             values = jax.numpy.take_along_axis(data, index, axis=-1, mode="promise_in_bounds")
-        return self._wrap(out, values)
+        return self._wrap(out, index.astype(out.type.dtype) if part else values)
 
     def conv(
         self, out, tensor, kernel, strides, padding, input_dilation, kernel_dilation, feature_groups, batch_groups
@@ -151,3 +148,11 @@ class Array(ArrayBase, Interface):
                 batch_group_count=batch_groups,
             )
         return self._wrap(out, np.asarray(result) if host else result)
+
+
+def _nx_top_k(data, k: int):
+    """The indices `lax.top_k` picks in Nx's order: on a copy where every NaN is one NaN
+    and -0.0 is 0.0."""
+    zero, nan = np.zeros((), data.dtype), np.full((), np.nan, data.dtype)  # typed: no 64-bit constant in a defn
+    keys = jax.numpy.where(jax.numpy.isnan(data), nan, jax.numpy.where(data == zero, zero, data))
+    return jax.lax.top_k(keys, k)[1]

@@ -71,11 +71,18 @@ class Array(ArrayBase, Interface):
         data = self.xp.asarray(tensor.data)
         if axis is None:
             data, axis = self.xp.reshape(data, (-1,)), 0
-        if tie_break == "high":  # the last of equal values: search the reversed axis
-            size = data.shape[axis]
-            index = size - 1 - fun(self.xp.flip(data, axis=axis), axis=axis, keepdims=keep_axis)
+        size = data.shape[axis]
+        if self.xp is not np and size and out.type.is_integer and size - 1 <= np.iinfo(out.type.dtype).max:
+            # XLA: lax's own argmax/argmin (what jnp's call) reducing in the output's index type,
+            # not in the 64-bit one a defn's x64 trace would give jnp (a reduction and a convert).
+            fun = jax.lax.argmax if fun is self.xp.argmax else jax.lax.argmin
+            search = lambda values: fun(values, axis, out.type.dtype)
         else:
-            index = fun(data, axis=axis, keepdims=keep_axis)
+            search = lambda values: fun(values, axis=axis)
+        if tie_break == "high":  # the last of equal values: search the reversed axis
+            index = size - 1 - search(self.xp.flip(data, axis=axis))
+        else:
+            index = search(data)
         return self._wrap(out, self.xp.reshape(index, out.shape).astype(out.type.dtype))
 
     def product(self, out, tensor, axes, keep_axes):
