@@ -31,11 +31,6 @@ CAUSES: list[tuple[str, str, list[str]]] = [
     ),
     (
         "missing",
-        "log's second argument, the base (Nx's log/2; numbat/_ops/elementwise.py, SEMANTICS-B's area)",
-        ["Nx.log/2#1", "Nx.log/2#2"],
-    ),
-    (
-        "missing",
         "Nx's sub-byte types (u2, u4, s2, s4): JAX has no 2-bit types and few ops take int4, so each would need packing on every backend",
         ["Nx.bit_size/1#1"],
     ),

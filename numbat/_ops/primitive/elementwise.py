@@ -284,16 +284,30 @@ def exp(tensor):
     return _unary("exp", tensor, _types.to_floating)
 
 
-def log(tensor):
-    """The natural logarithm, element-wise.
+def log(tensor, base=None):
+    """The natural logarithm, element-wise; with `base` (a number or a tensor), the
+    logarithm in that base, `log(tensor) / log(base)`, as Nx's `log/2`.
 
     >>> nbt.log(nbt.tensor([1.0, 0.0]))
     numbat.Tensor<
       f32[2]
       [0.0, -Inf]
     >
+    >>> nbt.log(nbt.tensor([3, 9, 27, 81]), 3)
+    numbat.Tensor<
+      f32[4]
+      [1.0, 2.0, 3.0, 4.0]
+    >
+    >>> nbt.log(8, 1)
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: expected base to be greater than 0 and different than 1, got: 1
     """
-    return _unary("log", tensor, _types.to_floating)
+    if base is None:
+        return _unary("log", tensor, _types.to_floating)
+    if _types.is_number(base) and not isinstance(base, complex) and (base <= 0 or base == 1):
+        raise ArgumentError(f"expected base to be greater than 0 and different than 1, got: {base!r}")
+    return divide(log(tensor), log(base))
 
 
 def sin(tensor):
