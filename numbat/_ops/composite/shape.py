@@ -244,8 +244,11 @@ def to_batched(tensor, batch_size, leftover="repeat"):
     if leftover not in ("repeat", "discard"):
         raise ArgumentError(f'to_batched: leftover must be "repeat" or "discard", got {leftover!r}')
     total = tensor.shape[0]
-    if total == 0:
-        raise ArgumentError("to_batched: the first axis is empty")
+    if total < batch_size:  # Nx's "cannot batch beyond original tensor"
+        raise ArgumentError(
+            f"to_batched: cannot batch beyond the original tensor: batch_size {batch_size} is larger "
+            f"than its first axis (size {total})"
+        )
 
     def batches():
         for start in range(0, total, batch_size):
@@ -253,8 +256,7 @@ def to_batched(tensor, batch_size, leftover="repeat"):
                 yield slice_along_axis(tensor, start, batch_size, axis=0)
             elif leftover == "repeat":
                 tail = slice_along_axis(tensor, start, total - start, axis=0)
-                needed = batch_size - (total - start)
-                head = [slice_along_axis(tensor, 0, min(needed, total), axis=0)] * -(-needed // total)
-                yield slice_along_axis(concatenate([tail, *head], axis=0), 0, batch_size, axis=0)
+                head = slice_along_axis(tensor, 0, batch_size - (total - start), axis=0)
+                yield concatenate([tail, head], axis=0)
 
     return batches()
