@@ -2,6 +2,7 @@
 
 import math
 
+import jax
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -177,3 +178,16 @@ def test_select_clip_and_predicates(backend):
     assert nbt.real(nbt.conjugate(z)).to_numpy().tolist() == [3.0] and nbt.imag(
         nbt.conjugate(z)
     ).to_numpy().tolist() == [-4.0]
+
+
+def test_element_wise_ops_trace_to_their_lax_primitives_without_a_jit_each():
+    """On XLA, add/multiply/tanh/... bind the lax primitive itself (jax.numpy's function would
+    trace a jit of its own per op): the traced program is one equation per op."""
+    fun = nbt.defn(lambda t: nbt.tanh(t * 2.0 + 1.0) - nbt.exp(-t))
+    signature, _ = nbt._defn._signature.flatten((nbt.iota((3,), type="f32"),), {}, fun._convert)
+    flat, _ = fun.trace(signature)
+    with jax.enable_x64(True):
+        jaxpr = jax.make_jaxpr(flat)(np.zeros(3, np.float32))
+    assert [eqn.primitive.name for eqn in jaxpr.eqns] == ["mul", "add", "tanh", "neg", "exp", "sub"]
+    broadcast = nbt.defn(lambda a, b: a + b)(nbt.iota((2, 1), type="f32"), nbt.iota((3,), type="f32"))
+    assert broadcast.to_numpy().tolist() == [[0.0, 1.0, 2.0], [1.0, 2.0, 3.0]]  # jax.numpy broadcasts the rest

@@ -175,31 +175,51 @@ def _truthy(x):
     return x != 0
 
 
+def _lax_unary(np_name: str, lax_fun):
+    """`np.<np_name>` on NumPy; on jax.numpy the lax primitive itself. jax.numpy's function
+    binds that very primitive, from inside a jit of its own that a trace pays for op
+    after op (about two thirds of tracing a chain of element-wise ops)."""
+    np_fun = getattr(np, np_name)
+    return lambda xp, x: np_fun(x) if xp is np else lax_fun(x)
+
+
+def _lax_binary(np_name: str, lax_fun):
+    """`xp.<np_name>`, or on jax.numpy the lax primitive itself when no broadcasting beyond
+    a scalar operand is needed (the operands already share the output's type)."""
+
+    def binary(xp, a, b):
+        if xp is not np and a.dtype == b.dtype and (a.shape == b.shape or not a.shape or not b.shape):
+            return lax_fun(a, b)
+        return getattr(xp, np_name)(a, b)
+
+    return binary
+
+
 UNARY: dict[str, typing.Callable] = {
-    "negate": lambda xp, x: xp.negative(x),
+    "negate": _lax_unary("negative", jax.lax.neg),
     "sign": _sign,
     "floor": lambda xp, x: x if x.dtype.kind in "iu" else xp.floor(x),
     "ceil": lambda xp, x: x if x.dtype.kind in "iu" else xp.ceil(x),
     "round": _round,
-    "exp": lambda xp, x: xp.exp(x),
-    "expm1": lambda xp, x: xp.expm1(x),
-    "log": lambda xp, x: xp.log(x),
-    "log1p": lambda xp, x: xp.log1p(x),
+    "exp": _lax_unary("exp", jax.lax.exp),
+    "expm1": _lax_unary("expm1", jax.lax.expm1),
+    "log": _lax_unary("log", jax.lax.log),
+    "log1p": _lax_unary("log1p", jax.lax.log1p),
     "log2": lambda xp, x: xp.log2(x),
     "log10": lambda xp, x: xp.log10(x),
     "sigmoid": lambda xp, x: 1 / (1 + xp.exp(-x)),
-    "sqrt": lambda xp, x: xp.sqrt(x),
+    "sqrt": _lax_unary("sqrt", jax.lax.sqrt),
     "rsqrt": lambda xp, x: 1 / xp.sqrt(x),
     "cbrt": _cbrt,
-    "sin": lambda xp, x: xp.sin(x),
-    "cos": lambda xp, x: xp.cos(x),
-    "tan": lambda xp, x: xp.tan(x),
+    "sin": _lax_unary("sin", jax.lax.sin),
+    "cos": _lax_unary("cos", jax.lax.cos),
+    "tan": _lax_unary("tan", jax.lax.tan),
     "asin": lambda xp, x: xp.arcsin(x),
     "acos": lambda xp, x: xp.arccos(x),
     "atan": lambda xp, x: xp.arctan(x),
     "sinh": lambda xp, x: xp.sinh(x),
     "cosh": lambda xp, x: xp.cosh(x),
-    "tanh": lambda xp, x: xp.tanh(x),
+    "tanh": _lax_unary("tanh", jax.lax.tanh),
     "asinh": lambda xp, x: xp.arcsinh(x),
     "acosh": lambda xp, x: xp.arccosh(x),
     "atanh": lambda xp, x: xp.arctanh(x),
@@ -224,9 +244,9 @@ UNARY_OWN_TYPE: dict[str, typing.Callable] = {
 }
 
 BINARY: dict[str, typing.Callable] = {
-    "add": lambda xp, a, b: xp.add(a, b),
-    "subtract": lambda xp, a, b: xp.subtract(a, b),
-    "multiply": lambda xp, a, b: xp.multiply(a, b),
+    "add": _lax_binary("add", jax.lax.add),
+    "subtract": _lax_binary("subtract", jax.lax.sub),
+    "multiply": _lax_binary("multiply", jax.lax.mul),
     "divide": lambda xp, a, b: xp.divide(a, b),
     "pow": _pow,
     "quotient": _quotient,
@@ -236,8 +256,8 @@ BINARY: dict[str, typing.Callable] = {
     ),
     "mod": lambda xp, a, b: xp.mod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.mod(a, b),
     "atan2": lambda xp, a, b: xp.arctan2(a, b),
-    "min": lambda xp, a, b: xp.minimum(a, b),
-    "max": lambda xp, a, b: xp.maximum(a, b),
+    "min": _lax_binary("minimum", jax.lax.min),
+    "max": _lax_binary("maximum", jax.lax.max),
     "bitwise_and": lambda xp, a, b: xp.bitwise_and(a, b),
     "bitwise_or": lambda xp, a, b: xp.bitwise_or(a, b),
     "bitwise_xor": lambda xp, a, b: xp.bitwise_xor(a, b),
