@@ -183,12 +183,18 @@ def _lax_unary(np_name: str, lax_fun):
     return lambda xp, x: np_fun(x) if xp is np else lax_fun(x)
 
 
-def _lax_binary(np_name: str, lax_fun):
+def _lax_binary(np_name: str, lax_fun, kinds: str = "biufc"):
     """`xp.<np_name>`, or on jax.numpy the lax primitive itself when no broadcasting beyond
-    a scalar operand is needed (the operands already share the output's type)."""
+    a scalar operand is needed and the operands share one type of `kinds` (NumPy's letters;
+    jax.numpy's function binds the same primitive then)."""
 
     def binary(xp, a, b):
-        if xp is not np and a.dtype == b.dtype and (a.shape == b.shape or not a.shape or not b.shape):
+        if (
+            xp is not np
+            and a.dtype == b.dtype
+            and (a.shape == b.shape or not a.shape or not b.shape)
+            and a.dtype.kind in kinds
+        ):
             return lax_fun(a, b)
         return getattr(xp, np_name)(a, b)
 
@@ -247,7 +253,7 @@ BINARY: dict[str, typing.Callable] = {
     "add": _lax_binary("add", jax.lax.add),
     "subtract": _lax_binary("subtract", jax.lax.sub),
     "multiply": _lax_binary("multiply", jax.lax.mul),
-    "divide": lambda xp, a, b: xp.divide(a, b),
+    "divide": _lax_binary("divide", jax.lax.div, kinds="fc"),  # integers divide as floats
     "pow": _pow,
     "quotient": _quotient,
     "remainder": lambda xp, a, b: xp.fmod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.fmod(a, b),
@@ -267,12 +273,12 @@ BINARY: dict[str, typing.Callable] = {
 
 # Binary ops computed in the operands' merged type, whose output type differs (u8, complex).
 COMPARE: dict[str, typing.Callable] = {
-    "equal": lambda xp, a, b: xp.equal(a, b),
-    "not_equal": lambda xp, a, b: xp.not_equal(a, b),
-    "less": lambda xp, a, b: xp.less(a, b),
-    "less_equal": lambda xp, a, b: xp.less_equal(a, b),
-    "greater": lambda xp, a, b: xp.greater(a, b),
-    "greater_equal": lambda xp, a, b: xp.greater_equal(a, b),
+    "equal": _lax_binary("equal", jax.lax.eq),
+    "not_equal": _lax_binary("not_equal", jax.lax.ne),
+    "less": _lax_binary("less", jax.lax.lt, kinds="biuf"),
+    "less_equal": _lax_binary("less_equal", jax.lax.le, kinds="biuf"),
+    "greater": _lax_binary("greater", jax.lax.gt, kinds="biuf"),
+    "greater_equal": _lax_binary("greater_equal", jax.lax.ge, kinds="biuf"),
     "logical_and": lambda xp, a, b: _truthy(a) & _truthy(b),
     "logical_or": lambda xp, a, b: _truthy(a) | _truthy(b),
     "logical_xor": lambda xp, a, b: _truthy(a) ^ _truthy(b),
