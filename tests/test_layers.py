@@ -22,19 +22,7 @@ PACKAGE = ROOT / "numbat"
 LAYERS: list[tuple[str, list[str]]] = [
     ("base", ["numbat._errors", "numbat._types", "numbat._names", "numbat._shape", "numbat._format", "numbat._scoped"]),
     ("tensor", ["numbat._tensor", "numbat._check", "numbat._expr", "numbat._threefry"]),
-    (
-        "runtime",
-        [
-            "numbat.telemetry",
-            "numbat.xla._client",
-            "numbat.xla._config",
-            "numbat.xla._memory",
-            "numbat.xla._signing",
-            "numbat.xla._disk_cache",
-            "numbat.xla.distributed",
-            "numbat.xla",
-        ],
-    ),
+    ("runtime", ["numbat.telemetry", "numbat._client"]),
     ("backends", ["numbat.backends", "numbat.backends.*", "numbat._allocation"]),
     (
         "ops machinery",
@@ -54,6 +42,17 @@ LAYERS: list[tuple[str, list[str]]] = [
             "numbat.constants",
             "numbat._serialize",
             "numbat._heatmap",
+        ],
+    ),
+    (
+        "xla runtime",
+        [
+            "numbat.xla",
+            "numbat.xla._config",
+            "numbat.xla._memory",
+            "numbat.xla._signing",
+            "numbat.xla._disk_cache",
+            "numbat.xla.distributed",
         ],
     ),
     ("defn", ["numbat._defn", "numbat._defn.*"]),

@@ -9,9 +9,10 @@ from __future__ import annotations
 import contextvars
 import os
 
+from .. import _client
 from .._errors import ArgumentError
 from .._scoped import scoped
-from ..xla import _client, _config
+from ..xla import _config
 
 COMPILERS = ("xla", "evaluator")
 OPTIONS = ("compiler", "client", "device_id", "precision", "cache", "debug", "hooks", "lazy_transfers")

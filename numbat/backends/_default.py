@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import contextvars
 
+from .. import _client
 from .._errors import ArgumentError
 from .._scoped import scoped
 from .._tensor import Template, Tensor, VectorizedData, array_of
-from ..xla import _client
 from ._abstract import AbstractBackend
 from .xla_backend import XLABackend
 

@@ -10,8 +10,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .. import _client
 from .._tensor import Template, Tensor
-from ..xla import _client
 from . import _kernels
 from ._array import ArrayBackend
 

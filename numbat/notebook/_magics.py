@@ -14,9 +14,8 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
-from .. import telemetry
+from .. import _client, telemetry
 from .._errors import ArgumentError
-from ..xla import _client
 from . import _settings
 from ._graph import graph
 from ._plots import telemetry_chart

@@ -19,8 +19,7 @@ from __future__ import annotations
 import logging
 import weakref
 
-from .. import telemetry
-from ..xla import _client
+from .. import _client, telemetry
 from ._html import escape
 
 # The shells where the extension is loaded: id -> (shell, watcher, magics), so loading

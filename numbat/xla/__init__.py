@@ -3,11 +3,11 @@ cache, streaming, sharding, several processes and serialized functions."""
 
 import importlib
 
+from .._client import clients as clients
+from .._client import devices as devices
+from .._client import started as started
 from . import _disk_cache as _disk_cache
 from . import distributed as distributed
-from ._client import clients as clients
-from ._client import devices as devices
-from ._client import started as started
 from ._config import configure as configure
 from ._config import settings as settings
 from ._memory import memory as memory
@@ -44,8 +44,8 @@ def __dir__():
 
 
 def __getattr__(name):
-    # These live above the defn layer, which imports the backends, which import this
-    # package's runtime modules (client, config, memory): load them on first use (PEP 562).
+    # These live above the defn layer, which imports this package's runtime modules
+    # (config, disk cache): load them on first use (PEP 562).
     lazy = {
         "to_mlir_module": "_ir",
         "hlo": "_ir",

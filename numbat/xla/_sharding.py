@@ -16,7 +16,7 @@ import numpy as np
 from jax._src.named_sharding import DuplicateSpecError
 from jax.sharding import NamedSharding, PartitionSpec
 
-from .. import _names, telemetry
+from .. import _client, _names, telemetry
 from .._defn import _options
 from .._defn._compiler import Defn, _key
 from .._defn._signature import flatten
@@ -24,7 +24,6 @@ from .._errors import ArgumentError
 from .._ops import _dispatch
 from .._tensor import Tensor
 from ..backends.xla_backend import XLABackend
-from . import _client
 
 
 @typing.final
