@@ -109,3 +109,19 @@ def test_ambiguous_truth_value():
     with pytest.raises(ValueError, match="ambiguous"):
         bool(nbt.tensor([1, 2]))
     assert bool(nbt.tensor([1]))
+
+
+def test_eager_xla_ops_pass_plain_arrays_to_their_kernel(monkeypatch):
+    """The README's claim: an eager XLA op calls its jitted kernel with the tensors' arrays
+    (types static), so jit's C++ dispatch runs no Python pytree callback per tensor."""
+    from numbat.backends import _kernels
+
+    calls = []
+    kernel = _kernels._kernel
+    monkeypatch.setattr(_kernels, "_kernel", lambda *args: calls.append(args) or kernel(*args))
+    a = nbt.tensor([1.0, 2.0], backend=nbt.XLABackend())
+    result = nbt.add(a, a)
+    (args,) = calls
+    assert all(type(x) is not nbt.Tensor for x in args)  # no tensor travels as a pytree
+    assert args[4] == (a.type, a.type) and result.names == a.names
+    assert result.to_numpy().tolist() == [2.0, 4.0]
