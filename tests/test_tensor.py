@@ -125,3 +125,22 @@ def test_eager_xla_ops_pass_plain_arrays_to_their_kernel(monkeypatch):
     assert all(type(x) is not nbt.Tensor for x in args)  # no tensor travels as a pytree
     assert args[4] == (a.type, a.type) and result.names == a.names
     assert result.to_numpy().tolist() == [2.0, 4.0]
+
+
+def test_backends_are_interned():
+    """Equal backends are one object (an op tells "same backend" with `is`, and jit hashes
+    a backend by identity), and copies and pickles come back as that object."""
+    import copy
+    import pickle
+
+    host = nbt.NumPyBackend()
+    assert host is nbt.NumPyBackend() is copy.deepcopy(host) is pickle.loads(pickle.dumps(host))
+    xla = nbt.XLABackend(client="host")
+    assert xla is nbt.XLABackend("host") is nbt.XLABackend("host", None) is copy.copy(xla)
+    assert pickle.loads(pickle.dumps(xla)) is xla and xla == nbt.XLABackend(client="host")
+    assert nbt.XLABackend() is not xla and nbt.XLABackend() != xla
+    assert nbt.XLABackend(device_id=True) is not nbt.XLABackend(device_id=1)  # no shared instance rewritten
+    assert nbt.XLABackend(device_id=1).device_id == 1 and type(nbt.XLABackend(device_id=1).device_id) is int
+    a = nbt.backend_copy(nbt.tensor([1.0]), nbt.NumPyBackend())
+    b = nbt.backend_copy(nbt.tensor([2.0]), nbt.NumPyBackend())
+    assert a.backend is b.backend

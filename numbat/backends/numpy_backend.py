@@ -14,15 +14,26 @@ from ._array import ArrayBackend
 
 
 @typing.final
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class NumPyBackend(ArrayBackend):
     """Host NumPy arrays, computed eagerly.
 
     >>> nbt.tensor([1, 2], backend=nbt.NumPyBackend()).backend
     NumPyBackend()
+
+    There is one instance (as with `XLABackend`, equal backends are one object):
+
+    >>> nbt.NumPyBackend() is nbt.NumPyBackend()
+    True
     """
 
     xp: typing.ClassVar = np
+
+    def __new__(cls):
+        return _ONE
+
+    def __reduce__(self):  # copies and pickles come back as the one instance
+        return (NumPyBackend, ())
 
     def _wrap(self, out: Template, data) -> Tensor:
         if type(data) is not np.ndarray or data.dtype != out.type.dtype:  # NumPy scalars, other dtypes
@@ -49,3 +60,6 @@ class NumPyBackend(ArrayBackend):
 
     def describe(self) -> str:
         return "NumPy (host)"
+
+
+_ONE = object.__new__(NumPyBackend)  # no fields: nothing for __init__ to fill in

@@ -16,19 +16,39 @@ from . import _kernels
 from ._array import ArrayBackend
 
 
+_INTERNED: dict = {}  # (client, device_id, their types) -> the one XLABackend for them
+
+
 @typing.final
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class XLABackend(ArrayBackend):
     """Data on device `device_id` of XLA client `client` (None: the default client;
     a `device_id` of None: the client's configured `default_device_id`).
 
     >>> nbt.XLABackend(client="host").device.platform
     'cpu'
+
+    One instance per `(client, device_id)`: equal backends are the same object, so
+    equality and hashing are identity's (C-level: `jax.jit` hashes the backend of
+    every eager op as a static argument) and an op tells "same backend" with `is`.
+
+    >>> nbt.XLABackend(client="host") is nbt.XLABackend("host", None)
+    True
     """
 
     client: str | None = None
     device_id: int | None = None
     xp: typing.ClassVar = jnp
+
+    def __new__(cls, client: str | None = None, device_id: int | None = None):
+        key = (client, type(client), device_id, type(device_id))  # True is not 1 here
+        backend = _INTERNED.get(key)
+        if backend is None:
+            backend = _INTERNED.setdefault(key, object.__new__(cls))  # __init__ fills it in
+        return backend
+
+    def __reduce__(self):  # copies and pickles come back as the one instance
+        return (XLABackend, (self.client, self.device_id))
 
     @property
     def device(self) -> jax.Device:
