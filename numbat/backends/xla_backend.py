@@ -15,7 +15,6 @@ from .._tensor import Template, Tensor
 from . import _kernels
 from ._array import ArrayBackend
 
-
 _INTERNED: dict = {}  # (client, device_id, their types) -> the one XLABackend for them
 
 
