@@ -142,6 +142,7 @@ def _uses_64_bits(closed) -> bool:
 
 
 _NO_ARGUMENT = object()  # a defn call with no positional arguments
+_new = object.__new__
 
 
 @typing.final
@@ -178,7 +179,7 @@ class Defn:
         self._last: _signature.Signature | None = None
         self._equal_backends: dict[int, object] = {}  # backends on this defn's device the fast path knows
         # The last one-tensor call with one plain tensor out: (type, names, backend, shape,
-        # call, key, out type, out names). A loop calls with the same signature again and again.
+        # call, key, out type, out names, out backend). A loop calls with the same signature again and again.
         self._last_single: tuple | None = None
         # The last call of several tensors on the fast path: ((type, names, backend, shape) per
         # argument, entry). Compared field by field, it spares building and hashing a key.
@@ -232,11 +233,13 @@ class Defn:
         if last is not None and not rest and not options and _current_recorder() is None:
             # The commonest call of all: one tensor, one tensor out, the same signature as the
             # last call (a loop). Four comparisons instead of hashing a key, and no entry lookups.
+            # Type and names are usually the very objects of the last call (`is` costs no call).
             try:
                 data = first.data
+                type_, names = first.type, first.names
                 same = (
-                    first.type == last[0]
-                    and first.names == last[1]
+                    (type_ is last[0] or type_ == last[0])
+                    and (names is last[1] or names == last[1])
                     and first.backend is last[2]
                     and data.aval.shape == last[3]
                 )
@@ -251,7 +254,12 @@ class Defn:
                 self._hits[0] += 1
                 if telemetry.listened:
                     telemetry.cache_hit(self.name, last[5], counted=True)
-                return Tensor(out, last[6], last[7], self.backend)
+                result = _new(Tensor)  # Tensor's __init__, inline: no frame of its own
+                result.data = out
+                result.type = last[6]
+                result.names = last[7]
+                result.backend = last[8]
+                return result
         args = rest if first is _NO_ARGUMENT else (first, *rest)
         hot = self._hot
         if hot is not None and not options and _current_recorder() is None:
@@ -288,6 +296,7 @@ class Defn:
                                 entry.call,
                                 entry.key,
                                 *entry.plain,
+                                self.backend,
                             )
                         datas = (data,)
                     else:

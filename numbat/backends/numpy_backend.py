@@ -46,7 +46,9 @@ class NumPyBackend(ArrayBackend):
     def execute(self, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
         token = _fp_state.silence()  # Nx semantics: Inf and NaN, no warnings
         try:
-            return getattr(self, op)(out, *inputs, **params)
+            if params:
+                return getattr(self, op)(out, *inputs, **params)
+            return getattr(self, op)(out, *inputs)  # no keyword dict to unpack (most ops)
         except np.linalg.LinAlgError as error:  # XLA gives NaN here; NumPy refuses, so say why
             raise ArgumentError(f"linalg.{params.get('kind', op)} on the NumPy backend: {error}") from None
         finally:

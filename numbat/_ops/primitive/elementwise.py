@@ -11,6 +11,8 @@ from ..._errors import ArgumentError
 from ..._tensor import Template, Tensor
 from .. import _dispatch
 
+_template = _dispatch.template  # the cached Template constructor
+
 # Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
 # `complex`, which builds a complex number from real parts).
 REAL_ONLY = frozenset(
@@ -50,8 +52,12 @@ def _binary(op: str, left, right, result_type=None):
         left, right, type_ = _dispatch.binary_operands(left, right)
     if type_.kind == "c":  # the field, not the property: this runs on every eager op
         _real_only(op, type_)
-    out = _dispatch.broadcast_template(left, right, result_type(type_) if result_type else type_)
-    return _dispatch.run(op, out, (left, right))
+    if result_type is not None:
+        type_ = result_type(type_)
+    shape = left.data.shape
+    if left.names == right.names and shape == right.data.shape:  # broadcast_template's common case, inline
+        return _dispatch.run(op, _template(tuple(shape), type_, left.names), (left, right))
+    return _dispatch.run(op, _dispatch.broadcast_template(left, right, type_), (left, right))
 
 
 def _unary(op: str, tensor, result_type=None):

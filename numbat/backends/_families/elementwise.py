@@ -188,13 +188,12 @@ def _lax_binary(np_name: str, lax_fun, kinds: str = "biufc"):
     a scalar operand is needed and the operands share one type of `kinds` (NumPy's letters;
     jax.numpy's function binds the same primitive then)."""
 
+    np_fun = getattr(np, np_name)
+
     def binary(xp, a, b):
-        if (
-            xp is not np
-            and a.dtype == b.dtype
-            and (a.shape == b.shape or not a.shape or not b.shape)
-            and a.dtype.kind in kinds
-        ):
+        if xp is np:
+            return np_fun(a, b)
+        if a.dtype == b.dtype and (a.shape == b.shape or not a.shape or not b.shape) and a.dtype.kind in kinds:
             return lax_fun(a, b)
         return getattr(xp, np_name)(a, b)
 
@@ -377,7 +376,10 @@ def _binary_method(name, fun):
         type_ = out.type  # the common case inline: operands already of the output type
         a = left.data if left.type == type_ else self._as(left, out)
         b = right.data if right.type == type_ else self._as(right, out)
-        return self._wrap(out, fun(self.xp, a, b))
+        data = fun(self.xp, a, b)
+        if data.__class__ is np.ndarray and data.dtype == type_.dtype:  # _wrap's NumPy case, inline
+            return Tensor(data, type_, out.names, self)
+        return self._wrap(out, data)
 
     method.__name__ = name
     return method
