@@ -12,6 +12,9 @@ from ..._tensor import Template, Tensor
 from .. import _dispatch
 
 _template = _dispatch.template  # the cached Template constructor
+_FINE_SHAPES = _dispatch._FINE_SHAPES
+_current_recorder = _dispatch._current_recorder
+_NO_PARAMS: dict = {}  # never written to: backends read params
 
 # Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
 # `complex`, which builds a complex number from real parts).
@@ -56,7 +59,19 @@ def _binary(op: str, left, right, result_type=None):
         type_ = result_type(type_)
     shape = left.data.shape
     if left.names == right.names and shape == right.data.shape:  # broadcast_template's common case, inline
-        return _dispatch.run(op, _template(tuple(shape), type_, left.names), (left, right))
+        out = _template(tuple(shape), type_, left.names)
+        backend = left.backend
+        # `run`'s eager case, inline (one frame and one keyword dict less): one backend, no
+        # vectorized axes (a vectorized shape is a tuple subclass that equals no plain shape),
+        # a shape the allocation guard found small before, and no defn tracing.
+        if (
+            right.backend is backend
+            and shape.__class__ is tuple
+            and out.shape in _FINE_SHAPES
+            and _current_recorder() is None
+        ):
+            return backend.execute(op, out, (left, right), _NO_PARAMS)
+        return _dispatch.run(op, out, (left, right))
     return _dispatch.run(op, _dispatch.broadcast_template(left, right, type_), (left, right))
 
 
