@@ -59,19 +59,18 @@ def _binary(op: str, left, right, result_type=None):
         type_ = result_type(type_)
     shape = left.data.shape
     if left.names == right.names and shape == right.data.shape:  # broadcast_template's common case, inline
-        out = _template(tuple(shape), type_, left.names)
         backend = left.backend
         # `run`'s eager case, inline (one frame and one keyword dict less): one backend, no
         # vectorized axes (a vectorized shape is a tuple subclass that equals no plain shape),
         # a shape the allocation guard found small before, and no defn tracing.
         if (
-            right.backend is backend
-            and shape.__class__ is tuple
-            and out.shape in _FINE_SHAPES
+            shape.__class__ is tuple
+            and right.backend is backend
+            and shape in _FINE_SHAPES
             and _current_recorder() is None
         ):
-            return backend.execute(op, out, (left, right), _NO_PARAMS)
-        return _dispatch.run(op, out, (left, right))
+            return backend.execute(op, _template(shape, type_, left.names), (left, right), _NO_PARAMS)
+        return _dispatch.run(op, _template(tuple(shape), type_, left.names), (left, right))
     return _dispatch.run(op, _dispatch.broadcast_template(left, right, type_), (left, right))
 
 

@@ -378,9 +378,9 @@ def _binary_method(name, fun):
     numpy_fun = getattr(fun, "numpy", None)  # the NumPy function itself, where the entry says
 
     def method(self, out, left, right):
-        type_ = out.type  # the common case inline: operands already of the output type
-        a = left.data if left.type == type_ else self._as(left, out)
-        b = right.data if right.type == type_ else self._as(right, out)
+        type_ = out.type  # the common case inline: operands already of the output type (often the same object)
+        a = left.data if left.type is type_ or left.type == type_ else self._as(left, out)
+        b = right.data if right.type is type_ or right.type == type_ else self._as(right, out)
         if numpy_fun is None or self.xp is not np:
             return self._wrap(out, fun(self.xp, a, b))
         data = numpy_fun(a, b)
