@@ -36,6 +36,11 @@ class AbstractBackend(
         backend needs around it (NumPy: no floating-point warnings; XLA: a cached kernel)."""
 
     @abc.abstractmethod
+    def execute_binary(self, op: str, out: Template, left: Tensor, right: Tensor) -> Tensor:
+        """`execute(op, out, (left, right), {})` for an element-wise binary op, the commonest
+        eager call, in as few Python frames as the backend can."""
+
+    @abc.abstractmethod
     def from_numpy(self, out: Template, array: np.ndarray) -> Tensor: ...
     @abc.abstractmethod
     def to_numpy(self, tensor: Tensor) -> np.ndarray: ...

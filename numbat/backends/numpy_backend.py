@@ -11,6 +11,10 @@ from .._errors import ArgumentError
 from .._tensor import Template, Tensor
 from . import _fp_state
 from ._array import ArrayBackend
+from ._families.elementwise import numpy_functions
+
+_UFUNCS = numpy_functions()  # binary op name -> the NumPy function its table entry computes with
+_new = object.__new__
 
 
 @typing.final
@@ -53,6 +57,31 @@ class NumPyBackend(ArrayBackend):
             raise ArgumentError(f"linalg.{params.get('kind', op)} on the NumPy backend: {error}") from None
         finally:
             _fp_state.restore(token)
+
+    def execute_binary(self, op: str, out: Template, left: Tensor, right: Tensor) -> Tensor:
+        # The method's work in this one frame when the table gives a NumPy function and the
+        # operands already have the output's type.
+        ufunc = _UFUNCS.get(op)
+        type_ = out.type
+        if (
+            ufunc is None
+            or (left.type is not type_ and left.type != type_)
+            or (right.type is not type_ and right.type != type_)
+        ):
+            return self.execute(op, out, (left, right), {})
+        token = _fp_state.silence()  # Nx semantics: Inf and NaN, no warnings
+        try:
+            data = ufunc(left.data, right.data)
+        finally:
+            _fp_state.restore(token)
+        if data.__class__ is not np.ndarray or data.dtype is not left.data.dtype:
+            return self._wrap(out, data)
+        result = _new(Tensor)  # Tensor's __init__, inline: no frame
+        result.data = data
+        result.type = type_
+        result.names = out.names
+        result.backend = self
+        return result
 
     def from_numpy(self, out: Template, array: np.ndarray) -> Tensor:
         return self._place(out, array)

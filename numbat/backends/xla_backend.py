@@ -15,6 +15,7 @@ from .._tensor import Template, Tensor
 from . import _kernels
 from ._array import ArrayBackend
 
+_NO_PARAMS: dict = {}  # never written to
 _INTERNED: dict = {}  # (client, device_id, their types) -> the one XLABackend for them
 
 
@@ -70,6 +71,9 @@ class XLABackend(ArrayBackend):
 
     def execute(self, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
         return _kernels.execute(self, op, out, inputs, params)
+
+    def execute_binary(self, op: str, out: Template, left: Tensor, right: Tensor) -> Tensor:
+        return _kernels.execute(self, op, out, (left, right), _NO_PARAMS)
 
     def from_numpy(self, out: Template, array: np.ndarray) -> Tensor:
         return self._place(out, np.asarray(array, dtype=out.type.dtype))

@@ -14,7 +14,6 @@ from .. import _dispatch
 _template = _dispatch.template  # the cached Template constructor
 _FINE_SHAPES = _dispatch._FINE_SHAPES
 _current_recorder = _dispatch._current_recorder
-_NO_PARAMS: dict = {}  # never written to: backends read params
 
 # Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
 # `complex`, which builds a complex number from real parts).
@@ -69,7 +68,7 @@ def _binary(op: str, left, right, result_type=None):
             and shape in _FINE_SHAPES
             and _current_recorder() is None
         ):
-            return backend.execute(op, _template(shape, type_, left.names), (left, right), _NO_PARAMS)
+            return backend.execute_binary(op, _template(shape, type_, left.names), left, right)
         return _dispatch.run(op, _template(tuple(shape), type_, left.names), (left, right))
     return _dispatch.run(op, _dispatch.broadcast_template(left, right, type_), (left, right))
 

@@ -358,6 +358,12 @@ for _name in ("divide", "pow"):
     BINARY[_name] = _complex_as_xla(BINARY[_name])
 
 
+def numpy_functions() -> dict:
+    """The binary ops whose table entry computes with one NumPy function on NumPy data, and that
+    function (the NumPy backend calls it directly for operands of the output's type)."""
+    return {name: fun.numpy for name, fun in BINARY.items() if getattr(fun, "numpy", None) is not None}
+
+
 def _unary_method(name, fun):
     def method(self, out, tensor):
         return self._wrap(out, fun(self.xp, self._as(tensor, out)))
