@@ -138,7 +138,9 @@ def run(op: str, fun, operands: tuple, outputs: tuple, static: dict, split_first
     keys = tuple(i for i, out in enumerate(outputs) if out is KEY)
     sizes = tuple(size for _, size in axes)
     for out in outputs:  # before JAX allocates the sample
-        _allocation.check(f"random.{op}", Template(sizes + out.shape, out.type, (None,) * len(sizes) + out.names), backend)
+        _allocation.check(
+            f"random.{op}", Template(sizes + out.shape, out.type, (None,) * len(sizes) + out.names), backend
+        )
     datas, has = [], []
     for value in operands:
         data, flags = _vectorized.aligned(value, axes) if isinstance(value, Tensor) else (value, (False,) * len(axes))
