@@ -7,6 +7,8 @@ inference for samplers.
 backend where the data lives (or as part of the trace inside a defn), on the NumPy
 backend on the host CPU, returned as NumPy data. Numbers the caller passed become
 host arrays of the type they are drawn in, so compiled work is reused across values.
+Vectorized operands (a vectorized key above all) are mapped over with `jax.vmap`, so
+each entry draws exactly what one call with that entry would.
 
 >>> run("split", _threefry.split, (nbt.random.key(0),), (template((2, 2), U32),), {"parts": 2}).shape
 (2, 2)

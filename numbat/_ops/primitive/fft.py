@@ -61,6 +61,11 @@ def fft(tensor, length=None, axis=-1, eps=1.0e-10):
       c64[4]
       [2.0+0.0i, 1.0-1.0i, 0.0+0.0i, 1.0+1.0i]
     >
+    >>> nbt.fft(nbt.tensor([1.0, 0.5, 0.0, 0.0]), eps=0.5)
+    numbat.Tensor<
+      c64[4]
+      [1.5+0.0i, 1.0+0.0i, 0.0+0.0i, 1.0+0.0i]
+    >
     """
     return _transform("fft", tensor, length, (axis,), "fft", eps)
 
