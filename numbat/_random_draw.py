@@ -80,7 +80,8 @@ def _compiled(fun, static: tuple, split_first: bool, has: tuple, keys: tuple):
     own = tuple(slice(None) if flag else slice(0, 1) for flag in (has[0] if has else ()))
 
     def whole(*arrays):
-        results = mapped(*arrays)
+        # As Nx's `stop_grad` on every draw: no gradient flows through random numbers.
+        results = jax.lax.stop_gradient(mapped(*arrays))
         return tuple(result[own] if i in keys else result for i, result in enumerate(results))
 
     return jax.jit(whole)

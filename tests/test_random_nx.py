@@ -710,3 +710,29 @@ def test_choice_and_shuffle_options():
 def test_errors_name_the_function_and_the_problem(call, message):
     with pytest.raises(nbt.ArgumentError, match=message):
         call()
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_no_gradient_flows_through_a_draw_as_nxs_stop_grad(path):
+    # Nx ends every sampler with stop_grad: the gradient with respect to the bounds, the
+    # mean or the deviation is 0; a shuffled or chosen tensor still passes its gradient on.
+    draws = [
+        lambda x: R.uniform(R.key(1), x, 2.0 + x, shape=(3,))[0],
+        lambda x: R.normal(R.key(1), x, 1.0 + x, shape=(3,), type="c64")[0],
+        lambda x: R.normal_split(R.key(1), x, 2.0, shape=(3,)),
+        lambda x: R.multivariate_normal(R.key(1), nbt.stack([x, x]), nbt.tensor([[1.0, 0.0], [0.0, 1.0]]))[0],
+        lambda x: R.uniform(nbt.vectorize(R.split(R.key(1)), "k"), x, 2.0, shape=(2,))[0],
+    ]
+    backend = nbt.XLABackend() if path in ("xla", "jit") else nbt.NumPyBackend()
+    with nbt.default_backend(backend):
+        for draw in draws:
+
+            def loss(x, draw=draw):
+                return nbt.sum(nbt.abs(draw(x)))
+
+            grad = {"jit": nbt.jit, "evaluator": lambda f: nbt.defn(f, compiler="evaluator")}.get(path, lambda f: f)(
+                nbt.grad(loss)
+            )
+            assert nbt.to_number(grad(nbt.tensor(0.5))) == 0.0
+        shuffled = nbt.grad(lambda x: nbt.sum(R.shuffle(R.key(1), x * nbt.tensor([1.0, 2.0, 3.0]))[0]))
+        assert nbt.to_number(shuffled(nbt.tensor(0.5))) == 6.0
