@@ -101,9 +101,10 @@ def test_bad_rows_are_usage_errors(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_the_random_normal_row_times_nxs_algorithm_on_both_sides():
-    # The JAX side is Nx's normal written in jax.lax: numbat's numbers, bit for bit, checked.
-    (kernel,) = _bench_kernels.select("random_normal")
+@pytest.mark.parametrize("row", ["random_uniform", "random_normal"])
+def test_the_random_rows_time_nxs_algorithm_on_both_sides(row):
+    # The JAX side is Nx's sampler written in jax.lax: numbat's numbers, bit for bit, checked.
+    (kernel,) = _bench_kernels.select(row)
     assert kernel.check
     key, like = kernel.inputs(4096)
     ours = nbt.defn(kernel.numbat)(nbt.tensor(key), nbt.tensor(like))
