@@ -82,7 +82,7 @@ def _compiled(fun, static: tuple, split_first: bool, has: tuple, keys: tuple):
     def whole(*arrays):
         # As Nx's `stop_grad` on every draw: no gradient flows through random numbers.
         results = jax.lax.stop_gradient(mapped(*arrays))
-        return tuple(result[own] if i in keys else result for i, result in enumerate(results))
+        return tuple(result[own] if own and i in keys else result for i, result in enumerate(results))
 
     return jax.jit(whole)
 
