@@ -26,6 +26,7 @@ import time
 import typing
 
 import jax
+import jax.extend.random
 import jax.numpy as jnp
 import numpy as np
 
@@ -290,17 +291,48 @@ def _nb_random(sampler):
     return draw
 
 
-def _jx_random(sampler):
-    def draw(key, like):
-        next_key, sample_key = jax.random.split(key)
-        return sampler(sample_key, like.shape), next_key
+# Nx's erf_inv (Giles' polynomials in f64, highest power first), for the reference below.
+_ERF_INV_SMALL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087)
+_ERF_INV_SMALL += (-0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
+_ERF_INV_LARGE = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773)
+_ERF_INV_LARGE += (-0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
 
-    return draw
+
+def _nx_uniform(key, like, low):
+    """Nx's `Nx.Random.uniform` written directly in `jax.lax`, as a JAX user would for Nx's
+    numbers: threefry2x32 over Nx's counter layout, the split, and f32 uniforms in
+    [low, 1) from 23 random mantissa bits. Returns them (flat) and the next key."""
+    threefry = jax.extend.random.threefry_2x32
+    keys = threefry((key[0], key[1]), jax.lax.iota(jnp.uint32, 4)).reshape(2, 2)
+    bits = threefry((keys[1, 0], keys[1, 1]), jax.lax.iota(jnp.uint32, like.size))
+    one = np.float32(1)
+    unit = jax.lax.bitcast_convert_type((bits >> np.uint32(9)) | np.uint32(0x3F800000), jnp.float32) - one
+    return jnp.maximum(unit * (one - low) + low, low), keys[0]
 
 
-_RANDOM_NOTE = (
-    "numbat draws with Nx's threefry algorithms (Nx's numbers), the JAX side with jax.random's "
-    "threefry2x32 after one split: the same bit generator, another counter layout; numbers differ"
+def _jx_nx_uniform(key, like):
+    uniform, next_key = _nx_uniform(key, like, np.float32(0))
+    return uniform.reshape(like.shape), next_key
+
+
+def _jx_nx_normal(key, like):
+    """Nx's `Nx.Random.normal` in `jax.lax`: `sqrt(2) erf_inv(u)` for Nx's uniforms u in
+    (-1, 1), with Nx's erf_inv in f64."""
+    with jax.enable_x64(True):  # the f64 steps (a scoped setting, as numbat's)
+        u, next_key = _nx_uniform(key, like, np.float32(np.nextafter(np.float32(-1), np.float32(0))))
+        z = u.astype(jnp.float64)
+        w = -jnp.log((1 - z) * (1 + z))
+        small, large = jnp.full_like(w, _ERF_INV_SMALL[0]), jnp.full_like(w, _ERF_INV_LARGE[0])
+        for a, b in zip(_ERF_INV_SMALL[1:], _ERF_INV_LARGE[1:]):
+            small, large = small * (w - 2.5) + a, large * (jnp.sqrt(w) - 3) + b
+        erf_inv = jnp.where(jnp.abs(z) == 1, jnp.copysign(jnp.inf, z), jnp.where(w < 5, small, large) * z)
+        normal = np.float32(np.sqrt(2.0)) * erf_inv.astype(jnp.float32)
+        return normal.reshape(like.shape), next_key
+
+
+_NX_RANDOM_NOTE = (
+    "the JAX side is Nx's algorithm written in jax.lax (the same numbers, checked); jax.random's "
+    "own samplers use another counter layout, and normal an f32 erf_inv"
 )
 
 
@@ -445,15 +477,15 @@ KERNELS: tuple[Kernel, ...] = (
         _rows_by(1024),
         lambda x: nbt.fft(x),
         lambda x: jnp.fft.fft(x.astype(jnp.complex64)),
+        "numbat also cleans up as Nx does (parts with |x| <= eps, 1e-10, become 0): one more pass over the result",
     ),
     _kernel(
         "random_uniform",
         "random.uniform",
         _key_inputs,
         _nb_random(nbt.random.uniform),
-        _jx_random(jax.random.uniform),
-        _RANDOM_NOTE,
-        check=False,
+        _jx_nx_uniform,
+        _NX_RANDOM_NOTE,
         index=1,
     ),
     _kernel(
@@ -461,9 +493,8 @@ KERNELS: tuple[Kernel, ...] = (
         "random.normal",
         _key_inputs,
         _nb_random(nbt.random.normal),
-        _jx_random(jax.random.normal),
-        _RANDOM_NOTE,
-        check=False,
+        _jx_nx_normal,
+        _NX_RANDOM_NOTE,
         index=1,
     ),
     _kernel("cond", "cond on sum > 0", _vector(), _nb_cond, _jx_cond),

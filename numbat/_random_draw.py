@@ -7,6 +7,8 @@ inference for samplers.
 backend where the data lives (or as part of the trace inside a defn), on the NumPy
 backend on the host CPU, returned as NumPy data. Numbers the caller passed become
 host arrays of the type they are drawn in, so compiled work is reused across values.
+Vectorized operands (a vectorized key above all) are mapped over with `jax.vmap`, so
+each entry draws exactly what one call with that entry would.
 
 >>> run("split", _threefry.split, (nbt.random.key(0),), (template((2, 2), U32),), {"parts": 2}).shape
 (2, 2)
@@ -16,14 +18,15 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 
 import jax
 import numpy as np
 
-from . import _allocation, _check, _expr, _names, _threefry, _types
+from . import _allocation, _check, _expr, _format, _names, _threefry, _types
 from ._errors import ArgumentError
-from ._ops import _dispatch
-from ._tensor import Template, Tensor
+from ._ops import _dispatch, _vectorized
+from ._tensor import Template, Tensor, VectorizedData
 from .backends.numpy_backend import NumPyBackend
 
 U32 = _types.Type("u", 32)
@@ -51,47 +54,116 @@ def template(shape, type_: _types.Type, names=None) -> Template:
 
 
 @functools.cache
-def _compiled(fun, static: tuple, split_first: bool):
+def _compiled(fun, static: tuple, split_first: bool, has: tuple, keys: tuple):
+    """`fun` (after splitting the key with `split_first`) compiled once per signature,
+    mapped with `jax.vmap` over the vectorized axes: `has[i][level]` tells whether
+    operand `i` has vectorized axis `level`. The outputs at the positions `keys` are
+    keys drawn from the first operand alone: they keep only its vectorized axes."""
+
     def call(*arrays):
         # The operands are opaque to XLA: constants (numbers, or tensors a defn built) must
         # not be folded into the arithmetic differently from values passed at run time.
         arrays = jax.lax.optimization_barrier(arrays)
         if not split_first:
-            return fun(*arrays, **dict(static))
-        keys = _threefry.split(arrays[0], 2)
-        drawn = fun(keys[1], *arrays[1:], **dict(static))
-        return (*(drawn if isinstance(drawn, tuple) else (drawn,)), keys[0])
+            drawn = fun(*arrays, **dict(static))
+            return drawn if isinstance(drawn, tuple) else (drawn,)
+        parts = _threefry.split(arrays[0], 2)
+        drawn = fun(parts[1], *arrays[1:], **dict(static))
+        return (*(drawn if isinstance(drawn, tuple) else (drawn,)), parts[0])
 
-    return jax.jit(call)
+    mapped = call
+    for level in reversed(range(len(has[0]) if has else 0)):
+        in_axes = tuple(0 if flags[level] else None for flags in has)
+        mapped = _looped(mapped, in_axes) if fun in _LOOPED else jax.vmap(mapped, in_axes=in_axes)
+    # A key output is the same for every entry of the axes its key operand lacks (or has
+    # with size 1): one entry of each is kept.
+    own = tuple(slice(None) if flag else slice(0, 1) for flag in (has[0] if has else ()))
+
+    def whole(*arrays):
+        # As Nx's `stop_grad` on every draw: no gradient flows through random numbers.
+        results = jax.lax.stop_gradient(mapped(*arrays))
+        return tuple(result[own] if own and i in keys else result for i, result in enumerate(results))
+
+    return jax.jit(whole)
+
+
+# Draws whose arithmetic rounds differently when XLA batches it: a matrix product's
+# rounding depends on how many rows it multiplies at once. A batch of them runs as a loop
+# (`lax.map`), each entry the very computation of one call.
+_LOOPED = frozenset({_threefry.multivariate_normal})
+
+
+def _looped(fun, in_axes: tuple):
+    """`jax.vmap(fun, in_axes)` (axes 0 or None) as a loop over the mapped operands."""
+
+    def looped(*arrays):
+        def one(mapped):
+            entries = iter(mapped)
+            return fun(*(next(entries) if axis == 0 else array for array, axis in zip(arrays, in_axes)))
+
+        return jax.lax.map(one, tuple(array for array, axis in zip(arrays, in_axes) if axis == 0))
+
+    return looped
+
+
+def _vectorized_axes(op: str, tensors: tuple) -> tuple:
+    """The vectorized axes of a draw over `tensors` (the key first), refused where Nx's
+    order of them would depend on the order its arithmetic meets the operands in."""
+    axes = _vectorized.canonical(tensors)
+    if axes and len(tensors) > 1:
+        names = [name for name, _ in axes]
+        for order in itertools.permutations(tensors):
+            if [name for name, _ in _vectorized.canonical(order)] != names:
+                described = ", ".join(
+                    _format.vectorized_header(t.vectorized_axes) if t.vectorized_axes else "not vectorized"
+                    for t in tensors
+                )
+                raise ArgumentError(
+                    f"random.{op}: the vectorized axes of its tensors ({described}) have no one order; "
+                    "give them the same vectorized axes first (nbt.broadcast_vectors)"
+                )
+    return axes
 
 
 def run(op: str, fun, operands: tuple, outputs: tuple, static: dict, split_first: bool = False):
     """`fun(*operands' data, **static)` as tensors of the `outputs` templates, on the
     backend of the tensor operands (other operands are host arrays), recorded as
     `random_{op}`. With `split_first` the first operand is a key that is split first:
-    `fun` draws with the second key, and the first comes back as the last output."""
+    `fun` draws with the second key, and the first comes back as the last output.
+
+    Vectorized operands (a vectorized key above all) draw once per entry, as if in a
+    loop: the outputs are vectorized over the operands' vectorized axes, except the keys
+    (`KEY` outputs), which are vectorized as the first operand is."""
     tensors = tuple(value for value in operands if isinstance(value, Tensor))
-    for value in tensors:
-        if value.vectorized_axes:
-            raise ArgumentError(
-                f"random.{op} does not take vectorized tensors (vectorized axes {value.vectorized_axes})"
-            )
+    axes = _vectorized_axes(op, tensors)
     backend = _dispatch.backend_of(*tensors)
-    for out in outputs:
-        _allocation.check(f"random.{op}", out, backend)  # before JAX allocates the sample
+    outputs = outputs + (KEY,) if split_first else outputs
+    keys = tuple(i for i, out in enumerate(outputs) if out is KEY)
+    sizes = tuple(size for _, size in axes)
+    for out in outputs:  # before JAX allocates the sample
+        _allocation.check(
+            f"random.{op}", Template(sizes + out.shape, out.type, (None,) * len(sizes) + out.names), backend
+        )
+    datas, has = [], []
+    for value in operands:
+        data, flags = _vectorized.aligned(value, axes) if isinstance(value, Tensor) else (value, (False,) * len(axes))
+        datas.append(data)
+        has.append(flags)
     host = isinstance(backend, NumPyBackend)
-    datas = [value.data if isinstance(value, Tensor) else value for value in operands]
+    compiled = _compiled(fun, tuple(sorted(static.items())), split_first, tuple(has) if axes else (), keys)
     with jax.enable_x64(True):  # u64 seeds and s64 steps keep their width (a scoped setting)
         if host:
             cpu = jax.devices("cpu")[0]
             datas = [jax.device_put(np.asarray(data), cpu) for data in datas]
-        results = _compiled(fun, tuple(sorted(static.items())), split_first)(*datas)
-    results = results if isinstance(results, tuple) else (results,)
-    outputs = outputs + (KEY,) if split_first else outputs
-    made = [
-        Tensor(np.asarray(data) if host else data, out.type, out.names, backend)
-        for data, out in zip(results, outputs, strict=True)
-    ]
+        results = compiled(*datas)
+    key_axes = _key_axes(operands[0], axes) if axes else ()
+    made = []
+    for i, (data, out) in enumerate(zip(results, outputs, strict=True)):
+        data = np.asarray(data) if host else data
+        own = key_axes if i in keys else axes
+        if i in keys and len(own) != len(axes):  # the axes the key lacks were kept as size 1
+            data = data.reshape(tuple(size for _, size in own) + out.shape)
+        made.append(Tensor(VectorizedData(data, own) if own else data, out.type, out.names, backend))
     recorder = _expr.current()
     if recorder is not None:
         shown = {
@@ -99,6 +171,13 @@ def run(op: str, fun, operands: tuple, outputs: tuple, static: dict, split_first
         }
         recorder.record_many(f"random_{op}", tensors, shown, made)
     return tuple(made) if len(made) > 1 else made[0]
+
+
+def _key_axes(first, axes: tuple) -> tuple:
+    """The vectorized axes of a key drawn from operand `first`: its own, in the order of
+    `axes` (with its own sizes: an axis it has with size 1 stays 1)."""
+    own = dict(first.vectorized_axes) if isinstance(first, Tensor) else {}
+    return tuple((name, own[name]) for name, _ in axes if name in own)
 
 
 def key_tensor(key, op: str) -> Tensor:

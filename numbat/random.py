@@ -17,6 +17,21 @@ numbat.Tensor<
   f32
   0.7691127
 >
+
+A vectorized key (`nbt.vectorize`) draws once per key, as if in a loop: the sample and
+the next key are vectorized over the key's axes, each entry the numbers of that key.
+Other vectorized operands (bounds, means, tensors to shuffle) draw once per entry too.
+
+>>> keys = nbt.vectorize(nbt.stack([nbt.random.key(1701), nbt.random.key(12)]), "k")
+>>> sample, next_keys = nbt.random.uniform(keys)
+>>> sample
+numbat.Tensor<
+  vectorized[k: 2]
+  f32
+  [0.9728644, 0.7691127]
+>
+>>> next_keys.vectorized_axes
+(('k', 2),)
 """
 
 from __future__ import annotations

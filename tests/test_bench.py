@@ -3,8 +3,11 @@
 
 import json
 
+import jax
+import numpy as np
 import pytest
 
+import numbat as nbt
 from numbat import _bench_kernels, _bench_markdown, cli
 
 
@@ -96,3 +99,15 @@ def test_markdown_from_the_command_line(capsys):
 def test_bad_rows_are_usage_errors(argv, message, capsys):
     assert cli.main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("row", ["random_uniform", "random_normal"])
+def test_the_random_rows_time_nxs_algorithm_on_both_sides(row):
+    # The JAX side is Nx's sampler written in jax.lax: numbat's numbers, bit for bit, checked.
+    (kernel,) = _bench_kernels.select(row)
+    assert kernel.check
+    key, like = kernel.inputs(4096)
+    ours = nbt.defn(kernel.numbat)(nbt.tensor(key), nbt.tensor(like))
+    theirs = jax.jit(kernel.jax)(key, like)
+    for a, b in zip(ours, theirs, strict=True):
+        assert np.asarray(a).tobytes() == np.asarray(b).tobytes()

@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 
 import numbat as nbt
+from numbat import _threefry
+from numbat._types import parse
 
 R = nbt.random
 
@@ -710,3 +712,64 @@ def test_choice_and_shuffle_options():
 def test_errors_name_the_function_and_the_problem(call, message):
     with pytest.raises(nbt.ArgumentError, match=message):
         call()
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_no_gradient_flows_through_a_draw_as_nxs_stop_grad(path):
+    # Nx ends every sampler with stop_grad: the gradient with respect to the bounds, the
+    # mean or the deviation is 0; a shuffled or chosen tensor still passes its gradient on.
+    draws = [
+        lambda x: R.uniform(R.key(1), x, 2.0 + x, shape=(3,))[0],
+        lambda x: R.normal(R.key(1), x, 1.0 + x, shape=(3,), type="c64")[0],
+        lambda x: R.normal_split(R.key(1), x, 2.0, shape=(3,)),
+        lambda x: R.multivariate_normal(R.key(1), nbt.stack([x, x]), nbt.tensor([[1.0, 0.0], [0.0, 1.0]]))[0],
+        lambda x: R.uniform(nbt.vectorize(R.split(R.key(1)), "k"), x, 2.0, shape=(2,))[0],
+    ]
+    backend = nbt.XLABackend() if path in ("xla", "jit") else nbt.NumPyBackend()
+    with nbt.default_backend(backend):
+        for draw in draws:
+
+            def loss(x, draw=draw):
+                return nbt.sum(nbt.abs(draw(x)))
+
+            grad = {"jit": nbt.jit, "evaluator": lambda f: nbt.defn(f, compiler="evaluator")}.get(path, lambda f: f)(
+                nbt.grad(loss)
+            )
+            assert nbt.to_number(grad(nbt.tensor(0.5))) == 0.0
+        shuffled = nbt.grad(lambda x: nbt.sum(R.shuffle(R.key(1), x * nbt.tensor([1.0, 2.0, 3.0]))[0]))
+        assert nbt.to_number(shuffled(nbt.tensor(0.5))) == 6.0
+
+
+@pytest.mark.parametrize("type_", ["f32", "f16", "bf16", "f8", "f8_e4m3fn"])
+def test_normal_draws_libms_numbers_for_every_uniform_of_32_bits_or_fewer(type_):
+    # normal's erf_inv takes its log with fdlibm's algorithm in lax ops for these types (a
+    # vectorized log, where XLA's CPU log of f64 is libm's, one element at a time). Over
+    # every uniform such a draw can make (all 2**23 for f32), the normals are libm's.
+    real = parse(type_)
+    mantissa = _threefry._MANTISSA[(real.kind, real.bits)]
+    with jax.enable_x64(True):
+        drawn = jax.numpy.arange(2**mantissa, dtype=jax.numpy.uint32)
+        unsigned = {8: jax.numpy.uint8, 16: jax.numpy.uint16, 32: jax.numpy.uint32}[real.bits]
+
+        def normals(log):
+            def draw(bits):
+                one = jax.numpy.asarray(1, real.dtype)
+                raw = bits.astype(unsigned) | jax.lax.bitcast_convert_type(one, unsigned)
+                unit = jax.lax.bitcast_convert_type(raw, real.dtype) - one
+                low = jax.numpy.asarray(_threefry._next_after_minus_1(real), real.dtype)
+                u = jax.numpy.maximum(unit * (one - low) + low, low)
+                return _threefry._in_f64(lambda z: _threefry._erf_inv(z, log=log), u)
+
+            return np.asarray(jax.jit(draw)(drawn)).view(f"u{real.bits // 8}")
+
+        fast, libm = normals(_threefry._log), normals(jax.numpy.log)
+    assert fast.size == 2**mantissa and (fast == libm).all()
+
+
+def test_the_vectorized_log_is_within_an_ulp_of_libms():
+    values = np.concatenate([np.geomspace(1e-300, 1e300, 100_001), np.linspace(0.5, 2.0, 100_001), [0.0, 1.0]])
+    with jax.enable_x64(True):
+        ours = np.asarray(jax.jit(_threefry._log)(jax.numpy.asarray(values)))
+    libm = np.log(values[:-2])
+    assert ours[-2] == -np.inf and ours[-1] == 0.0
+    assert (np.abs(ours[:-2] - libm) <= np.spacing(np.abs(libm))).all()

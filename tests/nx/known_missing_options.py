@@ -35,15 +35,6 @@ CAUSES: list[tuple[str, str, list[str]]] = [
         ),
         ["honours Nx.LinAlg.eigh:eps"],
     ),
-    (
-        "ignored",
-        (
-            "fft/ifft/fft2/ifft2/rfft/irfft validate eps and do not use it: Nx's binary backend "
-            "sets real and imaginary parts with |x| <= eps to 0 (nx/lib/nx/binary_backend.ex:2259); "
-            "Nx documents it as a threshold 'which backends can use', and XLA's FFT ignores it"
-        ),
-        ["honours Nx.fft:eps"],
-    ),
 ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import abc
 
+import jax
 import numpy as np
 
 from ..._tensor import Template, Tensor
@@ -15,12 +16,14 @@ class Interface(abc.ABC):
     """Fast Fourier transforms."""
 
     @abc.abstractmethod
-    def fft(self, out: Template, tensor: Tensor, kind: str, lengths: tuple, axes: tuple) -> Tensor:
-        """Transform `kind` (fft, ifft, rfft, irfft) over `axes`, with `lengths` points each."""
+    def fft(self, out: Template, tensor: Tensor, kind: str, lengths: tuple, axes: tuple, eps: float) -> Tensor:
+        """Transform `kind` (fft, ifft, rfft, irfft) over `axes`, with `lengths` points each,
+        the last axis first; after each axis, real and imaginary parts with |x| <= `eps`
+        become 0 (Nx's clean-up)."""
 
 
 class Array(ArrayBase, Interface):
-    def fft(self, out, tensor, kind, lengths, axes):
+    def fft(self, out, tensor, kind, lengths, axes, eps):
         xp = self.xp
         data = xp.asarray(tensor.data)
         wide = data.dtype in (np.float64, np.complex128)  # f64/c128 keep 64 bits; the rest compute in f32/c64
@@ -28,9 +31,35 @@ class Array(ArrayBase, Interface):
             data = data.astype(np.float64 if wide else np.float32)
         else:
             data = data.astype(np.complex128 if wide else np.complex64)
-        fun = {"fft": xp.fft.fftn, "ifft": xp.fft.ifftn, "rfft": xp.fft.rfftn, "irfft": xp.fft.irfftn}[kind]
-        if kind != "irfft" and all(data.shape[a] == n for a, n in zip(axes, lengths)):
-            # The whole axes: no `s`, so jax.numpy adds no zero-length pad (whose 64-bit
+        fun = {"fft": xp.fft.fft, "ifft": xp.fft.ifft, "rfft": xp.fft.rfft, "irfft": xp.fft.irfft}[kind]
+        # As Nx: fft2 and ifft2 transform their second axis, clean up, then their first.
+        for axis, length in reversed(tuple(zip(axes, lengths))):
+            # The whole axis: no `n`, so jax.numpy adds no zero-length pad (whose 64-bit
             # padding value would keep a 32-bit defn off jit's C++ dispatch).
-            return self._wrap(out, cast(xp, fun(data, axes=axes), out.type.dtype))
-        return self._wrap(out, cast(xp, fun(data, s=lengths, axes=axes), out.type.dtype))
+            whole = kind != "irfft" and data.shape[axis] == length
+            data = _cleaned(xp, fun(data, axis=axis) if whole else fun(data, n=length, axis=axis), eps)
+        return self._wrap(out, cast(xp, data, out.type.dtype))
+
+
+def _limit(dtype: np.dtype, eps: float):
+    """The largest value of `dtype`'s real type that is at most `eps`: |x| <= it in that
+    type exactly when |x| <= eps (Nx compares in f64)."""
+    real = np.dtype(np.float64 if dtype in (np.float64, np.complex128) else np.float32)
+    with np.errstate(over="ignore"):
+        limit = real.type(eps)
+    return np.nextafter(limit, real.type(0)) if float(limit) > eps else limit
+
+
+def _cleaned(xp, data, eps: float):
+    """Nx's clean-up of a transform: real and imaginary parts with |x| <= eps become +0."""
+    limit = _limit(data.dtype, eps)
+    if data.dtype.kind != "c":
+        return xp.where(xp.abs(data) <= limit, xp.zeros_like(data), data)
+    real, imag = xp.real(data), xp.imag(data)
+    real = xp.where(xp.abs(real) <= limit, xp.zeros_like(real), real)
+    imag = xp.where(xp.abs(imag) <= limit, xp.zeros_like(imag), imag)
+    if xp is np:
+        cleaned = np.empty_like(data)
+        cleaned.real, cleaned.imag = real, imag
+        return cleaned
+    return jax.lax.complex(real, imag)
