@@ -85,14 +85,14 @@ def qr(tensor, mode="reduced", eps=1.0e-10):
     ((3, 2), (2, 2))
     """
     tensor = _matrix(tensor, "qr")
-    _positive("qr", "eps", eps)
+    eps = _positive("qr", "eps", eps)
     if mode not in ("reduced", "complete"):
         raise ArgumentError(f'linalg.qr: mode must be "reduced" or "complete", got {mode!r}')
     *batch, m, n = tensor.shape
     k = min(m, n) if mode == "reduced" else m
     type_ = _float(tensor)
-    q = _decompose(tensor, "qr", (*batch, m, k), type_, 0, mode=mode)
-    r = _decompose(tensor, "qr", (*batch, k, n), type_, 1, mode=mode)
+    q = _decompose(tensor, "qr", (*batch, m, k), type_, 0, mode=mode, eps=eps)
+    r = _decompose(tensor, "qr", (*batch, k, n), type_, 1, mode=mode, eps=eps)
     return q, r
 
 
@@ -110,14 +110,14 @@ def svd(tensor, full_matrices=True, max_iter=100):
     >
     """
     tensor = _matrix(tensor, "svd")
-    _positive("svd", "max_iter", max_iter, int)
+    max_iter = _positive("svd", "max_iter", max_iter, int)
     *batch, m, n = tensor.shape
     k = min(m, n)
     type_ = _float(tensor)
-    full = bool(full_matrices)
-    u = _decompose(tensor, "svd", (*batch, m, m if full else k), type_, 0, full_matrices=full)
-    s = _decompose(tensor, "svd", (*batch, k), _types.to_real(type_), 1, full_matrices=full)
-    vt = _decompose(tensor, "svd", (*batch, n if full else k, n), type_, 2, full_matrices=full)
+    options = {"full_matrices": bool(full_matrices), "max_iter": max_iter, "compute": type_.dtype}
+    u = _decompose(tensor, "svd", (*batch, m, m if full_matrices else k), type_, 0, **options)
+    s = _decompose(tensor, "svd", (*batch, k), _types.to_real(type_), 1, **options)
+    vt = _decompose(tensor, "svd", (*batch, n if full_matrices else k, n), type_, 2, **options)
     return u, s, vt
 
 
@@ -135,12 +135,11 @@ def eigh(tensor, max_iter=1_000, eps=1.0e-4):
     >
     """
     tensor = _matrix(tensor, "eigh", square=True)
-    _positive("eigh", "max_iter", max_iter, int)
-    _positive("eigh", "eps", eps)
+    options = {"max_iter": _positive("eigh", "max_iter", max_iter, int), "eps": _positive("eigh", "eps", eps)}
     *batch, n, _ = tensor.shape
     type_ = _float(tensor)
-    values = _decompose(tensor, "eigh", (*batch, n), _types.to_real(type_), 0)
-    vectors = _decompose(tensor, "eigh", tensor.shape, type_, 1)
+    values = _decompose(tensor, "eigh", (*batch, n), _types.to_real(type_), 0, compute=type_.dtype, **options)
+    vectors = _decompose(tensor, "eigh", tensor.shape, type_, 1, compute=type_.dtype, **options)
     return values, vectors
 
 

@@ -10,17 +10,6 @@ difference; aim for none).
 
 CAUSES: list[tuple[str, str, list[str]]] = [
     (
-        "bug",
-        "eigh returns eigenvalues (and vectors) in LAPACK's ascending order, not Nx's order",
-        ["Nx.LinAlg.eigh/2#1", "Nx.LinAlg.eigh/2#2", "Nx.LinAlg.eigh/2#3", "Nx.LinAlg.eigh/2#4"],
-    ),
-    (
-        "bug",
-        "svd's singular vectors have other signs than Nx's",
-        ["Nx.LinAlg.svd/2#1", "Nx.LinAlg.svd/2#2", "Nx.LinAlg.svd/2#3"],
-    ),
-    ("bug", "qr's factors have other signs than Nx's", ["Nx.LinAlg.qr/2#4"]),
-    (
         "missing",
         "triangular_solve: transform_a 'conjugate' and the singular-matrix error (numbat/linalg.py, SEMANTICS-B's area)",
         [

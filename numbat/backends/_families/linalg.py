@@ -2,7 +2,8 @@
 
 Every method works on the last two axes and batches over the others. Decompositions
 with several results take `part`, the index of the result to return. LU has no NumPy
-implementation, so the NumPy backend computes it with JAX (XLA's LU) on the host.
+implementation, so the NumPy backend computes it with JAX (XLA's LU) on the host; QR,
+eigh and SVD are Nx's own algorithms (`_nx_linalg`, over JAX), run the same way.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 
 from ..._tensor import Template, Tensor
 from .._cast import cast
+from . import _nx_linalg
 from ._base import ArrayBase
 
 
@@ -50,6 +52,10 @@ def _on_host(xp, fun, a, *args):
     return fun(a, *args)
 
 
+def _nx_part(a, kind, options, part):
+    return _nx_linalg.batched(a, kind, options)[part]
+
+
 def _pinv(xp, a, eps):
     """Nx's pseudo-inverse: singular values below `eps` count as zero (an all-zero matrix gives zeros)."""
     u, s, vt = xp.linalg.svd(a, full_matrices=False)
@@ -71,12 +77,8 @@ class Array(ArrayBase, Interface):
         a = cast(xp, xp.asarray(tensor.data), np.dtype(options.pop("compute", out.type.dtype)))
         if kind == "cholesky":
             result = xp.linalg.cholesky(a)
-        elif kind == "qr":
-            result = xp.linalg.qr(a, mode=options["mode"])[part]
-        elif kind == "svd":
-            result = xp.linalg.svd(a, full_matrices=options["full_matrices"])[part]
-        elif kind == "eigh":
-            result = xp.linalg.eigh(a)[part]
+        elif kind in ("qr", "eigh", "svd"):  # Nx's own algorithms, for Nx's signs and order
+            result = _on_host(xp, _nx_part, a, kind, tuple(sorted(options.items())), part)
         elif kind == "lu":
             result = _on_host(xp, _jax_lu, a, part)
         elif kind == "invert":  # XLA's (LU) inverse on both backends: NaNs for a singular matrix, as in Nx
