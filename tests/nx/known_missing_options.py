@@ -21,23 +21,6 @@ CAUSES: list[tuple[str, str, list[str]]] = [
     (
         "ignored",
         (
-            "linalg.qr validates eps and does not use it: Nx's qr sets every entry of q and r "
-            "with |x| <= eps to 0 (nx/lib/nx/lin_alg/qr.ex:68); EXLA's custom-call QR ignores it too"
-        ),
-        ["honours Nx.LinAlg.qr:eps"],
-    ),
-    (
-        "ignored",
-        (
-            "linalg.eigh validates eps and does not use it: Nx's eigh sets eigenvalues and "
-            "eigenvector entries with |x| <= eps to 0 (nx/lib/nx/lin_alg/block_eigh.ex:103); "
-            "max_iter is validated and unused as well (LAPACK's eigh does not iterate a fixed count)"
-        ),
-        ["honours Nx.LinAlg.eigh:eps"],
-    ),
-    (
-        "ignored",
-        (
             "fft/ifft/fft2/ifft2/rfft/irfft validate eps and do not use it: Nx's binary backend "
             "sets real and imaginary parts with |x| <= eps to 0 (nx/lib/nx/binary_backend.ex:2259); "
             "Nx documents it as a threshold 'which backends can use', and XLA's FFT ignores it"
