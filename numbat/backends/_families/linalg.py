@@ -52,6 +52,17 @@ def _on_host(xp, fun, a, *args):
     return fun(a, *args)
 
 
+def _triangular_solve(a, b, left_side, lower, transpose):
+    """`op(a) @ x == b` (or `x @ op(a) == b`), `op` the transpose or nothing; `b` a vector or matrices."""
+    vector = b.ndim == a.ndim - 1
+    if vector:
+        b = b[..., :, None] if left_side else b[..., None, :]
+    x = jax.lax.linalg.triangular_solve(a, b, left_side=left_side, lower=lower, transpose_a=transpose)
+    if vector:
+        return x[..., 0] if left_side else x[..., 0, :]
+    return x
+
+
 def _nx_part(a, kind, options, part):
     return _nx_linalg.batched(a, kind, options)[part]
 
@@ -100,16 +111,11 @@ class Array(ArrayBase, Interface):
             vector = right.ndim == left.ndim - 1
             result = xp.linalg.solve(left, right[..., None] if vector else right)
             result = result[..., 0] if vector else result
-        else:  # triangular_solve
-            if options["transform_a"] == "transpose":
-                left, lower = xp.swapaxes(left, -1, -2), not options["lower"]
-            else:
-                lower = options["lower"]
-            left = xp.tril(left) if lower else xp.triu(left)
-            vector = right.ndim == left.ndim - 1
-            if options["left_side"]:
-                result = xp.linalg.solve(left, right[..., None] if vector else right)
-                result = result[..., 0] if vector else result
-            else:  # x a = b  <=>  a^T x^T = b^T
-                result = xp.swapaxes(xp.linalg.solve(xp.swapaxes(left, -1, -2), xp.swapaxes(right, -1, -2)), -1, -2)
+        else:  # triangular_solve: XLA's on both backends (the other triangle of `a` is never read)
+            if options["transform_a"] == "conjugate":
+                left = xp.conj(left)
+            transpose = options["transform_a"] == "transpose"
+            result = _on_host(
+                xp, _triangular_solve, left, right, options["left_side"], options["lower"], transpose
+            )
         return self._wrap(out, xp.asarray(result).astype(out.type.dtype))
