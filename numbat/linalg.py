@@ -79,13 +79,23 @@ def cholesky(tensor):
 
 def qr(tensor, mode="reduced", eps=1.0e-10):
     """The QR decomposition `(q, r)`: `q` orthonormal, `r` upper triangular, `q @ r == tensor`.
-    `mode` is "reduced" (`q` is m×k, k = min(m, n)) or "complete" (`q` is m×m). `eps` is
-    Nx's rounding threshold for its own Householder loop; numbat uses XLA's (LAPACK's)
-    QR, exact to the type's precision, so `eps` is checked and needs no effect (as in EXLA).
+    `mode` is "reduced" (`q` is m×k, k = min(m, n)) or "complete" (`q` is m×m).
+    Nx's Householder algorithm on every backend, so the signs are Nx's: a column whose part
+    below the diagonal has squared norm under `eps` keeps its sign, any other gets a
+    positive diagonal entry in `r`; entries of `q` and `r` with `|x| <= eps` become 0.
 
     >>> q, r = nbt.linalg.qr(nbt.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
     >>> q.shape, r.shape
     ((3, 2), (2, 2))
+    >>> _, r = nbt.linalg.qr(nbt.tensor([[-2.0, 1.0], [0.0, 3.0]]))
+    >>> r
+    numbat.Tensor<
+      f32[2][2]
+      [
+        [-2.0, 1.0],
+        [0.0, 3.0]
+      ]
+    >
     """
     tensor = _matrix(tensor, "qr")
     eps = _positive("qr", "eps", eps)
@@ -101,9 +111,10 @@ def qr(tensor, mode="reduced", eps=1.0e-10):
 
 def svd(tensor, full_matrices=True, max_iter=100):
     """The singular value decomposition `(u, s, vt)` with `u @ diag(s) @ vt == tensor`;
-    singular values in decreasing order. `max_iter` bounds Nx's own iterative algorithm;
-    numbat uses XLA's SVD, which converges to the type's precision, so it is checked and
-    needs no effect (as in EXLA).
+    singular values in decreasing order. Nx's algorithm on every backend, so the signs are
+    Nx's: with `full_matrices` the QDWH polar decomposition then `eigh` of its Hermitian
+    factor, else `eigh` of `adjoint(tensor) @ tensor` (which, as Nx's, counts singular
+    values below about 1e-2 as 0). `max_iter` bounds QDWH's iterations and eigh's sweeps.
 
     >>> u, s, vt = nbt.linalg.svd(nbt.tensor([[3.0, 0.0], [0.0, -2.0]]))
     >>> s
@@ -125,16 +136,27 @@ def svd(tensor, full_matrices=True, max_iter=100):
 
 
 def eigh(tensor, max_iter=1_000, eps=1.0e-4):
-    """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric (Hermitian) matrix.
-    `max_iter` and `eps` bound Nx's own Jacobi iteration; numbat uses XLA's eigensolver,
-    which converges to the type's precision, so they are checked and need no effect (as
-    in EXLA).
+    """Eigenvalues and eigenvectors (columns) of a symmetric (Hermitian) matrix, by Nx's
+    Jacobi algorithm on every backend: eigenvalues by decreasing magnitude, Nx's signs.
+    Sweeps stop when the off-diagonal norm is below `eps**2` of the Frobenius norm (squared
+    norms) or after `max_iter` sweeps; eigenvalues and vector entries with `|x| <= eps`
+    become 0. So, as Nx's and in any type, the vectors are accurate to about `eps` of the
+    matrix's norm, and no better than about 1e-5 of it (an off-diagonal entry below 1e-5 of
+    the diagonal ones is neglected); the eigenvalues are more accurate.
 
-    >>> values, vectors = nbt.linalg.eigh(nbt.tensor([[2.0, 0.0], [0.0, 1.0]]))
+    >>> values, vectors = nbt.linalg.eigh(nbt.tensor([[1.0, 0.0], [0.0, 2.0]]))
     >>> values
     numbat.Tensor<
       f32[2]
-      [1.0, 2.0]
+      [2.0, 1.0]
+    >
+    >>> vectors
+    numbat.Tensor<
+      f32[2][2]
+      [
+        [0.0, 1.0],
+        [1.0, 0.0]
+      ]
     >
     """
     tensor = _matrix(tensor, "eigh", square=True)

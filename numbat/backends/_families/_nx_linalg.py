@@ -85,7 +85,11 @@ def qr(a, mode, eps):
         h = _householder(x, i, eps)
         return q @ h, h @ r
 
-    q, r = lax.fori_loop(0, last + 1, step, (jnp.eye(m, dtype=a.dtype), a)) if last >= 0 else (jnp.eye(m, dtype=a.dtype), a)
+    q, r = (
+        lax.fori_loop(0, last + 1, step, (jnp.eye(m, dtype=a.dtype), a))
+        if last >= 0
+        else (jnp.eye(m, dtype=a.dtype), a)
+    )
     q, r = _approximate_zeros(q, eps), _approximate_zeros(r, eps)
     if m_in < n_in:
         return q[:m_in, :m_in], r[:m_in, :n_in]
@@ -164,7 +168,9 @@ def _norms(tl, tr, bl, br):
     def sq(*blocks):
         return sum(jnp.sum(jnp.abs(b) ** 2) for b in blocks)
 
-    off = sq(_put_diagonal(tl, jnp.zeros(tl.shape[0], tl.dtype)), tr, bl, _put_diagonal(br, jnp.zeros(br.shape[0], br.dtype)))
+    off = sq(
+        _put_diagonal(tl, jnp.zeros(tl.shape[0], tl.dtype)), tr, bl, _put_diagonal(br, jnp.zeros(br.shape[0], br.dtype))
+    )
     return sq(tl, tr, bl, br), off
 
 

@@ -115,7 +115,5 @@ class Array(ArrayBase, Interface):
             if options["transform_a"] == "conjugate":
                 left = xp.conj(left)
             transpose = options["transform_a"] == "transpose"
-            result = _on_host(
-                xp, _triangular_solve, left, right, options["left_side"], options["lower"], transpose
-            )
+            result = _on_host(xp, _triangular_solve, left, right, options["left_side"], options["lower"], transpose)
         return self._wrap(out, xp.asarray(result).astype(out.type.dtype))
