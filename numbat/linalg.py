@@ -23,7 +23,8 @@ from ._ops.primitive.creation import as_type, eye
 from ._ops.primitive.linalg import dot
 from ._ops.primitive.reduction import all as all_
 from ._ops.primitive.shape import transpose
-from ._tensor import Template, VectorizedData as _VectorizedData
+from ._tensor import Template
+from ._tensor import VectorizedData as _VectorizedData
 
 
 def _matrix(tensor, op: str, square: bool = False):
