@@ -44,8 +44,9 @@ def _approximate_zeros(x, eps):
 
 
 def _householder(x, i, eps):
-    """Nx's reflector for column `x` at row `i` (entries above `i` are already 0)."""
-    size = x.shape[0]
+    """Nx's reflector `I - scale * v v^H` for column `x` at row `i`, as `(v, scale)`; `x`
+    (and so `v`) is 0 above row `i`, so this is Nx's reflector restricted to rows and
+    columns from `i` on."""
     norm_sq = jnp.real(jnp.dot(x, jnp.conj(x)))
     norm = jnp.sqrt(norm_sq)
     x_i = x[i]
@@ -53,19 +54,12 @@ def _householder(x, i, eps):
     if jnp.iscomplexobj(x):
         alpha = jnp.exp(1j * jnp.angle(x_i)).astype(x.dtype) * norm
         u = x.at[i].add(alpha)
-        v = u / jnp.sqrt(jnp.real(jnp.dot(u, jnp.conj(u))))
-        scale = 2
-        outer = jnp.outer(v, jnp.conj(v))
-    else:
-        v_0 = jnp.where(x_i <= 0, x_i - norm, -norm_sq_1on / (x_i + norm))
-        small = norm_sq_1on < eps
-        v = x.at[i].set(jnp.where(small, jnp.ones((), x.dtype), v_0))
-        v = v / jnp.where(small, jnp.ones((), x.dtype), v_0)
-        scale = jnp.where(small, 0, 2 / jnp.where(small, 1, jnp.dot(v, v)))
-        outer = jnp.outer(v, v)
-    below = jnp.arange(size) >= i
-    eye = jnp.eye(size, dtype=x.dtype)
-    return jnp.where(below[:, None] & below[None, :], eye - scale * outer, eye)
+        return u / jnp.sqrt(jnp.real(jnp.dot(u, jnp.conj(u)))), 2
+    v_0 = jnp.where(x_i <= 0, x_i - norm, -norm_sq_1on / (x_i + norm))
+    small = norm_sq_1on < eps
+    v = x.at[i].set(jnp.where(small, jnp.ones((), x.dtype), v_0))
+    v = v / jnp.where(small, jnp.ones((), x.dtype), v_0)
+    return v, jnp.where(small, 0, 2 / jnp.where(small, 1, jnp.dot(v, v)))
 
 
 def qr(a, mode, eps):
@@ -82,8 +76,12 @@ def qr(a, mode, eps):
     def step(i, qr_):
         q, r = qr_
         x = jnp.where(rows < i, jnp.zeros((), a.dtype), lax.dynamic_index_in_dim(r, i, axis=1, keepdims=False))
-        h = _householder(x, i, eps)
-        return q @ h, h @ r
+        v, scale = _householder(x, i, eps)
+        v = v.astype(a.dtype)
+        # Nx multiplies by the m x m reflector; its rank-1 form costs O(mn) instead of O(m^2 n).
+        r = r - jnp.outer(scale * v, jnp.conj(v) @ r)
+        q = q - jnp.outer(q @ v, scale * jnp.conj(v))
+        return q, r
 
     q, r = (
         lax.fori_loop(0, last + 1, step, (jnp.eye(m, dtype=a.dtype), a))
