@@ -193,3 +193,12 @@ def test_triangular_solve_singular_matrix_inside_jit_gives_xla_answer():
 def test_triangular_solve_refuses_other_transforms():
     with pytest.raises(nbt.ArgumentError, match='"none", "transpose" or "conjugate"'):
         nbt.linalg.triangular_solve(nbt.eye(2), nbt.tensor([1.0, 2.0]), transform_a="adjoint")
+
+
+def test_complex_qr_reconstructs():
+    # Nx's complex reflector multiplies by outer(v, v); numbat's by outer(v, conj(v)), the unitary one.
+    a = RNG.normal(size=(4, 3)) + 1j * RNG.normal(size=(4, 3))
+    for path in ("numpy", "xla"):
+        q, r = _run(path, nbt.linalg.qr, a, type="c128")
+        np.testing.assert_allclose(q @ r, a, atol=1e-12)
+        np.testing.assert_allclose(q.conj().T @ q, np.eye(3), atol=1e-12)
