@@ -11,6 +11,9 @@ numbat.Tensor<
 
 from __future__ import annotations
 
+import jax
+import numpy as np
+
 from . import _check, _names, _types
 from ._errors import ArgumentError
 from ._ops import _dispatch
@@ -21,6 +24,7 @@ from ._ops.primitive.linalg import dot
 from ._ops.primitive.reduction import all as all_
 from ._ops.primitive.shape import transpose
 from ._tensor import Template
+from ._tensor import VectorizedData as _VectorizedData
 
 
 def _matrix(tensor, op: str, square: bool = False):
@@ -76,23 +80,33 @@ def cholesky(tensor):
 
 def qr(tensor, mode="reduced", eps=1.0e-10):
     """The QR decomposition `(q, r)`: `q` orthonormal, `r` upper triangular, `q @ r == tensor`.
-    `mode` is "reduced" (`q` is m×k, k = min(m, n)) or "complete" (`q` is m×m). `eps` is
-    Nx's rounding threshold for its own Householder loop; numbat uses XLA's (LAPACK's)
-    QR, exact to the type's precision, so `eps` is checked and needs no effect (as in EXLA).
+    `mode` is "reduced" (`q` is m×k, k = min(m, n)) or "complete" (`q` is m×m).
+    Nx's Householder algorithm on every backend, so the signs are Nx's: a column whose part
+    below the diagonal has squared norm under `eps` keeps its sign, any other gets a
+    positive diagonal entry in `r`; entries of `q` and `r` with `|x| <= eps` become 0.
 
     >>> q, r = nbt.linalg.qr(nbt.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
     >>> q.shape, r.shape
     ((3, 2), (2, 2))
+    >>> _, r = nbt.linalg.qr(nbt.tensor([[-2.0, 1.0], [0.0, 3.0]]))
+    >>> r
+    numbat.Tensor<
+      f32[2][2]
+      [
+        [-2.0, 1.0],
+        [0.0, 3.0]
+      ]
+    >
     """
     tensor = _matrix(tensor, "qr")
-    _positive("qr", "eps", eps)
+    eps = _positive("qr", "eps", eps)
     if mode not in ("reduced", "complete"):
         raise ArgumentError(f'linalg.qr: mode must be "reduced" or "complete", got {mode!r}')
     *batch, m, n = tensor.shape
     k = min(m, n) if mode == "reduced" else m
     type_ = _float(tensor)
-    q = _decompose(tensor, "qr", (*batch, m, k), type_, 0, mode=mode)
-    r = _decompose(tensor, "qr", (*batch, k, n), type_, 1, mode=mode)
+    q = _decompose(tensor, "qr", (*batch, m, k), type_, 0, mode=mode, eps=eps)
+    r = _decompose(tensor, "qr", (*batch, k, n), type_, 1, mode=mode, eps=eps)
     return q, r
 
 
@@ -339,19 +353,39 @@ def solve(a, b):
 
 def triangular_solve(a, b, left_side=True, lower=True, transform_a="none"):
     """Solves `a @ x == b` (or `x @ a == b` with `left_side=False`) for a triangular `a`
-    (`lower` or upper; `transform_a="transpose"` uses `a`'s transpose).
+    (`lower` or upper: the other triangle is not read); `transform_a` is "none",
+    "transpose" (solve with `a`'s transpose) or "conjugate" (with its complex conjugate).
+    A zero on `a`'s diagonal is Nx's ArgumentError wherever the values are known; inside
+    a defn they are not, and the result has infinities or NaNs (as EXLA's).
 
     >>> nbt.linalg.triangular_solve(nbt.tensor([[1.0, 0.0], [1.0, 2.0]]), nbt.tensor([1.0, 5.0]))
     numbat.Tensor<
       f32[2]
       [1.0, 2.0]
     >
+    >>> nbt.linalg.triangular_solve(nbt.tensor([[1.0, 0.0], [1.0, 0.0]]), nbt.tensor([1.0, 5.0]))
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: linalg.triangular_solve: can't solve for singular matrix (a has a 0 on its diagonal)
     """
-    if not isinstance(transform_a, str) or transform_a not in ("none", "transpose"):
-        raise ArgumentError(f'linalg.triangular_solve: transform_a must be "none" or "transpose", got {transform_a!r}')
+    if not isinstance(transform_a, str) or transform_a not in ("none", "transpose", "conjugate"):
+        raise ArgumentError(
+            f'linalg.triangular_solve: transform_a must be "none", "transpose" or "conjugate", got {transform_a!r}'
+        )
     left_side = _check.boolean("linalg.triangular_solve", "left_side", left_side)
     lower = _check.boolean("linalg.triangular_solve", "lower", lower)
-    return _solve(a, b, "triangular_solve", left_side=left_side, lower=lower, transform_a=transform_a)
+    result = _solve(a, b, "triangular_solve", left_side=left_side, lower=lower, transform_a=transform_a)
+    _check_diagonal(_dispatch.to_tensor(a))
+    return result
+
+
+def _check_diagonal(a) -> None:
+    """Nx's error for a zero on a triangular matrix's diagonal, when its values are known."""
+    data = a.data
+    if isinstance(data, jax.core.Tracer) or data.__class__ is _VectorizedData:
+        return  # PLATFORM_DIFFERENCES in tests/_differential.py: XLA's answer (inf/NaN) inside a defn
+    if not np.all(np.diagonal(np.asarray(data), axis1=-2, axis2=-1)):
+        raise ArgumentError("linalg.triangular_solve: can't solve for singular matrix (a has a 0 on its diagonal)")
 
 
 def least_squares(a, b, eps=1.0e-15):

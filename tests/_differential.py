@@ -96,6 +96,12 @@ PLATFORM_DIFFERENCES = {
         "An exponent traced by a defn on XLA has no values until it runs: there XLA's integer "
         "power gives 1 for base 1, +-1 for base -1, else 0."
     ),
+    "singular triangular matrices inside defn on XLA": (
+        "Nx's triangular_solve raises for a 0 on the matrix's diagonal; numbat raises on every "
+        "path where the matrix's values are known (eager NumPy and XLA, the evaluator). A matrix "
+        "traced by a defn has no values until it runs: there XLA's triangular solve gives "
+        "infinities or NaNs, as EXLA's does."
+    ),
 }
 
 # (op, type, input value) -> the PLATFORM_DIFFERENCES entry that exempts that element (and

@@ -10,24 +10,34 @@ difference; aim for none).
 
 CAUSES: list[tuple[str, str, list[str]]] = [
     (
-        "bug",
-        "eigh returns eigenvalues (and vectors) in LAPACK's ascending order, not Nx's order",
-        ["Nx.LinAlg.eigh/2#1", "Nx.LinAlg.eigh/2#2", "Nx.LinAlg.eigh/2#3", "Nx.LinAlg.eigh/2#4"],
-    ),
-    (
-        "bug",
-        "svd's singular vectors have other signs than Nx's",
-        ["Nx.LinAlg.svd/2#1", "Nx.LinAlg.svd/2#2", "Nx.LinAlg.svd/2#3"],
-    ),
-    ("bug", "qr's factors have other signs than Nx's", ["Nx.LinAlg.qr/2#4"]),
-    (
-        "missing",
-        "triangular_solve: transform_a 'conjugate' and the singular-matrix error (numbat/linalg.py, SEMANTICS-B's area)",
+        "deliberate",
+        (
+            "eigh and svd are XLA's (LAPACK's), as EXLA's host custom calls, which EXLA's own test suite "
+            "excludes from these doctests too: eigenvalues in ascending order, and eigenvector signs (and the "
+            "basis of a repeated eigenvalue) that LAPACK picks; the mathematics fixes neither, and no rule maps "
+            "LAPACK's picks onto Nx's Jacobi rotations. A port of Nx's Jacobi eigh and QDWH SVD was measured: "
+            "accurate to only ~1e-4 of the matrix's norm even in f64, and 5.4 s (eigh) and 5.7 s (svd) against "
+            "LAPACK's 16 ms and 40 ms at 256x256"
+        ),
         [
-            "Nx.LinAlg.triangular_solve/3#15-jit",
-            "Nx.LinAlg.triangular_solve/3#15-xla",
-            "Nx.LinAlg.triangular_solve/3#16",
+            "Nx.LinAlg.eigh/2#1",
+            "Nx.LinAlg.eigh/2#2",
+            "Nx.LinAlg.eigh/2#3",
+            "Nx.LinAlg.eigh/2#4",
+            "Nx.LinAlg.svd/2#1",
+            "Nx.LinAlg.svd/2#2",
+            "Nx.LinAlg.svd/2#3",
         ],
+    ),
+    (
+        "deliberate",
+        (
+            "triangular_solve of a matrix with a 0 on its diagonal inside a defn: Nx's binary backend raises, "
+            "but a traced matrix has no values to check until the compiled code runs; numbat gives XLA's "
+            "infinities/NaNs there, as EXLA does (PLATFORM_DIFFERENCES in tests/_differential.py), and "
+            "raises Nx's error on every eager path and in the evaluator"
+        ),
+        ["Nx.LinAlg.triangular_solve/3#15-jit"],
     ),
     (
         "missing",

@@ -2,7 +2,8 @@
 
 Every method works on the last two axes and batches over the others. Decompositions
 with several results take `part`, the index of the result to return. LU has no NumPy
-implementation, so the NumPy backend computes it with JAX (XLA's LU) on the host.
+implementation, so the NumPy backend computes it with JAX (XLA's LU) on the host; QR is
+Nx's own Householder algorithm (`_nx_linalg`, over JAX), run the same way.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 
 from ..._tensor import Template, Tensor
 from .._cast import cast
+from . import _nx_linalg
 from ._base import ArrayBase
 
 
@@ -50,6 +52,21 @@ def _on_host(xp, fun, a, *args):
     return fun(a, *args)
 
 
+def _triangular_solve(a, b, left_side, lower, transpose):
+    """`op(a) @ x == b` (or `x @ op(a) == b`), `op` the transpose or nothing; `b` a vector or matrices."""
+    vector = b.ndim == a.ndim - 1
+    if vector:
+        b = b[..., :, None] if left_side else b[..., None, :]
+    x = jax.lax.linalg.triangular_solve(a, b, left_side=left_side, lower=lower, transpose_a=transpose)
+    if vector:
+        return x[..., 0] if left_side else x[..., 0, :]
+    return x
+
+
+def _nx_qr(a, mode, eps, part):
+    return _nx_linalg.batched_qr(a, mode, eps)[part]
+
+
 def _pinv(xp, a, eps):
     """Nx's pseudo-inverse: singular values below `eps` count as zero (an all-zero matrix gives zeros)."""
     u, s, vt = xp.linalg.svd(a, full_matrices=False)
@@ -71,8 +88,8 @@ class Array(ArrayBase, Interface):
         a = cast(xp, xp.asarray(tensor.data), np.dtype(options.pop("compute", out.type.dtype)))
         if kind == "cholesky":
             result = xp.linalg.cholesky(a)
-        elif kind == "qr":
-            result = xp.linalg.qr(a, mode=options["mode"])[part]
+        elif kind == "qr":  # Nx's own Householder QR, for Nx's signs
+            result = _on_host(xp, _nx_qr, a, options["mode"], options["eps"], part)
         elif kind == "svd":
             result = xp.linalg.svd(a, full_matrices=options["full_matrices"])[part]
         elif kind == "eigh":
@@ -98,16 +115,9 @@ class Array(ArrayBase, Interface):
             vector = right.ndim == left.ndim - 1
             result = xp.linalg.solve(left, right[..., None] if vector else right)
             result = result[..., 0] if vector else result
-        else:  # triangular_solve
-            if options["transform_a"] == "transpose":
-                left, lower = xp.swapaxes(left, -1, -2), not options["lower"]
-            else:
-                lower = options["lower"]
-            left = xp.tril(left) if lower else xp.triu(left)
-            vector = right.ndim == left.ndim - 1
-            if options["left_side"]:
-                result = xp.linalg.solve(left, right[..., None] if vector else right)
-                result = result[..., 0] if vector else result
-            else:  # x a = b  <=>  a^T x^T = b^T
-                result = xp.swapaxes(xp.linalg.solve(xp.swapaxes(left, -1, -2), xp.swapaxes(right, -1, -2)), -1, -2)
+        else:  # triangular_solve: XLA's on both backends (the other triangle of `a` is never read)
+            if options["transform_a"] == "conjugate":
+                left = xp.conj(left)
+            transpose = options["transform_a"] == "transpose"
+            result = _on_host(xp, _triangular_solve, left, right, options["left_side"], options["lower"], transpose)
         return self._wrap(out, xp.asarray(result).astype(out.type.dtype))
