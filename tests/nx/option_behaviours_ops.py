@@ -364,3 +364,218 @@ def _():
     result = nbt.conv(_image(), _kernel(), output_permutation=[0, 3, 1, 2])
     assert result.shape == (1, 2, 3, 5)
     assert as_lists(result) == as_lists(nbt.transpose(nbt.conv(_image(), _kernel()), axes=[0, 2, 3, 1]))
+
+
+# --- indexing -------------------------------------------------------------------------------
+
+
+@behaviour("Nx.gather", "axes")
+def _():
+    t = nbt.tensor([[1, 2, 3], [4, 5, 6]])
+    assert as_lists(nbt.gather(t, nbt.tensor([[1], [0], [2], [1]]), axes=[1])) == [[2, 5], [1, 4], [3, 6], [2, 5]]
+    assert as_lists(nbt.gather(t, nbt.tensor([[1], [0]]))) == [[4, 5, 6], [1, 2, 3]]
+
+
+@behaviour("Nx.indexed_put", "axes")
+def _():
+    indices, updates = nbt.tensor([[0, 0], [0, 2]]), nbt.tensor([[0, 30], [20, 50]])
+    result = nbt.indexed_put(nbt.iota((1, 2, 3)), indices, updates, axes=[0, 2])
+    assert as_lists(result) == [[[0, 1, 20], [30, 4, 50]]]
+
+
+@behaviour("Nx.indexed_add", "axes")
+def _():
+    indices, updates = nbt.tensor([[0, 0], [0, 2]]), nbt.tensor([[0, 30], [20, 50]])
+    result = nbt.indexed_add(nbt.iota((1, 2, 3)), indices, updates, axes=[0, 2])
+    assert as_lists(result) == [[[0, 1, 22], [33, 4, 55]]]
+    plain = nbt.indexed_add(nbt.iota((2, 3)), nbt.tensor([[1, 2]]), nbt.tensor([10]))
+    assert as_lists(plain) == [[0, 1, 2], [3, 4, 15]]
+
+
+@behaviour("Nx.take_along_axis", "axis")
+def _():
+    t = nbt.tensor([[1, 2, 3], [4, 5, 6]])
+    assert as_lists(nbt.take_along_axis(t, nbt.tensor([[2, 0], [1, 1]]), axis=1)) == [[3, 1], [5, 5]]
+    assert as_lists(nbt.take_along_axis(t, nbt.tensor([[1, 0, 1]]))) == [[4, 2, 6]]
+
+
+@behaviour("Nx.put_diagonal", "offset")
+def _():
+    zeros = nbt.broadcast(0, (3, 3))
+    assert as_lists(nbt.put_diagonal(zeros, nbt.tensor([1, 2]), offset=1)) == [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
+    assert as_lists(nbt.put_diagonal(zeros, nbt.tensor([1, 2]), offset=-1)) == [[0, 0, 0], [1, 0, 0], [0, 2, 0]]
+
+
+@behaviour("Nx.slice_along_axis", "axis")
+def _():
+    t = nbt.iota((2, 4))
+    assert as_lists(nbt.slice_along_axis(t, 1, 2, axis=1)) == [[1, 2], [5, 6]]
+    assert as_lists(nbt.slice_along_axis(t, 1, 1)) == [[4, 5, 6, 7]]
+
+
+@behaviour("Nx.slice_along_axis", "strides")
+def _():
+    assert as_lists(nbt.slice_along_axis(nbt.iota((6,)), 1, 5, strides=2)) == [1, 3, 5]
+
+
+# --- structure ------------------------------------------------------------------------------
+
+
+@behaviour("Nx.concatenate", "axis")
+def _():
+    a, b = nbt.tensor([[1, 2]]), nbt.tensor([[3, 4]])
+    assert as_lists(nbt.concatenate([a, b])) == [[1, 2], [3, 4]]
+    assert as_lists(nbt.concatenate([a, b], axis=1)) == [[1, 2, 3, 4]]
+
+
+@behaviour("Nx.stack", "axis")
+def _():
+    a, b = nbt.tensor([1, 2]), nbt.tensor([3, 4])
+    assert as_lists(nbt.stack([a, b])) == [[1, 2], [3, 4]]
+    assert as_lists(nbt.stack([a, b], axis=1)) == [[1, 3], [2, 4]]
+
+
+@behaviour("Nx.split", "axis")
+def _():
+    left, right = nbt.split(nbt.iota((2, 4)), 1, axis=1)
+    assert as_lists(left) == [[0], [4]] and as_lists(right) == [[1, 2, 3], [5, 6, 7]]
+    top, _bottom = nbt.split(nbt.iota((2, 4)), 1)
+    assert as_lists(top) == [[0, 1, 2, 3]]
+
+
+@behaviour("Nx.flatten", "axes")
+def _():
+    t = nbt.iota((2, 3, 4))
+    assert nbt.flatten(t, axes=[1, 2]).shape == (2, 12)
+    assert nbt.flatten(t, axes=[0, 1]).shape == (6, 4)
+    assert nbt.flatten(t).shape == (24,)
+
+
+@behaviour("Nx.squeeze", "axes")
+def _():
+    t = nbt.iota((1, 2, 1))
+    assert nbt.squeeze(t, axes=[0]).shape == (2, 1)
+    assert nbt.squeeze(t).shape == (2,)
+
+
+@behaviour("Nx.reverse", "axes")
+def _():
+    assert as_lists(nbt.reverse(_m(), axes=["c"])) == [[2, 5, 1], [6, 0, 4]]
+    assert as_lists(nbt.reverse(_m())) == [[6, 0, 4], [2, 5, 1]]
+
+
+@behaviour("Nx.transpose", "axes")
+def _():
+    t = nbt.iota((2, 3, 4), names=["a", "b", "c"])
+    assert nbt.transpose(t, axes=[2, 0, 1]).names == ("c", "a", "b")
+    assert nbt.transpose(t).names == ("c", "b", "a")
+    assert as_lists(nbt.transpose(t, axes=[2, 0, 1])) == np.arange(24).reshape(2, 3, 4).transpose(2, 0, 1).tolist()
+
+
+@behaviour("Nx.broadcast", "names")
+def _():
+    assert nbt.broadcast(nbt.tensor([1, 2]), (3, 2), names=["x", "y"]).names == ("x", "y")
+    assert nbt.broadcast(nbt.tensor([1, 2]), (3, 2)).names == (None, None)
+
+
+@behaviour("Nx.reflect", "padding_config")
+def _():
+    assert as_lists(nbt.reflect(nbt.tensor([0, 1, 2]), padding_config=[(3, 1)])) == [1, 2, 1, 0, 1, 2, 1]
+    t = nbt.tensor([[0, 1], [2, 3]])
+    assert as_lists(nbt.reflect(t, padding_config=[(0, 0), (1, 0)])) == [[1, 0, 1], [3, 2, 3]]
+
+
+# --- creation -------------------------------------------------------------------------------
+
+
+@behaviour("Nx.tensor", "names")
+def _():
+    assert nbt.tensor([[1, 2]], names=["x", "y"]).names == ("x", "y")
+    assert nbt.tensor([[1, 2]]).names == (None, None)
+
+
+@behaviour("Nx.template", "names")
+def _():
+    assert nbt.template((2, 3), "f32", names=["x", None]).names == ("x", None)
+
+
+@behaviour("Nx.eye", "names")
+def _():
+    assert nbt.eye(2, names=["r", "c"]).names == ("r", "c")
+
+
+@behaviour("Nx.eye", "backend")
+def _():
+    assert isinstance(nbt.eye(2, backend=nbt.NumPyBackend()).backend, nbt.NumPyBackend)
+    assert isinstance(nbt.eye(2, backend=nbt.XLABackend()).backend, nbt.XLABackend)
+
+
+@behaviour("Nx.eye", "vectorized_axes")
+def _():
+    t = nbt.eye(2, vectorized_axes=[("v", 3)])
+    assert t.vectorized_axes == (("v", 3),) and t.shape == (2, 2)
+    assert as_lists(nbt.devectorize(t)) == [[[1, 0], [0, 1]]] * 3
+
+
+@behaviour("Nx.from_binary", "backend")
+def _():
+    data = np.array([1, 2], np.int32).tobytes()
+    assert isinstance(nbt.from_binary(data, "s32", backend=nbt.NumPyBackend()).backend, nbt.NumPyBackend)
+    assert isinstance(nbt.from_binary(data, "s32", backend=nbt.XLABackend()).backend, nbt.XLABackend)
+
+
+@behaviour("Nx.linspace", "n")
+def _():
+    assert as_lists(nbt.linspace(0, 10, n=5)) == [0.0, 2.5, 5.0, 7.5, 10.0]
+    assert nbt.linspace(0, 10, n=3).shape == (3,)
+
+
+@behaviour("Nx.tri", "k")
+def _():
+    assert as_lists(nbt.tri(3, 3, k=1)) == [[1, 1, 0], [1, 1, 1], [1, 1, 1]]
+    assert as_lists(nbt.tri(3, 3, k=-1)) == [[0, 0, 0], [1, 0, 0], [1, 1, 0]]
+
+
+@behaviour("Nx.tril", "k")
+def _():
+    t = nbt.broadcast(1, (3, 3))
+    assert as_lists(nbt.tril(t, k=1)) == [[1, 1, 0], [1, 1, 1], [1, 1, 1]]
+    assert as_lists(nbt.tril(t)) == [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+
+
+# --- vectorization --------------------------------------------------------------------------
+
+
+@behaviour("Nx.reshape_vectors", "align_ranks")
+def _():
+    ys = nbt.vectorize(nbt.tensor([[[1], [1]], [[2], [2]], [[3], [3]]]), "y")
+    one, _ = nbt.reshape_vectors([1, ys])
+    assert one.shape == ()
+    one, _ = nbt.reshape_vectors([1, ys], align_ranks=True)
+    assert one.shape == (1, 1) and one.vectorized_axes == (("y", 1),)
+
+
+@behaviour("Nx.broadcast_vectors", "align_ranks")
+def _():
+    x = nbt.vectorize(nbt.tensor([1, 2]), "x")
+    xy = nbt.vectorize(nbt.vectorize(nbt.tensor([[[5]], [[6]]]), "y"), "x")
+    bx, _ = nbt.broadcast_vectors([x, xy])
+    assert bx.shape == ()
+    bx, _ = nbt.broadcast_vectors([x, xy], align_ranks=True)
+    assert bx.shape == (1,) and as_lists(bx) == [[[1], [1]], [[2], [2]]]
+
+
+@behaviour("Nx.revectorize", "target_shape")
+def _():
+    t = nbt.vectorize(nbt.iota((2, 2, 2)), ["x", "y"])
+    assert nbt.revectorize(t, {"temp": "auto", "x": 2}).shape == (2,)
+    revec = nbt.revectorize(t, {"temp": "auto", "x": 2}, target_shape=())
+    assert revec.vectorized_axes == (("temp", 4), ("x", 2)) and revec.shape == ()
+
+
+@behaviour("Nx.revectorize", "target_names")
+def _():
+    t = nbt.vectorize(nbt.iota((2, 2, 2)), ["x", "y"])
+    again = nbt.revectorize(t, [("new_vec", 2)], target_shape=(1, 4), target_names=["x", "last"])
+    assert again.names == ("x", "last") and as_lists(again) == [[[0, 1, 2, 3]], [[4, 5, 6, 7]]]
+    assert nbt.revectorize(t, [("new_vec", 2)], target_shape=(1, 4)).names == (None, None)
