@@ -154,6 +154,34 @@ NOT_HERE = {
 }
 
 
+# The public ops test_differential_structure.py compares (hypothesis's shapes and edge values).
+STRUCTURE_OPS = ("sort", "argsort", "take", "gather", "indexed_add", "indexed_put", "reverse", "transpose")
+STRUCTURE_OPS += ("tile", "concatenate", "split", "cumulative_max", "cumulative_min")
+
+_METADATA = "reads a tensor's metadata (no values to compare): tests/test_ops_io_and_metadata.py, test_names.py"
+_HOST = "moves data between a tensor and the host (every comparison builds its inputs and reads its results with these)"
+_DEFN = "a defn transform or option, not an op: every comparison runs through defn and the evaluator"
+_MACHINE = "backends, devices and files: no result that a path computes"
+# Public functions that the differential cannot compare as ops, with the reason.
+NOT_COMPARED = {
+    **dict.fromkeys(("axes", "axis_index", "axis_size", "bit_size", "byte_size", "compatible"), _METADATA),
+    **dict.fromkeys(("flat_size", "names", "rank", "shape", "size", "type", "to_template", "template"), _METADATA),
+    **dict.fromkeys(("tensor", "to_tensor", "to_number", "to_binary", "to_flat_list", "to_list"), _HOST),
+    "from_binary": _HOST,
+    **dict.fromkeys(("defn", "jit", "jit_apply", "compile", "debug_expr", "debug_expr_apply"), _DEFN),
+    **dict.fromkeys(("default_defn_options", "global_default_defn_options", "is_cached"), _DEFN),
+    **dict.fromkeys(("grad", "value_and_grad", "jacobian", "custom_grad"), _DEFN),
+    **dict.fromkeys(("cond", "while_loop", "fori_loop"), _DEFN),
+    **dict.fromkeys(("hook", "print_value", "inspect_value", "io_call", "runtime_call"), _DEFN),
+    **dict.fromkeys(("print_expr", "inspect_expr"), "prints the expression graph: tests/test_defn.py"),
+    **dict.fromkeys(("backend_copy", "backend_deallocate", "backend_transfer", "default_backend"), _MACHINE),
+    **dict.fromkeys(("global_default_backend", "with_default_backend"), _MACHINE),
+    **dict.fromkeys(("serialize", "deserialize", "load_numpy", "load_numpy_archive"), _MACHINE),
+    "to_heatmap": "a text/HTML rendering of values, not a tensor: tests/test_notebook.py",
+    **dict.fromkeys(("load_ipython_extension", "unload_ipython_extension"), "the IPython extension's hooks"),
+}
+
+
 def discover() -> dict:
     """name -> (kind, function) for every covered op; kind is unary, binary, reduce, window or recipe."""
     ops = {}
