@@ -61,7 +61,16 @@ def selected_types(setting: str | None, day: int) -> tuple:
     return (*CORE_TYPES, rest[day % len(rest)])
 
 
-TYPES = selected_types(os.environ.get("NUMBAT_DIFFERENTIAL"), datetime.datetime.now(datetime.UTC).toordinal())
+def one_type_a_day(setting: str | None, day: int) -> tuple:
+    """The types test_differential_ops.py checks: those `setting` names (as `selected_types`),
+    and in CI (no setting) one type a day, rotating through all fifteen (its recipes are many
+    ops each, about 30 s a type on a 2-core machine)."""
+    return selected_types(setting, day) if setting else (ALL_TYPES[day % len(ALL_TYPES)],)
+
+
+_TODAY = datetime.datetime.now(datetime.UTC).toordinal()
+TYPES = selected_types(os.environ.get("NUMBAT_DIFFERENTIAL"), _TODAY)
+TYPES_OF_THE_DAY = one_type_a_day(os.environ.get("NUMBAT_DIFFERENTIAL"), _TODAY)
 PATHS = ("numpy", "xla", "defn", "evaluator")
 
 # The differences between paths that numbat keeps, with the reason. The comparison in

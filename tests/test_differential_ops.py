@@ -12,7 +12,9 @@ or the same numbat error (an op refusing a type refuses it on every path).
 `numbat`, `numbat.linalg` and `numbat.random` is run by one of the differential tests or
 is in `_differential.NOT_COMPARED` with the reason.
 
-Budget: the types of `_differential.TYPES` (CI: four; NUMBAT_DIFFERENTIAL=full: fifteen).
+Budget: in CI one type a day, rotating through the fifteen (`_differential.one_type_a_day`,
+the test id names it; about 30 s); NUMBAT_DIFFERENTIAL=full checks all fifteen,
+NUMBAT_DIFFERENTIAL=bf16,u64 the types named.
 """
 
 from __future__ import annotations
@@ -196,7 +198,7 @@ KNOWN_DISAGREEMENTS = {
 }
 
 
-@pytest.mark.parametrize("type_name", d.TYPES)
+@pytest.mark.parametrize("type_name", d.TYPES_OF_THE_DAY)
 def test_other_ops_agree_on_edge_values(type_name):
     x, failures = d.edge_values(type_name), []
     results = {path: d.run_many(path, RECIPES, [x], type_name) for path in d.PATHS}
@@ -228,6 +230,11 @@ def test_batched_dot_of_narrow_floats(backend, type_name):
     assert str(result.type) == type_name
     rounded = {"bf16": [[[35.0, 49.0], [49.0, 69.0]]], "f8_e4m3fn": [[[36.0, 48.0], [48.0, 72.0]]]}
     assert result.to_numpy().astype(float).tolist() == rounded[type_name]
+
+
+def test_the_ci_budget_rotates_one_type_a_day_through_all_fifteen():
+    assert {d.one_type_a_day(None, day) for day in range(15)} == {(t,) for t in d.ALL_TYPES}
+    assert d.one_type_a_day("full", 0) == d.ALL_TYPES and d.one_type_a_day("s8", 3) == ("s8",)
 
 
 def _public():
