@@ -61,7 +61,16 @@ def selected_types(setting: str | None, day: int) -> tuple:
     return (*CORE_TYPES, rest[day % len(rest)])
 
 
-TYPES = selected_types(os.environ.get("NUMBAT_DIFFERENTIAL"), datetime.datetime.now(datetime.UTC).toordinal())
+def one_type_a_day(setting: str | None, day: int) -> tuple:
+    """The types test_differential_ops.py checks: those `setting` names (as `selected_types`),
+    and in CI (no setting) one type a day, rotating through all fifteen (its recipes are many
+    ops each, about 30 s a type on a 2-core machine)."""
+    return selected_types(setting, day) if setting else (ALL_TYPES[day % len(ALL_TYPES)],)
+
+
+_TODAY = datetime.datetime.now(datetime.UTC).toordinal()
+TYPES = selected_types(os.environ.get("NUMBAT_DIFFERENTIAL"), _TODAY)
+TYPES_OF_THE_DAY = one_type_a_day(os.environ.get("NUMBAT_DIFFERENTIAL"), _TODAY)
 PATHS = ("numpy", "xla", "defn", "evaluator")
 
 # The differences between paths that numbat keeps, with the reason. The comparison in
@@ -72,6 +81,14 @@ PLATFORM_DIFFERENCES = {
         "(DAZ/FTZ, as EXLA); NumPy computes with them. Making every NumPy op flush would cost a "
         "select per op. Compared: results within the type's smallest normal of each other, and "
         "where an input is subnormal, XLA's result may equal NumPy's result for that input as zero."
+    ),
+    "atan2, pow and cbrt of subnormals": (
+        "XLA on CPU gives for subnormal inputs of atan2, pow and cbrt neither IEEE's answer nor "
+        "zero's (f32: atan2(1e-45, 1e-45) is NaN, 1e-45 ** 0.5 is 2.6e-23, cbrt(1e-45) is "
+        "-5.6e-16; f64: atan2(5e-324, -1.0) is -pi). numbat reads these ops' subnormal inputs as "
+        "signed zero on every path, for the types whose subnormals XLA computes as subnormal "
+        "(bf16, f32, f64; f16 and f8 widen to normal f32). Compared: the float64 reference "
+        "of these ops, for those types, is taken with the same inputs read as zero (READ_AS_ZERO)."
     ),
     "ulps": (
         "Transcendental functions come from different libraries (NumPy's libm, XLA's own "
@@ -103,6 +120,10 @@ PLATFORM_DIFFERENCES = {
         "infinities or NaNs, as EXLA's does."
     ),
 }
+
+# (op, types) whose subnormal inputs every path reads as zero
+# (PLATFORM_DIFFERENCES["atan2, pow and cbrt of subnormals"]).
+READ_AS_ZERO = {op: ("bf16", "f32", "f64") for op in ("atan2", "pow", "cbrt")}
 
 # (op, type, input value) -> the PLATFORM_DIFFERENCES entry that exempts that element (and
 # only it) from the comparison between paths.
@@ -145,6 +166,34 @@ NOT_HERE = {
     "median": "computed by sort",
     "mode": "computed by sort",
     "covariance": "a matrix op (rank 2 and up): Nx's doctests cover it",
+}
+
+
+# The public ops test_differential_structure.py compares (hypothesis's shapes and edge values).
+STRUCTURE_OPS = ("sort", "argsort", "take", "gather", "indexed_add", "indexed_put", "reverse", "transpose")
+STRUCTURE_OPS += ("tile", "concatenate", "split", "cumulative_max", "cumulative_min")
+
+_METADATA = "reads a tensor's metadata (no values to compare): tests/test_ops_io_and_metadata.py, test_names.py"
+_HOST = "moves data between a tensor and the host (every comparison builds its inputs and reads its results with these)"
+_DEFN = "a defn transform or option, not an op: every comparison runs through defn and the evaluator"
+_MACHINE = "backends, devices and files: no result that a path computes"
+# Public functions that the differential cannot compare as ops, with the reason.
+NOT_COMPARED = {
+    **dict.fromkeys(("axes", "axis_index", "axis_size", "bit_size", "byte_size", "compatible"), _METADATA),
+    **dict.fromkeys(("flat_size", "names", "rank", "shape", "size", "type", "to_template", "template"), _METADATA),
+    **dict.fromkeys(("tensor", "to_tensor", "to_number", "to_binary", "to_flat_list", "to_list"), _HOST),
+    "from_binary": _HOST,
+    **dict.fromkeys(("defn", "jit", "jit_apply", "compile", "debug_expr", "debug_expr_apply"), _DEFN),
+    **dict.fromkeys(("default_defn_options", "global_default_defn_options", "is_cached"), _DEFN),
+    **dict.fromkeys(("grad", "value_and_grad", "jacobian", "custom_grad"), _DEFN),
+    **dict.fromkeys(("cond", "while_loop", "fori_loop"), _DEFN),
+    **dict.fromkeys(("hook", "print_value", "inspect_value", "io_call", "runtime_call"), _DEFN),
+    **dict.fromkeys(("print_expr", "inspect_expr"), "prints the expression graph: tests/test_defn.py"),
+    **dict.fromkeys(("backend_copy", "backend_deallocate", "backend_transfer", "default_backend"), _MACHINE),
+    **dict.fromkeys(("global_default_backend", "with_default_backend"), _MACHINE),
+    **dict.fromkeys(("serialize", "deserialize", "load_numpy", "load_numpy_archive"), _MACHINE),
+    "to_heatmap": "a text/HTML rendering of values, not a tensor: tests/test_notebook.py",
+    **dict.fromkeys(("load_ipython_extension", "unload_ipython_extension"), "the IPython extension's hooks"),
 }
 
 
@@ -281,7 +330,8 @@ def is_numbat_error(result) -> bool:
 
 
 def flushed(array: np.ndarray) -> np.ndarray:
-    """`array` with subnormal elements (real or imaginary parts) replaced by zero, as XLA's CPU sees them."""
+    """`array` with subnormal elements (real or imaginary parts) replaced by zero of their sign,
+    as XLA's CPU sees them."""
     if array.dtype.kind not in "fcV" and not _is_ml_float(array.dtype):
         return array
     if array.dtype.kind == "c":
@@ -291,7 +341,8 @@ def flushed(array: np.ndarray) -> np.ndarray:
     tiny = ml_dtypes.finfo(array.dtype).smallest_normal
     with np.errstate(all="ignore"):
         small = np.abs(array.astype(np.float64)) < float(tiny)
-    return np.where(small, np.zeros((), array.dtype), array).astype(array.dtype)
+        zero = np.copysign(0.0, array.astype(np.float64))
+    return np.where(small, zero.astype(array.dtype), array).astype(array.dtype)
 
 
 def _is_ml_float(dtype) -> bool:

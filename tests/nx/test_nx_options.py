@@ -8,8 +8,8 @@ source lines they come from. Three tests read it:
   keyword of Nx's name (checked with `inspect.signature`: no call, no compile).
 * `test_defaults`: where Nx's `keyword!` gives a default, numbat's is the same.
 * `test_honours`: for a sample of options, the option changes the result the way Nx's
-  does (cheap eager calls on the NumPy backend), since an option accepted and ignored is
-  worse than a missing one.
+  does (cheap eager calls on the NumPy and the XLA backend), since an option accepted and
+  ignored is worse than a missing one.
 * `test_refuses`: every public function of numbat raises numbat's `ArgumentError`, naming
   the op and the options it takes, for a keyword it does not take (not Python's TypeError).
 
@@ -27,7 +27,7 @@ import pytest
 
 import numbat as nbt
 
-from . import extract_options, known_missing_options
+from . import extract_options, known_missing_options, option_behaviours_ops
 from .option_behaviours import BEHAVIOURS, as_lists
 
 HERE = pathlib.Path(__file__).parent
@@ -210,9 +210,15 @@ def _behaviours():
 
 
 @pytest.mark.parametrize("check", list(_behaviours()))
-def test_honours(check):
-    with nbt.default_backend(nbt.NumPyBackend()):
+@pytest.mark.parametrize("backend", ["numpy", "xla"])
+def test_honours(check, backend):
+    with nbt.default_backend(nbt.NumPyBackend() if backend == "numpy" else nbt.XLABackend()):
         check()
+
+
+def test_behaviours_register_every_module():
+    """option_behaviours_ops.py's checks are in BEHAVIOURS (its import registers them)."""
+    assert "Nx.conv:output_permutation" in BEHAVIOURS and option_behaviours_ops.M
 
 
 def test_behaviours_name_extracted_options():

@@ -123,19 +123,36 @@ def _integer_pow(xp, base, exponent):
     return xp.where(exponent >= 0, result, negative)
 
 
+# Float types whose subnormals stay subnormal when XLA computes in f32 (f16 and the 8-bit
+# floats widen to normal f32 numbers and keep theirs).
+_F32_SUBNORMALS = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(ml_dtypes.bfloat16))
+
+
+def _as_zero(xp, x):
+    """`x` with subnormal elements read as (signed) zero, for the ops that XLA on CPU gets
+    wrong for subnormal inputs, neither IEEE's answer nor zero's: atan2(1e-45, 1e-45) is NaN
+    in f32, atan2(5e-324, -1.0) is -pi in f64, 1e-45 ** 0.5 is 2.6e-23, cbrt(1e-45) is
+    -5.6e-16. Reading them as zero (XLA's nominal rule on CPU) on every backend gives one
+    answer; other types and ops keep their subnormals."""
+    if x.dtype not in _F32_SUBNORMALS:
+        return x
+    tiny = float(ml_dtypes.finfo(x.dtype).smallest_normal)
+    return xp.where(xp.abs(x) < tiny, xp.copysign(xp.zeros_like(x), x), x)
+
+
 def _pow(xp, base, exponent):
     if base.dtype.kind in "iu":
         return _integer_pow(xp, base, exponent)
-    return xp.power(base, exponent)
+    if base.dtype.kind == "c":
+        return xp.power(base, exponent)
+    return xp.power(_as_zero(xp, base), _as_zero(xp, exponent))
 
 
 def _cbrt(xp, x):
-    """The cube root; a subnormal input gives zero on every backend: XLA on CPU reads
-    subnormals as zero (and its cube root of one came out negative), so NumPy does too."""
+    """The cube root, of subnormals read as zero (`_as_zero`)."""
     if x.dtype.kind == "c":
         return xp.cbrt(x)
-    tiny = float(ml_dtypes.finfo(x.dtype).smallest_normal)
-    return xp.where(xp.abs(x) < tiny, x * 0, xp.cbrt(x))
+    return xp.cbrt(_as_zero(xp, x))
 
 
 def _complex(xp, real, imag):
@@ -263,7 +280,7 @@ BINARY: dict[str, typing.Callable] = {
         xp.floor_divide(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.floor(a / b)
     ),
     "mod": lambda xp, a, b: xp.mod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.mod(a, b),
-    "atan2": lambda xp, a, b: xp.arctan2(a, b),
+    "atan2": lambda xp, a, b: xp.arctan2(_as_zero(xp, a), _as_zero(xp, b)),
     "min": _lax_binary("minimum", jax.lax.min),
     "max": _lax_binary("maximum", jax.lax.max),
     "bitwise_and": lambda xp, a, b: xp.bitwise_and(a, b),

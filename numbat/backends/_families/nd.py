@@ -65,6 +65,8 @@ class Array(ArrayBase, Interface):
             free_right = [right_labels[i] for i in range(b.ndim) if i not in rc and i not in rb]
             result_labels = [left_labels[i] for i in lb] + free_left + free_right
             spec = f"{''.join(left_labels)},{''.join(right_labels)}->{''.join(result_labels)}"
+            if a.dtype.kind == "V":  # bf16 and the 8-bit floats: NumPy's einsum has no loop; f32, as XLA
+                a, b = a.astype(np.float32), b.astype(np.float32)
             return self._wrap(out, np.einsum(spec, a, b).astype(out.type.dtype))
         dims = (tuple(contract), tuple(batch))
         return self._wrap(out, jax.lax.dot_general(a, b, dims, preferred_element_type=out.type.dtype))
