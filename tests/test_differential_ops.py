@@ -170,26 +170,9 @@ SUMS = {"cumulative_sum", "cumulative_product", "dot", "conv", "covariance", "ff
 SUMS |= {"rfft", "irfft"} | {name for name in RECIPES if name.startswith(("linalg.", "random.multivariate"))}
 
 
-_LOW_PRECISION_LINALG = (
-    "linear algebra of f16, bf16 and f8 (owned by the linear-algebra work): the NumPy backend "
-    "raises NumPy's bare TypeError (f16: 'array type float16 is unsupported in linalg') or JAX's "
-    "NotImplementedError (bf16, f8: 'Unsupported dtype') where the XLA backend computes, or the "
-    "paths raise different errors; Nx computes them"
-)
 # Disagreements found and not fixed here, as "op[type]" -> the cause. Strict: an entry whose
 # type runs and which no longer fails fails the test, so the table only shrinks.
 KNOWN_DISAGREEMENTS = {
-    **{
-        f"linalg.{op}[{type_name}]": _LOW_PRECISION_LINALG
-        for op in ("cholesky", "eigh", "invert", "least_squares", "lu", "matrix_rank", "pinv", "qr", "solve")
-        + ("svd", "triangular_solve")
-        for type_name in ("f16", "bf16", "f8_e4m3fn")
-    },
-    "linalg.determinant[f16]": _LOW_PRECISION_LINALG,
-    "linalg.norm[f8_e4m3fn]": (
-        "the Frobenius norm of [[50.0, x], [y, 50.0]] in f8_e4m3fn: XLA squares in f8 (no infinity: NaN), "
-        "NumPy in f32 (64.0); Nx computes in the type"
-    ),
     **dict.fromkeys(
         ("random.multivariate_normal[f8_e4m3fn]", "random.multivariate_normal_split[f8_e4m3fn]"),
         "(owned by the random work) the NumPy path mixes f8 and f32, a bare TypePromotionError from "

@@ -118,3 +118,18 @@ def test_complex_qr_reconstructs():
         q, r = _run(path, nbt.linalg.qr, a, type="c128")
         np.testing.assert_allclose(q @ r, a, atol=1e-12)
         np.testing.assert_allclose(q.conj().T @ q, np.eye(3), atol=1e-12)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("type_", ["f16", "bf16", "f8_e4m3fn"])
+def test_low_precision_floats_decompose_and_solve_in_f32_and_round(path, type_):
+    # LAPACK has no f16, bf16 or 8-bit floats: every backend computes in f32 and rounds to the type.
+    a = np.array([[4.0, 2.0], [2.0, 3.0]])
+    b = np.array([1.0, 2.0])
+    rounded = nbt.tensor(np.linalg.solve(a, b), type=type_).to_numpy().astype(np.float64)
+    solved = _run(path, nbt.linalg.solve, a, b, type=type_)
+    assert solved.dtype == nbt.tensor(0.0, type=type_).to_numpy().dtype
+    np.testing.assert_array_equal(solved.astype(np.float64), rounded)
+    lower = _run(path, nbt.linalg.cholesky, a, type=type_)
+    expected = nbt.tensor(np.linalg.cholesky(a), type=type_).to_numpy().astype(np.float64)
+    np.testing.assert_array_equal(lower.astype(np.float64), expected)

@@ -63,6 +63,12 @@ def _triangular_solve(a, b, left_side, lower, transpose):
     return x
 
 
+def _lapack_dtype(dtype: np.dtype) -> np.dtype:
+    """The type a decomposition or solve computes in: LAPACK (NumPy's and XLA's) has no f16,
+    bf16 or 8-bit floats, so those compute in f32 on every backend and round to their type."""
+    return np.dtype(np.float32) if dtype.itemsize < 4 and dtype.kind != "c" else dtype
+
+
 def _nx_qr(a, mode, eps, part):
     return _nx_linalg.batched_qr(a, mode, eps)[part]
 
@@ -85,7 +91,7 @@ def _matrix_rank(xp, a, eps):
 class Array(ArrayBase, Interface):
     def decompose(self, out, tensor, kind, part, options):
         xp, options = self.xp, dict(options)
-        a = cast(xp, xp.asarray(tensor.data), np.dtype(options.pop("compute", out.type.dtype)))
+        a = cast(xp, xp.asarray(tensor.data), _lapack_dtype(np.dtype(options.pop("compute", out.type.dtype))))
         if kind == "cholesky":
             result = xp.linalg.cholesky(a)
         elif kind == "qr":  # Nx's own Householder QR, for Nx's signs
@@ -110,7 +116,8 @@ class Array(ArrayBase, Interface):
 
     def solve(self, out, a, b, kind, options):
         xp, options = self.xp, dict(options)
-        left, right = self._as(a, out), self._as(b, out)
+        dtype = _lapack_dtype(out.type.dtype)
+        left, right = (cast(xp, xp.asarray(self._as(t, out)), dtype) for t in (a, b))
         if kind == "solve":
             vector = right.ndim == left.ndim - 1
             result = xp.linalg.solve(left, right[..., None] if vector else right)
@@ -120,4 +127,4 @@ class Array(ArrayBase, Interface):
                 left = xp.conj(left)
             transpose = options["transform_a"] == "transpose"
             result = _on_host(xp, _triangular_solve, left, right, options["left_side"], options["lower"], transpose)
-        return self._wrap(out, xp.asarray(result).astype(out.type.dtype))
+        return self._wrap(out, cast(xp, xp.asarray(result), out.type.dtype))
