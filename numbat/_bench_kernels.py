@@ -33,6 +33,45 @@ import numpy as np
 import numbat as nbt
 
 from . import _bench_timing
+from ._bench_programs import (
+    NX_RANDOM_NOTE,
+    attention_inputs,
+    batched_matrices,
+    cnn_inputs,
+    conv_inputs,
+    images,
+    indexed_inputs,
+    jx_attention,
+    jx_cnn_step,
+    jx_cond,
+    jx_elementwise,
+    jx_mlp_step,
+    jx_nx_normal,
+    jx_nx_uniform,
+    jx_reductions,
+    jx_while,
+    key_inputs,
+    mlp_inputs,
+    nb_attention,
+    nb_cnn_step,
+    nb_cond,
+    nb_elementwise,
+    nb_mlp_step,
+    nb_random,
+    nb_reductions,
+    nb_while,
+    put_slice_inputs,
+    qr_inputs,
+    rows_by,
+    solve_inputs,
+    spd_inputs,
+    square,
+    table_and_index_pairs,
+    table_and_indices,
+    vector,
+    while_inputs,
+    with_start,
+)
 
 
 @typing.final
@@ -69,322 +108,55 @@ def hlo_counts(text: str) -> dict:
     return {opcode: found[opcode] for opcode in COUNTED}
 
 
-def _rng(seed: int) -> np.random.Generator:
-    return np.random.default_rng(seed)
-
-
-def _normal(shape, seed=0):
-    return _rng(seed).standard_normal(shape).astype(np.float32)
-
-
-def _side(n: int, per: int, lo: int = 1) -> int:
-    """How many of `per`-element items make about `n` elements (at least `lo`)."""
-    return max(lo, n // per)
-
-
-def _dim(n: int, divisor: int, lo: int, hi: int) -> int:
-    """A matrix side that grows with sqrt(n), between `lo` and `hi`."""
-    return int(min(hi, max(lo, int(np.sqrt(n)) // divisor)))
-
-
-# -- inputs -----------------------------------------------------------------------
-
-
-def _rows_by(width: int):
-    return lambda n: [_normal((_side(n, width), width))]
-
-
-def _vector(divisor: int = 1):
-    return lambda n: [_normal((_side(n, divisor, 16),))]
-
-
-def _table_and_indices(n):
-    rows = _side(n, 16, 8)
-    return [_normal((rows, 16)), _rng(1).integers(0, rows, rows).astype(np.int32)]
-
-
-def _table_and_index_pairs(n):
-    table, index = _table_and_indices(n)
-    return [table, index[:, None]]
-
-
-def _indexed_inputs(n):
-    table, index = _table_and_index_pairs(n)
-    return [table, index, _normal(table.shape, 2)]
-
-
-def _with_start(n):
-    x = _vector()(n)[0]
-    return [x, np.asarray(x.size // 8, np.int32)]
-
-
-def _put_slice_inputs(n):
-    x, start = _with_start(n)
-    return [x, _normal((x.size // 4,), 3), start]
-
-
-def _images(n):
-    return [_normal((_side(n, 64 * 64), 64, 64))]
-
-
-def _conv_inputs(n):
-    return [_normal((_side(n, 16 * 32 * 32 * 4), 16, 32, 32)), _normal((32, 16, 3, 3), 1) * 0.1]
-
-
-def _batched_matrices(n):
-    d = _dim(n, 8, 4, 128)
-    return [_normal((16, d, d)), _normal((16, d, d), 1)]
-
-
-def _square(divisor: int, hi: int):
-    return lambda n: [_normal((_dim(n, divisor, 4, hi),) * 2)]
-
-
-def _solve_inputs(n):
-    d = _dim(n, 4, 4, 256)
-    a = _normal((d, d)) + d * np.eye(d, dtype=np.float32)  # well conditioned
-    return [a, _normal((d, max(1, d // 4)), 1)]
-
-
-def _qr_inputs(n):
-    d = _dim(n, 4, 4, 256)
-    return [_normal((d, max(2, d // 2)))]
-
-
-def _spd_inputs(n):
-    (m,) = _square(4, 256)(n)
-    return [m @ m.T + m.shape[0] * np.eye(m.shape[0], dtype=np.float32)]
-
-
-def _key_inputs(n):
-    return [np.asarray([0, 42], np.uint32), np.zeros(_side(n, 1, 16), np.float32)]
-
-
-def _while_inputs(n):
-    return [np.asarray(0, np.int32), _normal((_side(n, 1024, 16),))]
-
-
-def _mlp_inputs(n):
-    batch = _side(n, 8192, 8)
-    return [
-        _normal((256, 512)) * 0.05,
-        np.zeros(512, np.float32),
-        _normal((512, 10), 1) * 0.05,
-        np.zeros(10, np.float32),
-        _normal((batch, 256), 2),
-        np.eye(10, dtype=np.float32)[_rng(3).integers(0, 10, batch)],
-    ]
-
-
-def _cnn_inputs(n):
-    batch = _side(n, 65536, 2)
-    return [
-        _normal((16, 3, 3, 3)) * 0.2,
-        _normal((16 * 15 * 15, 10), 1) * 0.01,
-        _normal((batch, 3, 32, 32), 2),
-        np.eye(10, dtype=np.float32)[_rng(3).integers(0, 10, batch)],
-    ]
-
-
-def _attention_inputs(n):
-    batch = _side(n, 4 * 256 * 64, 1)
-    return [_normal((batch, 256, 64), seed) for seed in range(3)]
-
-
-# -- the computations, numbat (nb_*) and JAX (jx_*) ---------------------------------
-
-
-def nb_elementwise(x):
-    return nbt.tanh(x) * 2.0 + nbt.exp(-x * x) - nbt.sigmoid(x) / (1.0 + nbt.abs(x))
-
-
-def jx_elementwise(x):
-    return jnp.tanh(x) * 2.0 + jnp.exp(-x * x) - jax.nn.sigmoid(x) / (1.0 + jnp.abs(x))
-
-
-def nb_reductions(x):
-    return nbt.sum(x, axes=[1]), nbt.reduce_max(x, axes=[0])
-
-
-def jx_reductions(x):
-    return jnp.sum(x, axis=1), jnp.max(x, axis=0)
-
-
-def nb_mlp_step(w1, b1, w2, b2, x, y):
-    def loss(params):
-        w1, b1, w2, b2 = params
-        h = nbt.max(nbt.dot(x, w1) + b1, 0.0)
-        logits = nbt.dot(h, w2) + b2
-        return -nbt.mean(nbt.sum(y * (logits - nbt.logsumexp(logits, axes=[1], keep_axes=True)), axes=[1]))
-
-    value, grads = nbt.value_and_grad(loss)((w1, b1, w2, b2))
-    return value, tuple(p - 0.01 * g for p, g in zip((w1, b1, w2, b2), grads))
-
-
-def jx_mlp_step(w1, b1, w2, b2, x, y):
-    def loss(params):
-        w1, b1, w2, b2 = params
-        h = jnp.maximum(x @ w1 + b1, 0.0)
-        logits = h @ w2 + b2
-        return -jnp.mean(jnp.sum(y * (logits - jax.nn.logsumexp(logits, axis=1, keepdims=True)), axis=1))
-
-    value, grads = jax.value_and_grad(loss)((w1, b1, w2, b2))
-    return value, tuple(p - 0.01 * g for p, g in zip((w1, b1, w2, b2), grads))
-
-
-def nb_cnn_step(kernel, w, x, y):
-    def loss(params):
-        kernel, w = params
-        h = nbt.max(nbt.conv(x, kernel), 0.0)
-        pooled = nbt.window_max(h, (1, 1, 2, 2), strides=(1, 1, 2, 2))
-        logits = nbt.dot(nbt.reshape(pooled, (x.shape[0], w.shape[0])), w)
-        return -nbt.mean(nbt.sum(y * (logits - nbt.logsumexp(logits, axes=[1], keep_axes=True)), axes=[1]))
-
-    value, (dk, dw) = nbt.value_and_grad(loss)((kernel, w))
-    return value, kernel - 0.01 * dk, w - 0.01 * dw
-
-
-def jx_cnn_step(kernel, w, x, y):
-    def loss(params):
-        kernel, w = params
-        h = jnp.maximum(jax.lax.conv_general_dilated(x, kernel, (1, 1), "VALID"), 0.0)
-        pooled = jax.lax.reduce_window(h, -jnp.inf, jax.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
-        logits = pooled.reshape(x.shape[0], w.shape[0]) @ w
-        return -jnp.mean(jnp.sum(y * (logits - jax.nn.logsumexp(logits, axis=1, keepdims=True)), axis=1))
-
-    value, (dk, dw) = jax.value_and_grad(loss)((kernel, w))
-    return value, kernel - 0.01 * dk, w - 0.01 * dw
-
-
-def nb_attention(q, k, v):
-    scores = nbt.dot(q, k, contract_axes=([2], [2]), batch_axes=([0], [0])) / float(np.sqrt(q.shape[-1]))
-    weights = nbt.exp(scores - nbt.logsumexp(scores, axes=[2], keep_axes=True))
-    return nbt.dot(weights, v, contract_axes=([2], [1]), batch_axes=([0], [0]))
-
-
-def jx_attention(q, k, v):
-    scores = jnp.einsum("bqd,bkd->bqk", q, k) / np.sqrt(q.shape[-1])
-    weights = jnp.exp(scores - jax.nn.logsumexp(scores, axis=2, keepdims=True))
-    return jnp.einsum("bqk,bkd->bqd", weights, v)
-
-
-def _nb_while(i, x):
-    return nbt.while_loop(lambda s: s[0] < 100, lambda s: (s[0] + 1, s[1] * 0.99 + 0.01), (i, x))
-
-
-def _jx_while(i, x):
-    return jax.lax.while_loop(lambda s: s[0] < 100, lambda s: (s[0] + 1, s[1] * 0.99 + 0.01), (i, x))
-
-
-def _nb_cond(x):
-    return nbt.cond(nbt.sum(x) > 0, lambda v: v * 2.0, lambda v: v - 1.0, x)
-
-
-def _jx_cond(x):
-    return jax.lax.cond(jnp.sum(x) > 0, lambda v: v * 2.0, lambda v: v - 1.0, x)
-
-
-def _nb_random(sampler):
-    def draw(key, like):
-        return sampler(key, shape=like.shape)
-
-    return draw
-
-
-# Nx's erf_inv (Giles' polynomials in f64, highest power first), for the reference below.
-_ERF_INV_SMALL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087)
-_ERF_INV_SMALL += (-0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
-_ERF_INV_LARGE = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773)
-_ERF_INV_LARGE += (-0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
-
-
-def _nx_uniform(key, like, low):
-    """Nx's `Nx.Random.uniform` written directly in `jax.lax`, as a JAX user would for Nx's
-    numbers: threefry2x32 over Nx's counter layout, the split, and f32 uniforms in
-    [low, 1) from 23 random mantissa bits. Returns them (flat) and the next key."""
-    threefry = jax.extend.random.threefry_2x32
-    keys = threefry((key[0], key[1]), jax.lax.iota(jnp.uint32, 4)).reshape(2, 2)
-    bits = threefry((keys[1, 0], keys[1, 1]), jax.lax.iota(jnp.uint32, like.size))
-    one = np.float32(1)
-    unit = jax.lax.bitcast_convert_type((bits >> np.uint32(9)) | np.uint32(0x3F800000), jnp.float32) - one
-    return jnp.maximum(unit * (one - low) + low, low), keys[0]
-
-
-def _jx_nx_uniform(key, like):
-    uniform, next_key = _nx_uniform(key, like, np.float32(0))
-    return uniform.reshape(like.shape), next_key
-
-
-def _jx_nx_normal(key, like):
-    """Nx's `Nx.Random.normal` in `jax.lax`: `sqrt(2) erf_inv(u)` for Nx's uniforms u in
-    (-1, 1), with Nx's erf_inv in f64."""
-    with jax.enable_x64(True):  # the f64 steps (a scoped setting, as numbat's)
-        u, next_key = _nx_uniform(key, like, np.float32(np.nextafter(np.float32(-1), np.float32(0))))
-        z = u.astype(jnp.float64)
-        w = -jnp.log((1 - z) * (1 + z))
-        small, large = jnp.full_like(w, _ERF_INV_SMALL[0]), jnp.full_like(w, _ERF_INV_LARGE[0])
-        for a, b in zip(_ERF_INV_SMALL[1:], _ERF_INV_LARGE[1:]):
-            small, large = small * (w - 2.5) + a, large * (jnp.sqrt(w) - 3) + b
-        erf_inv = jnp.where(jnp.abs(z) == 1, jnp.copysign(jnp.inf, z), jnp.where(w < 5, small, large) * z)
-        normal = np.float32(np.sqrt(2.0)) * erf_inv.astype(jnp.float32)
-        return normal.reshape(like.shape), next_key
-
-
-_NX_RANDOM_NOTE = (
-    "the JAX side is Nx's algorithm written in jax.lax (the same numbers, checked); jax.random's "
-    "own samplers use another counter layout, and normal an f32 erf_inv"
-)
-
-
 def _kernel(key, label, make, numbat, jax_fun, note="", check=True, index=0):
     return Kernel(key, label, numbat, jax_fun, make, note, check, index)
 
 
 KERNELS: tuple[Kernel, ...] = (
-    _kernel("elementwise", "tanh/exp/sigmoid chain", _vector(), nb_elementwise, jx_elementwise),
-    _kernel("reductions", "sum axis 1, reduce_max axis 0", _rows_by(256), nb_reductions, jx_reductions),
+    _kernel("elementwise", "tanh/exp/sigmoid chain", vector(), nb_elementwise, jx_elementwise),
+    _kernel("reductions", "sum axis 1, reduce_max axis 0", rows_by(256), nb_reductions, jx_reductions),
     _kernel(
         "logsumexp",
         "logsumexp axis 1",
-        _rows_by(1024),
+        rows_by(1024),
         lambda x: nbt.logsumexp(x, axes=[1]),
         lambda x: jax.nn.logsumexp(x, axis=1),
     ),
     _kernel(
         "argmax",
         "argmax axis 1",
-        _rows_by(1024),
+        rows_by(1024),
         lambda x: nbt.argmax(x, axis=1),
         lambda x: jnp.argmax(x, 1),
     ),
     _kernel(
         "cumulative_sum",
         "cumulative_sum axis 1",
-        _rows_by(1024),
+        rows_by(1024),
         lambda x: nbt.cumulative_sum(x, axis=1),
         lambda x: jnp.cumsum(x, axis=1),
     ),
     _kernel(
         "cumulative_max",
         "cumulative_max axis 1",
-        _rows_by(1024),
+        rows_by(1024),
         lambda x: nbt.cumulative_max(x, axis=1),
         lambda x: jax.lax.cummax(x, axis=1),
     ),
-    _kernel("sort", "sort", _vector(4), nbt.sort, jnp.sort),
+    _kernel("sort", "sort", vector(4), nbt.sort, jnp.sort),
     _kernel(
         "sort_desc",
         "sort desc",
-        _vector(4),
+        vector(4),
         lambda x: nbt.sort(x, direction="desc"),
         lambda x: jnp.sort(x, descending=True),
         note="equal elements keep their order (Nx): one more reverse than jnp.sort(descending=True)",
     ),
-    _kernel("argsort", "argsort", _vector(4), nbt.argsort, lambda x: jnp.argsort(x, stable=True)),
+    _kernel("argsort", "argsort", vector(4), nbt.argsort, lambda x: jnp.argsort(x, stable=True)),
     _kernel(
         "top_k",
         "top_k k=10",
-        _vector(),
+        vector(),
         lambda x: nbt.top_k(x, k=10),
         lambda x: jax.lax.top_k(x, 10),
         note="Nx's order (every NaN largest, -0.0 == 0.0): a min over the data says whether lax.top_k "
@@ -393,21 +165,21 @@ KERNELS: tuple[Kernel, ...] = (
     _kernel(
         "take",
         "take rows",
-        _table_and_indices,
+        table_and_indices,
         lambda t, i: nbt.take(t, i),
         lambda t, i: jnp.take(t, i, axis=0, mode="clip"),
     ),
     _kernel(
         "gather",
         "gather rows",
-        _table_and_index_pairs,
+        table_and_index_pairs,
         lambda t, i: nbt.gather(t, i),
         lambda t, i: t.at[i[:, 0]].get(mode="clip", wrap_negative_indices=False),
     ),
     _kernel(
         "indexed_add",
         "indexed_add rows",
-        _indexed_inputs,
+        indexed_inputs,
         lambda t, i, u: nbt.indexed_add(t, i, u),
         lambda t, i, u: t.at[i[:, 0]].add(u, mode="drop", wrap_negative_indices=False),
         check=False,  # scatter-add order of repeated indices differs in the last bits
@@ -415,50 +187,50 @@ KERNELS: tuple[Kernel, ...] = (
     _kernel(
         "put_slice",
         "put_slice at a tensor start",
-        _put_slice_inputs,
+        put_slice_inputs,
         lambda x, u, s: nbt.put_slice(x, [s], u),
         lambda x, u, s: jax.lax.dynamic_update_slice(x, u, (s,)),
     ),
     _kernel(
         "slice",
         "slice at a tensor start",
-        _with_start,
+        with_start,
         lambda x, s: nbt.slice(x, [s], [x.shape[0] // 2]),
         lambda x, s: jax.lax.dynamic_slice(x, (s,), (x.shape[0] // 2,)),
     ),
     _kernel(
         "window_sum",
         "window_sum 1x3x3",
-        _images,
+        images,
         lambda x: nbt.window_sum(x, (1, 3, 3)),
         lambda x: jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 3, 3), (1, 1, 1), "VALID"),
     ),
     _kernel(
         "window_max",
         "window_max 1x2x2 stride 2",
-        _images,
+        images,
         lambda x: nbt.window_max(x, (1, 2, 2), strides=(1, 2, 2)),
         lambda x: jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 2, 2), (1, 2, 2), "VALID"),
     ),
     _kernel(
         "conv",
         "conv 3x3 same, 16->32 channels",
-        _conv_inputs,
+        conv_inputs,
         lambda x, k: nbt.conv(x, k, padding="same"),
         lambda x, k: jax.lax.conv_general_dilated(x, k, (1, 1), "SAME"),
     ),
     _kernel(
         "dot_batch",
         "dot, batch axis 0",
-        _batched_matrices,
+        batched_matrices,
         lambda a, b: nbt.dot(a, b, contract_axes=([2], [1]), batch_axes=([0], [0])),
         lambda a, b: jnp.einsum("bij,bjk->bik", a, b),
     ),
-    _kernel("solve", "linalg.solve", _solve_inputs, nbt.linalg.solve, jnp.linalg.solve),
+    _kernel("solve", "linalg.solve", solve_inputs, nbt.linalg.solve, jnp.linalg.solve),
     _kernel(
         "qr",
         "linalg.qr",
-        _qr_inputs,
+        qr_inputs,
         nbt.linalg.qr,
         jnp.linalg.qr,
         check=False,  # signs of columns may differ
@@ -466,15 +238,15 @@ KERNELS: tuple[Kernel, ...] = (
     _kernel(
         "svd",
         "linalg.svd",
-        _square(8, 128),
+        square(8, 128),
         lambda m: nbt.linalg.svd(m, full_matrices=False)[1],
         lambda m: jnp.linalg.svd(m, full_matrices=False, compute_uv=True)[1],
     ),
-    _kernel("cholesky", "linalg.cholesky", _spd_inputs, nbt.linalg.cholesky, jnp.linalg.cholesky),
+    _kernel("cholesky", "linalg.cholesky", spd_inputs, nbt.linalg.cholesky, jnp.linalg.cholesky),
     _kernel(
         "fft",
         "fft axis 1",
-        _rows_by(1024),
+        rows_by(1024),
         lambda x: nbt.fft(x),
         lambda x: jnp.fft.fft(x.astype(jnp.complex64)),
         "numbat also cleans up as Nx does (parts with |x| <= eps, 1e-10, become 0): one more pass over the result",
@@ -482,26 +254,26 @@ KERNELS: tuple[Kernel, ...] = (
     _kernel(
         "random_uniform",
         "random.uniform",
-        _key_inputs,
-        _nb_random(nbt.random.uniform),
-        _jx_nx_uniform,
-        _NX_RANDOM_NOTE,
+        key_inputs,
+        nb_random(nbt.random.uniform),
+        jx_nx_uniform,
+        NX_RANDOM_NOTE,
         index=1,
     ),
     _kernel(
         "random_normal",
         "random.normal",
-        _key_inputs,
-        _nb_random(nbt.random.normal),
-        _jx_nx_normal,
-        _NX_RANDOM_NOTE,
+        key_inputs,
+        nb_random(nbt.random.normal),
+        jx_nx_normal,
+        NX_RANDOM_NOTE,
         index=1,
     ),
-    _kernel("cond", "cond on sum > 0", _vector(), _nb_cond, _jx_cond),
-    _kernel("while_loop", "while_loop 100 steps", _while_inputs, _nb_while, _jx_while, index=1),
-    _kernel("mlp_step", "MLP step (value_and_grad), batch", _mlp_inputs, nb_mlp_step, jx_mlp_step, index=4),
-    _kernel("cnn_step", "CNN step (conv, pool, dense), images", _cnn_inputs, nb_cnn_step, jx_cnn_step, index=2),
-    _kernel("attention", "attention", _attention_inputs, nb_attention, jx_attention),
+    _kernel("cond", "cond on sum > 0", vector(), nb_cond, jx_cond),
+    _kernel("while_loop", "while_loop 100 steps", while_inputs, nb_while, jx_while, index=1),
+    _kernel("mlp_step", "MLP step (value_and_grad), batch", mlp_inputs, nb_mlp_step, jx_mlp_step, index=4),
+    _kernel("cnn_step", "CNN step (conv, pool, dense), images", cnn_inputs, nb_cnn_step, jx_cnn_step, index=2),
+    _kernel("attention", "attention", attention_inputs, nb_attention, jx_attention),
 )
 
 KEYS = tuple(kernel.key for kernel in KERNELS)
