@@ -133,3 +133,18 @@ def test_low_precision_floats_decompose_and_solve_in_f32_and_round(path, type_):
     lower = _run(path, nbt.linalg.cholesky, a, type=type_)
     expected = nbt.tensor(np.linalg.cholesky(a), type=type_).to_numpy().astype(np.float64)
     np.testing.assert_array_equal(lower.astype(np.float64), expected)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_singular_indefinite_and_nan_matrices_give_nx_nans_on_every_path(path):
+    # Nx computes these with defn algorithms that never raise; NumPy's LAPACK wrappers raise
+    # LinAlgError (not positive definite, singular, did not converge). numbat gives XLA's NaNs.
+    indefinite = np.array([[0.0, 1.0], [1.0, 0.0]])
+    assert np.isnan(_run(path, nbt.linalg.cholesky, indefinite)).any()
+    solved = _run(path, nbt.linalg.solve, np.zeros((2, 2)), np.ones(2))
+    assert not np.isfinite(solved).all()
+    with_nan = np.array([[np.nan, 1.0], [1.0, 2.0]])
+    for fun in (nbt.linalg.svd, nbt.linalg.eigh, nbt.linalg.pinv):
+        result = _run(path, fun, with_nan)
+        assert any(np.isnan(part).any() for part in (result if isinstance(result, list) else [result]))
+    assert np.isnan(_run(path, lambda t: nbt.linalg.norm(t, ord=2), with_nan))

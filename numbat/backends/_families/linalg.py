@@ -1,9 +1,10 @@
 """Linear algebra (nbt.linalg). `Interface` is what a backend implements; `Array` implements it over `self.xp`.
 
 Every method works on the last two axes and batches over the others. Decompositions
-with several results take `part`, the index of the result to return. LU has no NumPy
-implementation, so the NumPy backend computes it with JAX (XLA's LU) on the host; QR is
-Nx's own Householder algorithm (`_nx_linalg`, over JAX), run the same way.
+with several results take `part`, the index of the result to return. Both backends
+compute with XLA's linear algebra (the NumPy backend on the host CPU), so a singular or
+indefinite matrix gives Nx's NaNs and infinities on every path, where NumPy's LAPACK
+wrappers raise; QR is Nx's own Householder algorithm (`_nx_linalg`, over JAX).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import abc
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from ..._tensor import Template, Tensor
@@ -69,49 +71,58 @@ def _lapack_dtype(dtype: np.dtype) -> np.dtype:
     return np.dtype(np.float32) if dtype.itemsize < 4 and dtype.kind != "c" else dtype
 
 
-def _nx_qr(a, mode, eps, part):
-    return _nx_linalg.batched_qr(a, mode, eps)[part]
-
-
-def _pinv(xp, a, eps):
+def _pinv(a, eps):
     """Nx's pseudo-inverse: singular values below `eps` count as zero (an all-zero matrix gives zeros)."""
-    u, s, vt = xp.linalg.svd(a, full_matrices=False)
-    small = xp.abs(s) < eps
-    inverse = xp.where(small, 0, 1 / xp.where(small, 1, s)).astype(s.dtype)
-    return xp.matmul(xp.conj(xp.swapaxes(vt, -1, -2)), inverse[..., None] * xp.conj(xp.swapaxes(u, -1, -2)))
+    u, s, vt = jnp.linalg.svd(a, full_matrices=False)
+    small = jnp.abs(s) < eps
+    inverse = jnp.where(small, 0, 1 / jnp.where(small, 1, s)).astype(s.dtype)
+    return jnp.matmul(jnp.conj(jnp.swapaxes(vt, -1, -2)), inverse[..., None] * jnp.conj(jnp.swapaxes(u, -1, -2)))
 
 
-def _matrix_rank(xp, a, eps):
+def _matrix_rank(a, eps):
     """Nx's rank: the singular values above `eps * max(m, n) * max(singular values)`."""
-    s = xp.linalg.svd(a, compute_uv=False)
-    tolerance = eps * max(a.shape[-2:]) * xp.max(s, axis=-1, keepdims=True)
-    return xp.sum(s > tolerance, axis=-1)
+    s = jnp.linalg.svd(a, compute_uv=False)
+    tolerance = eps * max(a.shape[-2:]) * jnp.max(s, axis=-1, keepdims=True)
+    return jnp.sum(s > tolerance, axis=-1)
+
+
+def _decomposition(a, kind: str, part: int, options: dict):
+    """Part `part` of decomposition `kind` of `a`, over jax.numpy: XLA's on every backend, so
+    a singular or indefinite matrix, NaN or Inf gives NaNs or infinities everywhere, as in Nx
+    (NumPy's LAPACK wrappers raise there)."""
+    if kind == "cholesky":
+        return jnp.linalg.cholesky(a)
+    if kind == "qr":  # Nx's own Householder QR, for Nx's signs
+        return _nx_linalg.batched_qr(a, options["mode"], options["eps"])[part]
+    if kind == "svd":
+        return jnp.linalg.svd(a, full_matrices=options["full_matrices"])[part]
+    if kind == "eigh":
+        return jnp.linalg.eigh(a)[part]
+    if kind == "lu":
+        return _jax_lu(a, part)
+    if kind == "invert":
+        return jnp.linalg.inv(a)
+    if kind == "determinant":
+        return jnp.linalg.det(a)
+    if kind == "pinv":
+        return _pinv(a, options["eps"])
+    if kind == "matrix_rank":
+        return _matrix_rank(a, options["eps"])
+    return jnp.linalg.norm(a, ord=options["ord"], axis=options["axes"], keepdims=options["keep_axes"])
+
+
+def _solve(a, b):
+    """`a @ x == b` for square `a`, `b` a vector or matrices (XLA's LU solve)."""
+    vector = b.ndim == a.ndim - 1
+    x = jnp.linalg.solve(a, b[..., None] if vector else b)
+    return x[..., 0] if vector else x
 
 
 class Array(ArrayBase, Interface):
     def decompose(self, out, tensor, kind, part, options):
         xp, options = self.xp, dict(options)
         a = cast(xp, xp.asarray(tensor.data), _lapack_dtype(np.dtype(options.pop("compute", out.type.dtype))))
-        if kind == "cholesky":
-            result = xp.linalg.cholesky(a)
-        elif kind == "qr":  # Nx's own Householder QR, for Nx's signs
-            result = _on_host(xp, _nx_qr, a, options["mode"], options["eps"], part)
-        elif kind == "svd":
-            result = xp.linalg.svd(a, full_matrices=options["full_matrices"])[part]
-        elif kind == "eigh":
-            result = xp.linalg.eigh(a)[part]
-        elif kind == "lu":
-            result = _on_host(xp, _jax_lu, a, part)
-        elif kind == "invert":  # XLA's (LU) inverse on both backends: NaNs for a singular matrix, as in Nx
-            result = _on_host(xp, jax.numpy.linalg.inv, a)
-        elif kind == "determinant":
-            result = xp.linalg.det(a)
-        elif kind == "pinv":
-            result = _pinv(xp, a, options["eps"])
-        elif kind == "matrix_rank":
-            result = _matrix_rank(xp, a, options["eps"])
-        else:  # norm
-            result = xp.linalg.norm(a, ord=options["ord"], axis=options["axes"], keepdims=options["keep_axes"])
+        result = _on_host(xp, _decomposition, a, kind, part, options)
         return self._wrap(out, cast(xp, xp.asarray(result), out.type.dtype))
 
     def solve(self, out, a, b, kind, options):
@@ -119,10 +130,8 @@ class Array(ArrayBase, Interface):
         dtype = _lapack_dtype(out.type.dtype)
         left, right = (cast(xp, xp.asarray(self._as(t, out)), dtype) for t in (a, b))
         if kind == "solve":
-            vector = right.ndim == left.ndim - 1
-            result = xp.linalg.solve(left, right[..., None] if vector else right)
-            result = result[..., 0] if vector else result
-        else:  # triangular_solve: XLA's on both backends (the other triangle of `a` is never read)
+            result = _on_host(xp, _solve, left, right)
+        else:  # triangular_solve (the other triangle of `a` is never read)
             if options["transform_a"] == "conjugate":
                 left = xp.conj(left)
             transpose = options["transform_a"] == "transpose"
