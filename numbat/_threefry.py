@@ -253,7 +253,7 @@ def multivariate_normal(key, mean, covariance, shape: tuple, type_: Type, method
     """`mean + z a^T` for standard normal z, where `a a^T = covariance` (Cholesky, or
     `u sqrt(s)` of the SVD or eigendecomposition); the factor is computed in at least
     f32 and rounded to `type_`."""
-    work = covariance.astype(jnp.promote_types(type_.dtype, jnp.float32))
+    work = covariance.astype(jnp.float32 if type_.dtype.itemsize < 4 else type_.dtype)  # f16, bf16, f8: f32
     if method == "cholesky":
         factor = jnp.linalg.cholesky(work)
     elif method == "svd":

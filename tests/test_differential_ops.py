@@ -172,13 +172,7 @@ SUMS |= {"rfft", "irfft"} | {name for name in RECIPES if name.startswith(("linal
 
 # Disagreements found and not fixed here, as "op[type]" -> the cause. Strict: an entry whose
 # type runs and which no longer fails fails the test, so the table only shrinks.
-KNOWN_DISAGREEMENTS = {
-    **dict.fromkeys(
-        ("random.multivariate_normal[f8_e4m3fn]", "random.multivariate_normal_split[f8_e4m3fn]"),
-        "(owned by the random work) the NumPy path mixes f8 and f32, a bare TypePromotionError from "
-        "ml_dtypes, where defn gives numbat's ArgumentError",
-    ),
-}
+KNOWN_DISAGREEMENTS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("type_name", d.TYPES_OF_THE_DAY)

@@ -201,3 +201,20 @@ def test_vectorized_axes_without_one_order_are_refused():
 def test_a_vectorized_key_is_still_checked_to_be_a_key():
     with pytest.raises(nbt.ArgumentError, match=r"a key is a u32\[2\] tensor"):
         R.split(nbt.vectorize(nbt.tensor([[1, 2, 3]], type="u32"), "x"))
+
+
+@pytest.mark.parametrize("type_", ["f8_e4m3fn", "f8", "bf16", "f16"])
+def test_multivariate_normal_of_small_floats_factors_in_f32_on_every_path(type_):
+    # The covariance's factor is computed in f32 and rounded to the type (JAX refuses to promote 8-bit floats).
+    mean, cov = nbt.tensor([0.0, 1.0], type=type_), nbt.tensor([[1.0, 0.0], [0.0, 4.0]], type=type_)
+    results = []
+    for backend in (nbt.NumPyBackend(), nbt.XLABackend()):
+        with nbt.default_backend(backend):
+            results.append(nbt.random.multivariate_normal(nbt.random.key(7), mean, cov, shape=(3,))[0])
+    results.append(
+        nbt.jit(lambda m, c: nbt.random.multivariate_normal(nbt.random.key(7), m, c, shape=(3,))[0])(mean, cov)
+    )
+    for result in results:
+        assert str(result.type) == type_ and result.shape == (3, 2)
+        np.testing.assert_array_equal(result.to_numpy().astype(np.float32), results[0].to_numpy().astype(np.float32))
+    assert np.isfinite(results[0].to_numpy().astype(np.float32)).all()
