@@ -46,6 +46,7 @@ from ._bench_programs import (
     jx_cond,
     jx_elementwise,
     jx_mlp_step,
+    jx_nx_fft,
     jx_nx_normal,
     jx_nx_uniform,
     jx_reductions,
@@ -248,8 +249,8 @@ KERNELS: tuple[Kernel, ...] = (
         "fft axis 1",
         rows_by(1024),
         lambda x: nbt.fft(x),
-        lambda x: jnp.fft.fft(x.astype(jnp.complex64)),
-        "numbat also cleans up as Nx does (parts with |x| <= eps, 1e-10, become 0): one more pass over the result",
+        jx_nx_fft,
+        "Nx's fft cleans up its result (parts with |x| <= eps, 1e-10, become 0): the JAX side does too",
     ),
     _kernel(
         "random_uniform",

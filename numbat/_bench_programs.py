@@ -281,3 +281,11 @@ NX_RANDOM_NOTE = (
     "the JAX side is Nx's algorithm written in jax.lax (the same numbers, checked); jax.random's "
     "own samplers use another counter layout, and normal an f32 erf_inv"
 )
+
+
+def jx_nx_fft(x):
+    """Nx's fft written in jax.numpy: XLA's FFT, then Nx's clean-up (real and imaginary parts
+    with |x| <= eps, 1e-10 by default, become 0)."""
+    y = jnp.fft.fft(x.astype(jnp.complex64))
+    real, imag = jnp.real(y), jnp.imag(y)
+    return jax.lax.complex(jnp.where(jnp.abs(real) <= 1e-10, 0.0, real), jnp.where(jnp.abs(imag) <= 1e-10, 0.0, imag))
