@@ -49,7 +49,7 @@ def fft(tensor, length=None, axis=-1, eps=1.0e-10):
     """The discrete Fourier transform along `axis`. `length` pads or cuts the axis, and
     "power_of_two" pads it to the next power of two (for every transform but `irfft`).
     As Nx's reference backend does, every transform cleans up its result: real and
-    imaginary parts with |x| <= `eps` become 0 (fft2 and ifft2 after each axis).
+    imaginary parts with `|x| <= eps` become 0 (fft2 and ifft2 after each axis).
 
     >>> nbt.fft(nbt.tensor([1.0, 1.0, 1.0, 1.0]))
     numbat.Tensor<
