@@ -27,7 +27,7 @@ import pytest
 
 import numbat as nbt
 
-from . import extract_options, known_missing_options, option_behaviours_ops
+from . import extract_options, known_missing_options, option_behaviours_ops, option_behaviours_rest
 from .option_behaviours import BEHAVIOURS, as_lists
 
 HERE = pathlib.Path(__file__).parent
@@ -217,8 +217,10 @@ def test_honours(check, backend):
 
 
 def test_behaviours_register_every_module():
-    """option_behaviours_ops.py's checks are in BEHAVIOURS (its import registers them)."""
+    """option_behaviours_ops.py's and option_behaviours_rest.py's checks are in BEHAVIOURS (their
+    imports register them)."""
     assert "Nx.conv:output_permutation" in BEHAVIOURS and option_behaviours_ops.M
+    assert "Nx.irfft:eps" in BEHAVIOURS and option_behaviours_rest.R
 
 
 def test_behaviours_name_extracted_options():
