@@ -243,3 +243,37 @@ def test_a_flat_tuple_of_outputs_comes_back_as_a_tuple_and_other_structures_as_t
         assert type(pair(a, b)) is tuple
         result = nested(a, b)
         assert set(result) == {"x", "y"} and type(result["x"]) is list and type(result["y"]) is tuple
+
+
+def test_repeated_calls_of_one_tensor_check_the_argument_each_call(events):
+    """The one-tensor fast path (a call like the last one) still checks the argument's
+    type, names, backend and shape, a freed buffer and tracing, and reports each hit."""
+    double = nbt.defn(lambda t: t * 2)
+    a = nbt.tensor([1.0, 2.0])
+    for _ in range(3):
+        result = double(a)
+    assert result.to_numpy().tolist() == [2.0, 4.0] and double.hits == 2
+    assert [kind for kind, _, _ in events].count("cache_hit") == 2  # emitted on the fast path too
+    assert double(nbt.tensor([1, 2])).type == nbt.tensor([1, 2]).type  # another type
+    assert double(a).names == (None,)
+    assert double(nbt.tensor([1.0, 2.0], names=["x"])).names == ("x",)  # other names
+    assert double(a).shape == (2,) and double(nbt.tensor([1.0, 2.0, 3.0])).shape == (3,)  # another shape
+    assert double.cache_info()["compiled"] == 4  # each compiled by numbat, none retraced behind its back
+    assert double(a).shape == (2,) and double(nbt.tensor([[1.0, 2.0]])).shape == (1, 2)  # another rank
+    host = double(nbt.tensor([1.0, 2.0], backend=nbt.NumPyBackend()))  # another backend: moved over
+    assert host.backend == double.backend and host.to_numpy().tolist() == [2.0, 4.0]
+    assert double(a).to_numpy().tolist() == [2.0, 4.0]
+    vectorized = double(nbt.vectorize(nbt.tensor([[1.0, 2.0], [3.0, 4.0]]), "rows"))
+    assert vectorized.vectorized_axes == (("rows", 2),)
+    assert double(a).to_numpy().tolist() == [2.0, 4.0]
+    freed = nbt.tensor([5.0, 6.0])
+    nbt.backend_deallocate(freed)
+    with pytest.raises(nbt.ArgumentError, match="freed with nbt.backend_deallocate"):
+        double(freed)
+    graph = nbt.debug_expr(lambda t: double(double(t)))(a)  # while tracing: inlined, not called
+    assert "multiply" in str(graph)
+    hits = double.hits
+    double.name = "renamed_double"
+    double(a)
+    assert double.hits == hits + 1 and nbt.telemetry.counts()["renamed_double"]["cache_hits"] == 1
+    assert events[-1][0] == "cache_hit" and events[-1][2]["function"] == "renamed_double"

@@ -181,6 +181,20 @@ def test_numpy_attributes_name_numbats_spelling(attribute, message):
     assert not hasattr(t, attribute)  # still an AttributeError: hasattr and getattr defaults keep working
 
 
+def test_the_spelling_hints_leave_attribute_reads_plain():
+    """The hints are one descriptor per NumPy or JAX name, not `Tensor.__getattr__` (which
+    sends every attribute read of every tensor through a lookup CPython never specialises),
+    and `dir(t)`, so completion, leaves them out."""
+    t = nbt.tensor([1, 2])
+    assert "__getattr__" not in vars(nbt.Tensor) and type(t).__getattribute__ is object.__getattribute__
+    names = dir(t)
+    assert {"shape", "names", "type", "reshape", "astype", "T"} <= set(names)
+    assert not {"sum", "dtype", "ndim", "argmax"} & set(names)
+    assert not hasattr(nbt.Tensor, "sum")
+    with pytest.raises(AttributeError, match="'Tensor' object has no attribute 'not_a_name'$"):
+        _ = t.not_a_name
+
+
 @pytest.mark.parametrize(
     "call, hint",
     [

@@ -6,19 +6,7 @@ lowering), `compile_time` (XLA) and `total_time` in µs, and the reason for the
 miss; a call that finds its executable in the cache counts a hit and emits
 `("numbat", "cache_hit")` only when a handler listens.
 
-The cached call path (DESIGN decision 11). Each compiled signature is traced,
-lowered and compiled ahead of time under the defn's lock, and then called on
-raw arrays: through `jax.jit`'s C++ dispatch when the code is 32-bit throughout
-(the common case), else through its compiled executable, which needs no
-`jax.enable_x64` at call time. A call whose arguments are all tensors on the
-defn's backend (the common call) finds its entry in `_hot` by a tuple of
-`(shape, type, names, id(backend))` per argument (a one-tensor call first
-compares with the last such call's signature), without flattening a pytree or
-entering a context manager; tensors on another backend object naming the same device
-(`XLABackend()` for a defn with `client="host"`) are registered there too, and are
-never transferred. Everything else (containers, static values,
-numbers, other backends, keyword options) takes the general path, which
-flattens the arguments into a `Signature`.
+Calls take the cached call path of `_cached_call` (DESIGN decision 11).
 
 A defn called while another one traces (or inside `grad`, a branch or a loop
 body) is inlined into the caller, as in Nx, so composition, recursion with a
@@ -52,14 +40,13 @@ from .._types import is_number
 from ..backends import _default, backend_transfer
 from ..backends.xla_backend import XLABackend
 from ..xla import _config, _disk_cache
-from . import _effects, _evaluator, _options, _signature, _vectorized_call
+from . import _cached_call, _effects, _evaluator, _options, _signature, _vectorized_call
 
 _logger = logging.getLogger("numbat.defn")
 RECOMPILATION_WARNING = 5  # compiles for the same shapes before warning, as EXLA's check_recompilation
 # What calling a defn with the wrong arguments typically raises inside it (a different container
 # structure, a missing key, JAX's concretization errors): reported as numbat.ArgumentError.
 _MISUSE = (TypeError, ValueError, KeyError, IndexError, AttributeError)
-_current_recorder = _expr._current.get  # the hot path reads the context variable without a call in between
 
 
 class RecompilationWarning(UserWarning):
@@ -141,7 +128,6 @@ def _uses_64_bits(closed) -> bool:
     return walk(closed.jaxpr)
 
 
-_NO_ARGUMENT = object()  # a defn call with no positional arguments
 _new = object.__new__
 
 
@@ -178,9 +164,9 @@ class Defn:
         self._hot: dict | None = {} if compiler == "xla" and self.cache is not False and not self.debug else None
         self._last: _signature.Signature | None = None
         self._equal_backends: dict[int, object] = {}  # backends on this defn's device the fast path knows
-        # The last one-tensor call with one plain tensor out: (type, names, backend, shape,
-        # call, key, out type, out names, out backend). A loop calls with the same signature again and again.
-        self._last_single: tuple | None = None
+        # The last one-tensor call with one plain tensor out (`_cached_call.SINGLE_FIELDS`):
+        # a loop calls with the same signature again and again.
+        self._last_single: tuple = _cached_call.NO_CALL_YET
         # The last call of several tensors on the fast path: ((type, names, backend, shape) per
         # argument, entry). Compared field by field, it spares building and hashing a key.
         self._last_many: tuple | None = None
@@ -201,6 +187,7 @@ class Defn:
             self._release_hits()
             self._earlier_hits += self._hits[0]
         self._name = name
+        self._last_single = _cached_call.NO_CALL_YET  # it holds the hit counter, which a new name replaces
         # One live counter serves both cache_info() and telemetry.counts(): a hit bumps it once.
         self._hits = telemetry.hit_cell(name)
         self._release_hits = weakref.finalize(self, telemetry.release_cell, name, self._hits)
@@ -227,103 +214,7 @@ class Defn:
             compiled, hits = compiled + companion["compiled"], hits + companion["hits"]
         return {"compiled": compiled, "hits": hits}
 
-    def __call__(self, first=_NO_ARGUMENT, /, *rest, **options):
-        # The first argument is positional-only, so a one-tensor call packs no `*args` tuple.
-        last = self._last_single
-        if last is not None and not rest and not options and _current_recorder() is None:
-            # The commonest call of all: one tensor, one tensor out, the same signature as the
-            # last call (a loop). Four comparisons instead of hashing a key, and no entry lookups.
-            # Type and names are usually the very objects of the last call (`is` costs no call).
-            try:
-                data = first.data
-                type_, names = first.type, first.names
-                same = (
-                    (type_ is last[0] or type_ == last[0])
-                    and (names is last[1] or names == last[1])
-                    and first.backend is last[2]
-                    and data.aval.shape == last[3]
-                )
-            except AttributeError:  # not a tensor (or no argument)
-                same = False
-            if same:
-                try:
-                    out = last[4](data)
-                except RuntimeError:
-                    self._raise_if_deallocated((first,))
-                    raise
-                self._hits[0] += 1
-                if telemetry.listened:
-                    telemetry.cache_hit(self.name, last[5], counted=True)
-                result = _new(Tensor)  # Tensor's __init__, inline: no frame of its own
-                result.data = out
-                result.type = last[6]
-                result.names = last[7]
-                result.backend = last[8]
-                return result
-        args = rest if first is _NO_ARGUMENT else (first, *rest)
-        hot = self._hot
-        if hot is not None and not options and _current_recorder() is None:
-            # Spelled out in this frame: a comprehension would cost a frame of its own per call.
-            entry = None
-            many = self._last_many
-            if many is not None and len(args) == len(many[0]):
-                # Several tensors with the last such call's signature (a loop): compared in place.
-                datas = []
-                try:
-                    for arg, (type_, names, backend, shape) in zip(args, many[0]):
-                        data = arg.data
-                        if arg.type != type_ or arg.names != names or arg.backend is not backend:
-                            break
-                        if data.aval.shape != shape:
-                            break
-                        datas.append(data)
-                    else:
-                        entry = many[1]
-                except AttributeError:  # not a tensor, or data that is not an array
-                    pass
-            if entry is None:
-                try:  # the common call: tensors on this defn's backend, for a signature compiled before
-                    if len(args) == 1:
-                        arg = args[0]
-                        data = arg.data
-                        entry = hot[((data.shape, arg.type, arg.names, id(arg.backend)),)]
-                        if entry.plain is not None:
-                            self._last_single = (
-                                arg.type,
-                                arg.names,
-                                arg.backend,
-                                data.shape,
-                                entry.call,
-                                entry.key,
-                                *entry.plain,
-                                self.backend,
-                            )
-                        datas = (data,)
-                    else:
-                        key, datas, specs = [], [], []
-                        for arg in args:
-                            data = arg.data
-                            key.append((data.shape, arg.type, arg.names, id(arg.backend)))
-                            specs.append((arg.type, arg.names, arg.backend, data.shape))
-                            datas.append(data)
-                        entry = hot[tuple(key)]
-                        self._last_many = (tuple(specs), entry)
-                except (KeyError, AttributeError, TypeError):
-                    entry = None  # a new signature, or arguments that are not all tensors: the general path
-            if entry is not None:
-                try:
-                    out = entry.call(*datas)
-                except RuntimeError:
-                    self._raise_if_deallocated(args)
-                    raise
-                self._hits[0] += 1
-                if telemetry.listened:
-                    telemetry.cache_hit(self.name, entry.key, counted=True)
-                plain = entry.plain
-                if plain is not None:
-                    return Tensor(out, plain[0], plain[1], self.backend)
-                return self._outputs(entry, out)
-        return self._call(args, options)
+    __call__ = _cached_call.call  # the cached call path, in its own module
 
     def _call(self, args: tuple, options: dict):
         """The general path: inlining, the Evaluator, containers, statics and misses."""
@@ -415,7 +306,11 @@ class Defn:
             _effects.raise_pending()
         backend = self.backend
         datas = (out,) if entry.single else out
-        results = [Tensor(data, type_, names, backend) for data, (type_, names) in zip(datas, entry.outs)]
+        results = []
+        for data, (type_, names) in zip(datas, entry.outs):  # Tensor's __init__, inline
+            result = _new(Tensor)
+            result.data, result.type, result.names, result.backend = data, type_, names, backend
+            results.append(result)
         if entry.shape == "tuple":
             return tuple(results)
         if entry.shape == "tree":

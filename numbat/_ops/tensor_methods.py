@@ -120,9 +120,24 @@ def _spelling(tensor: Tensor, name: str) -> str:
     return message
 
 
-def _missing_attribute(self, name: str):
-    # Only reached when normal lookup fails, so attribute access costs nothing more.
-    raise AttributeError(_spelling(self, name)) from None
+class _Spelled:
+    """A NumPy or JAX attribute that a Tensor does not have (`t.sum`, `t.dtype`): reading it
+    raises the AttributeError that names numbat's spelling, so `hasattr` and `getattr`
+    defaults keep working. A descriptor per such name rather than `Tensor.__getattr__`:
+    CPython reads attributes of a class with `__getattr__` through a slower lookup that it
+    never specialises, so every `t.data` or `t.type` of every op would pay for the hint."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, tensor, owner=None):
+        if tensor is None:
+            raise AttributeError(f"type object 'Tensor' has no attribute {self.name!r}")
+        raise AttributeError(_spelling(tensor, self.name)) from None
+
+
+def _dir(self) -> list[str]:
+    return [name for name in object.__dir__(self) if name not in _SPELLED]
 
 
 _BINARY = {
@@ -155,7 +170,12 @@ Tensor.__abs__ = elementwise.abs
 Tensor.__invert__ = bitwise.bitwise_not
 Tensor.__pos__ = _positive
 Tensor.__getitem__ = indexing.getitem
-Tensor.__getattr__ = _missing_attribute
 Tensor.T = property(T)
 Tensor.reshape = reshape
 Tensor.astype = astype
+# The names that get a hint (those the class has work); `dir(t)` leaves them out, so
+# completion offers only what works.
+_SPELLED = frozenset(name for name in ("dtype", "ndim", "nbytes", "itemsize", *_OPS) if name not in vars(Tensor))
+for _name in _SPELLED:
+    setattr(Tensor, _name, _Spelled(_name))
+Tensor.__dir__ = _dir
