@@ -234,7 +234,9 @@ KERNELS: tuple[Kernel, ...] = (
         qr_inputs,
         nbt.linalg.qr,
         jnp.linalg.qr,
-        check=False,  # signs of columns may differ
+        "numbat runs Nx's Householder QR for Nx's signs (a loop of rank-1 updates); JAX calls LAPACK's "
+        "blocked geqrf, whose factors differ from Nx's in sign",
+        check=False,  # the factors' signs differ
     ),
     _kernel(
         "svd",
