@@ -406,3 +406,27 @@ def _float_mismatches(a, b, whole, terms=0.0):
         close = np.abs(x - y) <= 8 * float(info.eps) * scale + float(info.smallest_normal)
     same_special = (np.isnan(x) & np.isnan(y)) | (x == y)
     return ~(close | same_special)
+
+
+def compare_paths(funs: dict, arrays: list, type_name: str, failures: list, terms=0.0, summed=None) -> dict:
+    """Runs every op of `funs` on all four paths; records each disagreement with the NumPy
+    path in `failures`; returns the NumPy outcomes. `terms`: see `same`; with `summed`, only
+    the ops it names get them."""
+    results = {path: run_many(path, funs, arrays, type_name) for path in PATHS}
+    alternatives = {}
+    if any(has_subnormal(a) for a in arrays):  # PLATFORM_DIFFERENCES["subnormals"]
+        alternatives = run_many("numpy", funs, [flushed(a) for a in arrays], type_name)
+    for name in funs:
+        expected = results["numpy"][name]
+        if expected[0] == "error" and not is_numbat_error(expected):
+            failures.append(f"{name}[{type_name}] numpy: bare {expected[1]}: {expected[2]}")
+        for path in PATHS[1:]:
+            alternative = alternatives.get(name) if path in ("xla", "defn") else None
+            exempt = exempt_mask(name, type_name, arrays[0]) if len(arrays) == 1 else None
+            op_terms = terms if summed is None or name in summed else 0.0
+            problem = same(expected, results[path][name], alternative, op_terms, exempt)
+            if problem and path == "defn" and name == "pow" and "negative integer power" in str(expected):
+                problem = None  # PLATFORM_DIFFERENCES["negative integer powers inside defn on XLA"]
+            if problem:
+                failures.append(f"{name}[{type_name}] {path}: {problem}")
+    return results["numpy"]

@@ -94,28 +94,6 @@ def _pairs(type_name):
     return np.repeat(x, x.size), np.tile(x, x.size)
 
 
-def _compare_all(funs, arrays, type_name, failures, terms=0.0):
-    """Runs every op of `funs` on all four paths; records each disagreement with the NumPy
-    path in `failures`; returns the NumPy outcomes. `terms`: see `d.same`."""
-    results = {path: d.run_many(path, funs, arrays, type_name) for path in d.PATHS}
-    alternatives = {}
-    if any(d.has_subnormal(a) for a in arrays):  # PLATFORM_DIFFERENCES["subnormals"]
-        alternatives = d.run_many("numpy", funs, [d.flushed(a) for a in arrays], type_name)
-    for name in funs:
-        expected = results["numpy"][name]
-        if expected[0] == "error" and not d.is_numbat_error(expected):
-            failures.append(f"{name}[{type_name}] numpy: bare {expected[1]}: {expected[2]}")
-        for path in d.PATHS[1:]:
-            alternative = alternatives.get(name) if path in ("xla", "defn") else None
-            exempt = d.exempt_mask(name, type_name, arrays[0]) if len(arrays) == 1 else None
-            problem = d.same(expected, results[path][name], alternative, terms, exempt)
-            if problem and path == "defn" and name == "pow" and "negative integer power" in str(expected):
-                problem = None  # PLATFORM_DIFFERENCES["negative integer powers inside defn on XLA"]
-            if problem:
-                failures.append(f"{name}[{type_name}] {path}: {problem}")
-    return results["numpy"]
-
-
 def _check_reference(name, arrays, type_name, expected, failures):
     reference = REFERENCES.get(name)
     if reference is None or type_name not in FLOATS or expected[0] != "ok":
@@ -142,7 +120,7 @@ def test_every_op_of_the_families_is_covered():
 @pytest.mark.parametrize("type_name", d.TYPES)
 def test_unary_ops_agree_on_edge_values(type_name):
     x, failures = d.edge_values(type_name), []
-    expected = _compare_all({name: OPS[name][1] for name in KINDS["unary"]}, [x], type_name, failures)
+    expected = d.compare_paths({name: OPS[name][1] for name in KINDS["unary"]}, [x], type_name, failures)
     for name in KINDS["unary"]:
         _check_reference(name, [x], type_name, expected[name], failures)
     failures = _unexpected(failures)
@@ -157,7 +135,7 @@ def _binary_recipes():
 def test_binary_ops_agree_on_edge_value_pairs(type_name):
     x, y = _pairs(type_name)
     failures, names = [], KINDS["binary"] + _binary_recipes()
-    expected = _compare_all({name: OPS[name][1] for name in names}, [x, y], type_name, failures)
+    expected = d.compare_paths({name: OPS[name][1] for name in names}, [x, y], type_name, failures)
     for name in names:
         _check_reference(name, [x, y], type_name, expected[name], failures)
     failures = _unexpected(failures)
@@ -189,7 +167,7 @@ def test_reductions_and_windows_agree_on_edge_values(type_name):
     with np.errstate(all="ignore"):  # PLATFORM_DIFFERENCES["summation order"]
         magnitudes = np.abs(x.astype(np.complex128))
         terms = float(np.sum(magnitudes[np.isfinite(magnitudes)]))
-    _compare_all(funs, [x], type_name, failures, terms)
+    d.compare_paths(funs, [x], type_name, failures, terms)
     failures = _unexpected(failures)
     assert not failures, "\n".join(failures)
 
@@ -198,6 +176,6 @@ def test_reductions_and_windows_agree_on_edge_values(type_name):
 def test_casts_to_every_type_agree(type_name):
     x, failures = d.edge_values(type_name), []
     funs = {f"as_type->{target}": (lambda t, target=target: nbt.as_type(t, target)) for target in d.ALL_TYPES}
-    _compare_all(funs, [x], type_name, failures)
+    d.compare_paths(funs, [x], type_name, failures)
     failures = _unexpected(failures)
     assert not failures, "\n".join(failures)

@@ -178,18 +178,8 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {}
 @pytest.mark.parametrize("type_name", d.TYPES_OF_THE_DAY)
 def test_other_ops_agree_on_edge_values(type_name):
     x, failures = d.edge_values(type_name), []
-    results = {path: d.run_many(path, RECIPES, [x], type_name) for path in d.PATHS}
-    alternatives = d.run_many("numpy", RECIPES, [d.flushed(x)], type_name) if d.has_subnormal(x) else {}
     terms = 200.0**3  # the finite values' magnitudes (at most 100, squared and cubed by the linalg recipes)
-    for name in RECIPES:
-        expected = results["numpy"][name]
-        if expected[0] == "error" and not d.is_numbat_error(expected):
-            failures.append(f"{name}[{type_name}] numpy: bare {expected[1]}: {expected[2]}")
-        for path in d.PATHS[1:]:
-            alternative = alternatives.get(name) if path in ("xla", "defn") else None
-            problem = d.same(expected, results[path][name], alternative, terms if name in SUMS else 0.0)
-            if problem:
-                failures.append(f"{name}[{type_name}] {path}: {problem}")
+    d.compare_paths(RECIPES, [x], type_name, failures, terms, summed=SUMS)
     known = [key for key in KNOWN_DISAGREEMENTS if key.endswith(f"[{type_name}]")]
     stale = [key for key in known if not any(line.startswith(key) for line in failures)]
     failures = [line for line in failures if not any(line.startswith(key) for key in known)]
