@@ -74,7 +74,7 @@ def _arrays(low, high):
 
 @pytest.mark.parametrize("name", sorted(UNARY))
 @given(data=st.data())
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=10, deadline=None)
 def test_unary_matches_numpy_float64(name, data):
     reference, (low, high) = UNARY[name]
     x = data.draw(_arrays(low, high))
@@ -90,7 +90,7 @@ def test_unary_matches_numpy_float64(name, data):
 
 @pytest.mark.parametrize("name", sorted(BINARY))
 @given(data=st.data())
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=10, deadline=None)
 def test_binary_matches_numpy_float64(name, data):
     left = data.draw(_arrays(-10, 10))
     right_shape = left.shape[data.draw(st.integers(0, left.ndim)) :]  # broadcasts against left

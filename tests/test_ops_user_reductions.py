@@ -31,7 +31,7 @@ def run(request):
     return (lambda fun, *args: fun(*args)) if request.param == "eager" else (lambda fun, *a: nbt.jit(fun)(*a))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(
     array=hnp.arrays(
         np.int32, hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=5), elements=st.integers(-3, 3)
