@@ -112,9 +112,9 @@ def qr(tensor, mode="reduced", eps=1.0e-10):
 
 def svd(tensor, full_matrices=True, max_iter=None):
     """The singular value decomposition `(u, s, vt)` with `u @ diag(s) @ vt == tensor`;
-    singular values in decreasing order. Left out, `max_iter` means LAPACK's SVD (as EXLA's
-    host custom call), to the type's precision; given, it selects Nx's own QDWH algorithm
-    with at most `max_iter` iterations, and so Nx's signs and accuracy.
+    singular values in decreasing order. Left out, `max_iter` means LAPACK's SVD (EXLA's
+    host custom call), to the type's precision; given, Nx's own QDWH algorithm with at most
+    `max_iter` iterations, with Nx's signs and accuracy.
 
     >>> u, s, vt = nbt.linalg.svd(nbt.tensor([[3.0, 0.0], [0.0, -2.0]]))
     >>> s
@@ -127,7 +127,7 @@ def svd(tensor, full_matrices=True, max_iter=None):
     numbat.Tensor<
       f32[3][3]
       [
-        [0.0, 0.99999994, 0.0],
+        [0.0, 1.0, 0.0],
         [1.0, 0.0, 0.0],
         [0.0, 0.0, -1.0]
       ]
@@ -149,11 +149,11 @@ def svd(tensor, full_matrices=True, max_iter=None):
 
 def eigh(tensor, max_iter=None, eps=None):
     """Eigenvalues and eigenvectors (columns) of a symmetric (Hermitian) matrix. Left out,
-    `max_iter` and `eps` mean LAPACK's eigh (as EXLA's host custom call): eigenvalues
-    ascending, to the type's precision. Given (the other one then takes Nx's default,
-    `max_iter=1_000`, `eps=1.0e-4`), they select Nx's own Jacobi algorithm: at most
-    `max_iter` sweeps, until the off-diagonal norm is under `eps` of the matrix's, then
-    eigenvalues by decreasing magnitude and entries with `|x| <= eps` set to 0, as Nx.
+    `max_iter` and `eps` mean LAPACK's eigh (EXLA's host custom call): eigenvalues ascending,
+    to the type's precision; given (the other then takes Nx's default, 1_000 or 1.0e-4), Nx's
+    own Jacobi algorithm, honoured as Nx: at most `max_iter` sweeps, stopping once the
+    off-diagonal norm is under `eps` of the matrix's, eigenvalues by decreasing magnitude,
+    entries with `|x| <= eps` set to 0.
 
     >>> values, vectors = nbt.linalg.eigh(nbt.tensor([[2.0, 0.0], [0.0, 1.0]]))
     >>> values
@@ -167,7 +167,7 @@ def eigh(tensor, max_iter=None, eps=None):
       f32[3][3]
       [
         [0.40824828, -0.1825742, 0.8944272],
-        [0.40824834, 0.9128709, 0.0],
+        [0.4082483, 0.9128709, 0.0],
         [0.81649655, -0.3651484, -0.4472136]
       ]
     >
