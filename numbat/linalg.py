@@ -140,7 +140,7 @@ def svd(tensor, full_matrices=True, max_iter=None):
     k = min(m, n)
     type_ = _float(tensor)
     full = bool(full_matrices)
-    options = {"full_matrices": full, "max_iter": max_iter}
+    options = {"full_matrices": full, "max_iter": max_iter, "compute": type_.dtype}  # s is real, the input not
     u = _decompose(tensor, "svd", (*batch, m, m if full else k), type_, 0, **options)
     s = _decompose(tensor, "svd", (*batch, k), _types.to_real(type_), 1, **options)
     vt = _decompose(tensor, "svd", (*batch, n if full else k, n), type_, 2, **options)
@@ -179,6 +179,7 @@ def eigh(tensor, max_iter=None, eps=None):
         options["eps"] = 1.0e-4 if eps is None else _positive("eigh", "eps", eps)
     *batch, n, _ = tensor.shape
     type_ = _float(tensor)
+    options["compute"] = type_.dtype  # the values are real, the input not
     values = _decompose(tensor, "eigh", (*batch, n), _types.to_real(type_), 0, **options)
     vectors = _decompose(tensor, "eigh", tensor.shape, type_, 1, **options)
     return values, vectors
