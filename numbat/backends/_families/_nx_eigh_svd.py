@@ -13,7 +13,7 @@ LAPACK's, as EXLA's host custom calls).
   matrix `adjoint(a) @ a`. Both `eigh` calls take Nx's default `eps` (1e-4) and `max_iter`.
 
 Each function takes one matrix; `batched_eigh` and `batched_svd` map it over leading axes
-with `jax.vmap`, compiled once per shape and options (`jax.jit`).
+with `jax.vmap`, compiled once per shape and type (`jax.jit`: the options are arguments).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import functools
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from ._nx_linalg import approximate_zeros, qr
@@ -127,7 +128,7 @@ def eigh(matrix, eps, max_iter):
 
     def cond(state):
         _, frob, off, i = state
-        return (off > eps**2 * frob) & (i < max_iter)
+        return (off > jnp.square(jnp.asarray(eps)).astype(frob.dtype) * frob) & (i < max_iter)  # Nx: eps**2 a number
 
     def body(state):
         blocks, _, _, i = state
@@ -255,19 +256,28 @@ def svd(a, full_matrices, max_iter):
     return lax.cond(jnp.all(a == 0), lambda _: _svd_zeros(a, full_matrices), nonzero, tall)
 
 
-def _batched(fun, a):
+def _batched(fun, a, *options):
     for _ in range(a.ndim - 2):
-        fun = jax.vmap(fun)
-    return fun(a)
+        fun = jax.vmap(fun, in_axes=(0, *(None for _ in options)))
+    return fun(a, *options)
 
 
-@functools.partial(jax.jit, static_argnames=("eps", "max_iter"))
+@jax.jit
+def _batched_eigh(a, eps, max_iter):
+    return _batched(eigh, a, eps, max_iter)
+
+
+@functools.partial(jax.jit, static_argnames="full_matrices")
+def _batched_svd(a, max_iter, full_matrices):
+    return _batched(lambda a, max_iter: svd(a, full_matrices, max_iter), a, max_iter)
+
+
 def batched_eigh(a, eps: float, max_iter: int):
-    """Nx's `(values, vectors)` of each matrix of `a` (any leading axes), batched as `a`."""
-    return _batched(functools.partial(eigh, eps=eps, max_iter=max_iter), a)
+    """Nx's `(values, vectors)` of each matrix of `a` (any leading axes), batched as `a`;
+    compiled once per shape and type, whatever the options."""
+    return _batched_eigh(a, np.float64(eps), np.int32(max_iter))
 
 
-@functools.partial(jax.jit, static_argnames=("full_matrices", "max_iter"))
 def batched_svd(a, full_matrices: bool, max_iter: int):
     """Nx's `(u, s, vt)` of each matrix of `a` (any leading axes), batched as `a`."""
-    return _batched(functools.partial(svd, full_matrices=full_matrices, max_iter=max_iter), a)
+    return _batched_svd(a, np.int32(max_iter), full_matrices=full_matrices)

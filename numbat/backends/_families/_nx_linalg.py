@@ -23,7 +23,8 @@ from jax import lax
 
 def approximate_zeros(x, eps):
     """`x` with the entries of `|x| <= eps` set to 0, as Nx's `approximate_zeros`."""
-    return jnp.where(jnp.abs(x) <= eps, jnp.zeros((), x.dtype), x)
+    magnitude = jnp.abs(x)
+    return jnp.where(magnitude <= jnp.asarray(eps).astype(magnitude.dtype), jnp.zeros((), x.dtype), x)
 
 
 # ---------------------------------------------------------------- QR
