@@ -173,13 +173,12 @@ def eigh(tensor, max_iter=None, eps=None):
     >
     """
     tensor = _matrix(tensor, "eigh", square=True)
-    options = {"max_iter": None, "eps": None}
+    *batch, n, _ = tensor.shape
+    type_ = _float(tensor)
+    options = {"max_iter": None, "eps": None, "compute": type_.dtype}  # the values are real, the input not
     if max_iter is not None or eps is not None:
         options["max_iter"] = 1_000 if max_iter is None else _positive("eigh", "max_iter", max_iter, int)
         options["eps"] = 1.0e-4 if eps is None else _positive("eigh", "eps", eps)
-    *batch, n, _ = tensor.shape
-    type_ = _float(tensor)
-    options["compute"] = type_.dtype  # the values are real, the input not
     values = _decompose(tensor, "eigh", (*batch, n), _types.to_real(type_), 0, **options)
     vectors = _decompose(tensor, "eigh", tensor.shape, type_, 1, **options)
     return values, vectors

@@ -18,7 +18,7 @@ CAUSES: list[tuple[str, str, list[str]]] = [
             "neither, and no rule maps LAPACK's picks onto Nx's Jacobi rotations. Nx's own algorithms (Jacobi "
             "eigh, QDWH svd) run when the options are given (eigh's eps or max_iter, svd's max_iter), and then "
             "these doctests print Nx's results (test_eigh_and_svd_doctests_with_options_print_nx_results); they "
-            "are accurate to about 1e-5 of the matrix's norm in any type and much slower to compile and run"
+            "are accurate to about eps (1e-4 by default) of the matrix's norm in any type, and slower to compile"
         ),
         [
             "Nx.LinAlg.eigh/2#1",
