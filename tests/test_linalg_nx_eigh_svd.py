@@ -177,3 +177,6 @@ def test_options_are_checked_when_given():
     for bad in (0, -1e-4, "1e-4", True):
         with pytest.raises(nbt.ArgumentError, match="linalg.eigh: eps must be a positive number"):
             nbt.linalg.eigh(m, eps=bad)
+    # Any positive int is a bound, as in Nx, beyond the s32 loop counter too.
+    big = nbt.linalg.eigh(m, max_iter=2**40)[0]
+    assert nbt.to_list(big) == nbt.to_list(nbt.linalg.eigh(m, max_iter=1_000)[0])

@@ -272,12 +272,17 @@ def _batched_svd(a, max_iter, full_matrices):
     return _batched(lambda a, max_iter: svd(a, full_matrices, max_iter), a, max_iter)
 
 
+def _count(max_iter: int):
+    """`max_iter` as the loops' s32 counter (a larger bound is never reached either)."""
+    return np.int32(min(max_iter, np.iinfo(np.int32).max))
+
+
 def batched_eigh(a, eps: float, max_iter: int):
     """Nx's `(values, vectors)` of each matrix of `a` (any leading axes), batched as `a`;
     compiled once per shape and type, whatever the options."""
-    return _batched_eigh(a, np.float64(eps), np.int32(max_iter))
+    return _batched_eigh(a, np.float64(eps), _count(max_iter))
 
 
 def batched_svd(a, full_matrices: bool, max_iter: int):
     """Nx's `(u, s, vt)` of each matrix of `a` (any leading axes), batched as `a`."""
-    return _batched_svd(a, np.int32(max_iter), full_matrices=full_matrices)
+    return _batched_svd(a, _count(max_iter), full_matrices=full_matrices)
