@@ -14,7 +14,8 @@ PATHS = ["numpy", "xla", "jit", "evaluator"]
 # options run on the others, so that the tests compile less.
 EAGER_XLA = ("xla", "evaluator")
 # A symmetric matrix that Nx's Jacobi needs two sweeps for (eps 1e-4), and one that QDWH
-# needs four iterations for.
+# needs four iterations for. The tests of the options compute in f32 with the shapes of
+# tests/nx/option_behaviours*.py, whose compiled kernels they share in a run of the suite.
 A4 = np.array([[4.0, 1.0, 2.0, 0.5], [1.0, 3.0, 0.3, 1.0], [2.0, 0.3, 5.0, 0.7], [0.5, 1.0, 0.7, 2.0]])
 M3 = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]])
 
@@ -74,29 +75,31 @@ def test_complex_matrices_decompose_in_their_type(path):
 def test_eigh_max_iter_and_eps_stop_the_sweeps_as_nx(path):
     lapack = _by_magnitude(np.linalg.eigvalsh(A4))
     diagonal = np.diag([1.0, 0.001, 0.5, 2.0])
-    results = _run(path, _eigh_options, A4, diagonal)
+    results = _run(path, _eigh_options, A4, diagonal, type="f32")
     converged, vectors, one_sweep, one_sweep_vectors, eps_values, zeroed = results
-    np.testing.assert_allclose(converged, lapack, rtol=1e-9)  # Nx's order: by decreasing magnitude
+    np.testing.assert_allclose(converged, lapack, rtol=1e-6)  # Nx's order: by decreasing magnitude
     assert _eigh_residual(A4, converged, vectors) < 1e-4 * np.linalg.norm(A4)  # Nx's Jacobi: within eps of the norm
     assert np.abs(one_sweep - lapack).max() > 1e-4
     assert _eigh_residual(A4, one_sweep, one_sweep_vectors) > 1e-2
     # eps=0.01: the off-diagonal norm is under 0.01 of the matrix's after one sweep, so it stops there.
     np.testing.assert_array_equal(eps_values, one_sweep)
     assert zeroed.tolist() == [2.0, 1.0, 0.5, 0.0]  # entries with |x| <= eps become 0
-    for got, want in zip(results, _run("numpy", _eigh_options, A4, diagonal), strict=True):
-        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-15)
+    for got, want in zip(results, _run("numpy", _eigh_options, A4, diagonal, type="f32"), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("path", PATHS)
 def test_svd_max_iter_bounds_qdwh_as_nx(path):
     lapack = np.linalg.svd(M3, compute_uv=False)
-    one = _run(path, lambda t: nbt.linalg.svd(t, max_iter=1)[1], M3)
+    one = _run(path, lambda t: nbt.linalg.svd(t, max_iter=1)[1], M3, type="f32")
     assert np.abs(one - lapack).max() > 0.1  # one QDWH iteration is far from the polar factor
-    np.testing.assert_allclose(one, _run("numpy", lambda t: nbt.linalg.svd(t, max_iter=1)[1], M3), rtol=1e-13)
+    np.testing.assert_allclose(
+        one, _run("numpy", lambda t: nbt.linalg.svd(t, max_iter=1)[1], M3, type="f32"), rtol=1e-6
+    )
     if path in EAGER_XLA:
         return
-    u, s, vt = _run(path, lambda t: nbt.linalg.svd(t, max_iter=100), M3)
-    np.testing.assert_allclose(s, lapack, rtol=1e-12)
+    u, s, vt = _run(path, lambda t: nbt.linalg.svd(t, max_iter=100), M3, type="f32")
+    np.testing.assert_allclose(s, lapack, rtol=1e-5)
     # QDWH's polar factor times eigh's rotations: eigh's eps (1e-4) bounds the reconstruction, as in Nx's.
     assert np.abs(u @ np.diag(s) @ vt - M3).max() < 1e-4 * np.linalg.norm(M3)
 
