@@ -110,11 +110,11 @@ def qr(tensor, mode="reduced", eps=1.0e-10):
     return q, r
 
 
-def svd(tensor, full_matrices=True, max_iter=100):
+def svd(tensor, full_matrices=True, max_iter=None):
     """The singular value decomposition `(u, s, vt)` with `u @ diag(s) @ vt == tensor`;
-    singular values in decreasing order. `max_iter` bounds Nx's own iterative algorithm;
-    numbat uses XLA's SVD, which converges to the type's precision, so it is checked and
-    needs no effect (as in EXLA).
+    singular values in decreasing order. Left out, `max_iter` means LAPACK's SVD (EXLA's
+    host custom call), to the type's precision; given, Nx's own QDWH algorithm with at most
+    `max_iter` iterations, with Nx's signs and accuracy.
 
     >>> u, s, vt = nbt.linalg.svd(nbt.tensor([[3.0, 0.0], [0.0, -2.0]]))
     >>> s
@@ -122,24 +122,38 @@ def svd(tensor, full_matrices=True, max_iter=100):
       f32[2]
       [3.0, 2.0]
     >
+    >>> u, s, vt = nbt.linalg.svd(nbt.tensor([[2.0, 0.0, 0.0], [0.0, 3.0, 0.0], [0.0, 0.0, -1.0]]), max_iter=100)
+    >>> u
+    numbat.Tensor<
+      f32[3][3]
+      [
+        [0.0, 1.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 0.0, -1.0]
+      ]
+    >
     """
     tensor = _matrix(tensor, "svd")
-    _positive("svd", "max_iter", max_iter, int)
+    if max_iter is not None:
+        max_iter = _positive("svd", "max_iter", max_iter, int)
     *batch, m, n = tensor.shape
     k = min(m, n)
     type_ = _float(tensor)
     full = bool(full_matrices)
-    u = _decompose(tensor, "svd", (*batch, m, m if full else k), type_, 0, full_matrices=full)
-    s = _decompose(tensor, "svd", (*batch, k), _types.to_real(type_), 1, full_matrices=full)
-    vt = _decompose(tensor, "svd", (*batch, n if full else k, n), type_, 2, full_matrices=full)
+    options = {"full_matrices": full, "max_iter": max_iter, "compute": type_.dtype}  # s is real, the input not
+    u = _decompose(tensor, "svd", (*batch, m, m if full else k), type_, 0, **options)
+    s = _decompose(tensor, "svd", (*batch, k), _types.to_real(type_), 1, **options)
+    vt = _decompose(tensor, "svd", (*batch, n if full else k, n), type_, 2, **options)
     return u, s, vt
 
 
-def eigh(tensor, max_iter=1_000, eps=1.0e-4):
-    """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric (Hermitian) matrix.
-    `max_iter` and `eps` bound Nx's own Jacobi iteration; numbat uses XLA's eigensolver,
-    which converges to the type's precision, so they are checked and need no effect (as
-    in EXLA).
+def eigh(tensor, max_iter=None, eps=None):
+    """Eigenvalues and eigenvectors (columns) of a symmetric (Hermitian) matrix. Left out,
+    `max_iter` and `eps` mean LAPACK's eigh (EXLA's host custom call): eigenvalues ascending,
+    to the type's precision; given (the other then takes Nx's default, 1_000 or 1.0e-4), Nx's
+    own Jacobi algorithm, honoured as Nx: at most `max_iter` sweeps, stopping once the
+    off-diagonal norm is under `eps` of the matrix's, eigenvalues by decreasing magnitude,
+    entries with `|x| <= eps` set to 0.
 
     >>> values, vectors = nbt.linalg.eigh(nbt.tensor([[2.0, 0.0], [0.0, 1.0]]))
     >>> values
@@ -147,14 +161,26 @@ def eigh(tensor, max_iter=1_000, eps=1.0e-4):
       f32[2]
       [1.0, 2.0]
     >
+    >>> values, vectors = nbt.linalg.eigh(nbt.tensor([[0, 1, 2], [1, 0, 2], [2, 2, 3]]), eps=1e-4)
+    >>> vectors
+    numbat.Tensor<
+      f32[3][3]
+      [
+        [0.40824828, -0.1825742, 0.8944272],
+        [0.4082483, 0.9128709, 0.0],
+        [0.81649655, -0.3651484, -0.4472136]
+      ]
+    >
     """
     tensor = _matrix(tensor, "eigh", square=True)
-    _positive("eigh", "max_iter", max_iter, int)
-    _positive("eigh", "eps", eps)
     *batch, n, _ = tensor.shape
     type_ = _float(tensor)
-    values = _decompose(tensor, "eigh", (*batch, n), _types.to_real(type_), 0)
-    vectors = _decompose(tensor, "eigh", tensor.shape, type_, 1)
+    options = {"max_iter": None, "eps": None, "compute": type_.dtype}  # the values are real, the input not
+    if max_iter is not None or eps is not None:
+        options["max_iter"] = 1_000 if max_iter is None else _positive("eigh", "max_iter", max_iter, int)
+        options["eps"] = 1.0e-4 if eps is None else _positive("eigh", "eps", eps)
+    values = _decompose(tensor, "eigh", (*batch, n), _types.to_real(type_), 0, **options)
+    vectors = _decompose(tensor, "eigh", tensor.shape, type_, 1, **options)
     return values, vectors
 
 

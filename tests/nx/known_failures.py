@@ -12,12 +12,13 @@ CAUSES: list[tuple[str, str, list[str]]] = [
     (
         "deliberate",
         (
-            "eigh and svd are XLA's (LAPACK's), as EXLA's host custom calls, which EXLA's own test suite "
-            "excludes from these doctests too: eigenvalues in ascending order, and eigenvector signs (and the "
-            "basis of a repeated eigenvalue) that LAPACK picks; the mathematics fixes neither, and no rule maps "
-            "LAPACK's picks onto Nx's Jacobi rotations. A port of Nx's Jacobi eigh and QDWH SVD was measured: "
-            "accurate to only ~1e-4 of the matrix's norm even in f64, and 5.4 s (eigh) and 5.7 s (svd) against "
-            "LAPACK's 16 ms and 40 ms at 256x256"
+            "eigh and svd with their options left out are XLA's (LAPACK's), as EXLA's host custom calls, which "
+            "EXLA's own test suite excludes from these doctests too: eigenvalues in ascending order, and "
+            "eigenvector signs (and the basis of a repeated eigenvalue) that LAPACK picks; the mathematics fixes "
+            "neither, and no rule maps LAPACK's picks onto Nx's Jacobi rotations. Nx's own algorithms (Jacobi "
+            "eigh, QDWH svd) run when the options are given (eigh's eps or max_iter, svd's max_iter), and then "
+            "these doctests print Nx's results (test_eigh_and_svd_doctests_with_options_print_nx_results); they "
+            "are accurate to about eps (1e-4 by default) of the matrix's norm in any type, and slower to compile"
         ),
         [
             "Nx.LinAlg.eigh/2#1",

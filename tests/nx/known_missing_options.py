@@ -11,34 +11,7 @@ An entry is a test id of test_nx_options.py:
   ArgumentError naming the op and its options ("unguarded").
 """
 
-_UNGUARDED_OUTSIDE_OPS = (
-    "numbat/__init__.py guards the functions of numbat._ops, numbat.linalg and numbat.random "
-    "(_keywords.guard_namespace); these public functions live elsewhere, so an unknown keyword "
-    "is Python's bare TypeError"
-)
-
-CAUSES: list[tuple[str, str, list[str]]] = [
-    (
-        "ignored",
-        (
-            "linalg.eigh validates eps and max_iter and does not use them: they steer Nx's own Jacobi "
-            "iteration (nx/lib/nx/lin_alg/block_eigh.ex), which numbat does not run: a port of it "
-            "(measured this session) was accurate to only ~1e-4 of the matrix's norm even in f64 and "
-            "took 5.4 s against LAPACK's 16 ms at 256x256, so numbat keeps XLA's (LAPACK's) eigh, as "
-            "EXLA's host custom call does, which ignores both options too"
-        ),
-        ["honours Nx.LinAlg.eigh:eps", "honours Nx.LinAlg.eigh:max_iter"],
-    ),
-    (
-        "ignored",
-        (
-            "linalg.svd validates max_iter and does not use it: it bounds Nx's own QDWH iteration "
-            "(nx/lib/nx/lin_alg/svd.ex), which numbat does not run (see eigh's entry: the port was "
-            "measured, and LAPACK's SVD, EXLA's too, converges without an iteration count)"
-        ),
-        ["honours Nx.LinAlg.svd:max_iter"],
-    ),
-]
+CAUSES: list[tuple[str, str, list[str]]] = []
 
 
 def by_test_id() -> dict[str, str]:

@@ -222,13 +222,19 @@ def _not_converged(result, converged):
 
 @behaviour("Nx.LinAlg.eigh", "max_iter")
 def _():
-    # Nx's Jacobi eigh stops after max_iter sweeps: one sweep leaves a 4x4 matrix unconverged.
+    # Nx's Jacobi eigh stops after max_iter sweeps: one sweep leaves a 4x4 matrix unconverged,
+    # Nx's 1_000 converge to LAPACK's eigenvalues (in Nx's order: by decreasing magnitude).
     m = nbt.tensor([[4.0, 1.0, 2.0, 0.5], [1.0, 3.0, 0.3, 1.0], [2.0, 0.3, 5.0, 0.7], [0.5, 1.0, 0.7, 2.0]])
-    assert _not_converged(nbt.linalg.eigh(m, max_iter=1)[0], nbt.linalg.eigh(m)[0])
+    converged = nbt.linalg.eigh(m, max_iter=1_000)[0]
+    np.testing.assert_allclose(np.asarray(converged), np.asarray(nbt.linalg.eigh(m)[0])[::-1], rtol=1e-6)
+    assert _not_converged(nbt.linalg.eigh(m, max_iter=1)[0], converged)
 
 
 @behaviour("Nx.LinAlg.svd", "max_iter")
 def _():
-    # Nx's QDWH svd stops after max_iter iterations: one leaves an ill-conditioned matrix unconverged.
+    # Nx's QDWH svd stops after max_iter iterations: one leaves an ill-conditioned matrix
+    # unconverged, Nx's 100 converge to LAPACK's singular values.
     m = nbt.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]])
-    assert _not_converged(nbt.linalg.svd(m, max_iter=1)[1], nbt.linalg.svd(m)[1])
+    converged = nbt.linalg.svd(m, max_iter=100)[1]
+    np.testing.assert_allclose(np.asarray(converged), np.asarray(nbt.linalg.svd(m)[1]), rtol=1e-5)
+    assert _not_converged(nbt.linalg.svd(m, max_iter=1)[1], converged)

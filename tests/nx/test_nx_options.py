@@ -6,7 +6,8 @@ source lines they come from. Three tests read it:
 
 * `test_accepts`: numbat's function (`nbt.X`, `nbt.linalg.X`, `nbt.random.X`) takes a
   keyword of Nx's name (checked with `inspect.signature`: no call, no compile).
-* `test_defaults`: where Nx's `keyword!` gives a default, numbat's is the same.
+* `test_defaults`: where Nx's `keyword!` gives a default, numbat's is the same, except
+  for the options that select an algorithm (`ALGORITHM_OPTIONS`): their default is None.
 * `test_honours`: for a sample of options, the option changes the result the way Nx's
   does (cheap eager calls on the NumPy and the XLA backend), since an option accepted and
   ignored is worse than a missing one.
@@ -97,6 +98,17 @@ def _elixir(literal: str):
     return float(number) if "." in number else int(number)
 
 
+# Options whose numbat default is None, and why: left out, numbat runs LAPACK's algorithm (as
+# EXLA's host custom call, which has no use for them); given, Nx's own algorithm, honoured as
+# Nx's, and an option of the pair left out takes Nx's default
+# (test_algorithm_options_take_nx_defaults_when_one_is_given).
+ALGORITHM_OPTIONS = {
+    "Nx.LinAlg.eigh:eps": "given, eps or max_iter selects Nx's Jacobi eigh; left out, LAPACK's",
+    "Nx.LinAlg.eigh:max_iter": "given, eps or max_iter selects Nx's Jacobi eigh; left out, LAPACK's",
+    "Nx.LinAlg.svd:max_iter": "given, max_iter selects Nx's QDWH svd; left out, LAPACK's",
+}
+
+
 def _defaults():
     for function, options in NX_OPTIONS.items():
         if function in NOT_IN_NUMBAT:
@@ -112,9 +124,22 @@ def test_defaults(function, option, literal):
     """numbat's default for an option is Nx's (the one Nx's keyword! call gives)."""
     parameter = inspect.signature(_numbat(function)).parameters[option]
     default = parameter.default
+    if f"{function}:{option}" in ALGORITHM_OPTIONS:
+        assert default is None, f"{function}: {ALGORITHM_OPTIONS[f'{function}:{option}']}, so its default is None"
+        return
     default = tuple(default) if isinstance(default, list) else default
     default = str(default) if isinstance(default, nbt.Type) else default
     assert default == _elixir(literal), f"{function}: numbat's {option}={parameter.default!r}, Nx's {literal}"
+
+
+def test_algorithm_options_take_nx_defaults_when_one_is_given():
+    """eigh's eps given alone runs Nx's Jacobi with Nx's max_iter (1_000), and max_iter alone
+    with Nx's eps (1.0e-4): the same numbers as both given."""
+    assert set(ALGORITHM_OPTIONS) <= {f"{f}:{o}" for f, options in NX_OPTIONS.items() for o in options}
+    m = nbt.tensor([[4.0, 1.0, 2.0], [1.0, 3.0, 0.3], [2.0, 0.3, 5.0]])
+    both = nbt.linalg.eigh(m, max_iter=1_000, eps=1.0e-4)
+    for alone in (nbt.linalg.eigh(m, eps=1.0e-4), nbt.linalg.eigh(m, max_iter=1_000)):
+        assert [as_lists(t) for t in alone] == [as_lists(t) for t in both]
 
 
 def test_not_in_numbat_is_exact():

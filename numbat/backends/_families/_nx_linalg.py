@@ -6,11 +6,7 @@ LAPACK's differ from Nx's. Nx's reflector (`nx/lib/nx/lin_alg/qr.ex`) leaves a c
 part below the diagonal has squared norm under `eps` as it is and gives any other a
 non-negative diagonal entry; entries with `|x| <= eps` become 0. It is backward stable as
 LAPACK's is and, applied as rank-1 updates, about as fast on the CPU.
-
-eigh and SVD stay LAPACK's (as EXLA's host custom calls): ports of Nx's Jacobi eigh and
-QDWH SVD were tried and measured, accurate to only about 1e-4 of the matrix's norm even in
-f64 and over 100x slower at 256x256, so Nx's printed vectors for those are documented
-exceptions (tests/nx/known_failures.py).
+Nx's Jacobi eigh and QDWH SVD, which eigh's and svd's options select, are in `_nx_eigh_svd`.
 
 `qr` takes one matrix; `batched_qr` maps it over leading axes with `jax.vmap`, compiled
 once per shape and options (`jax.jit`).
@@ -25,8 +21,10 @@ import jax.numpy as jnp
 from jax import lax
 
 
-def _approximate_zeros(x, eps):
-    return jnp.where(jnp.abs(x) <= eps, jnp.zeros((), x.dtype), x)
+def approximate_zeros(x, eps):
+    """`x` with the entries of `|x| <= eps` set to 0, as Nx's `approximate_zeros`."""
+    magnitude = jnp.abs(x)
+    return jnp.where(magnitude <= jnp.asarray(eps).astype(magnitude.dtype), jnp.zeros((), x.dtype), x)
 
 
 # ---------------------------------------------------------------- QR
@@ -77,7 +75,7 @@ def qr(a, mode, eps):
         if last >= 0
         else (jnp.eye(m, dtype=a.dtype), a)
     )
-    q, r = _approximate_zeros(q, eps), _approximate_zeros(r, eps)
+    q, r = approximate_zeros(q, eps), approximate_zeros(r, eps)
     if m_in < n_in:
         return q[:m_in, :m_in], r[:m_in, :n_in]
     if mode == "reduced" and m_in > n_in:

@@ -4,7 +4,8 @@ Every method works on the last two axes and batches over the others. Decompositi
 with several results take `part`, the index of the result to return. Both backends
 compute with XLA's linear algebra (the NumPy backend on the host CPU), so a singular or
 indefinite matrix gives Nx's NaNs and infinities on every path, where NumPy's LAPACK
-wrappers raise; QR is Nx's own Householder algorithm (`_nx_linalg`, over JAX).
+wrappers raise; QR is Nx's own Householder algorithm (`_nx_linalg`, over JAX), and so are
+eigh and SVD when their options are given (Nx's Jacobi and QDWH, `_nx_eigh_svd`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 
 from ..._tensor import Template, Tensor
 from .._cast import cast
-from . import _nx_linalg
+from . import _nx_eigh_svd, _nx_linalg
 from ._base import ArrayBase
 
 
@@ -94,9 +95,13 @@ def _decomposition(a, kind: str, part: int, options: dict):
         return jnp.linalg.cholesky(a)
     if kind == "qr":  # Nx's own Householder QR, for Nx's signs
         return _nx_linalg.batched_qr(a, options["mode"], options["eps"])[part]
-    if kind == "svd":
+    if kind == "svd":  # max_iter given: Nx's QDWH; else LAPACK's, as EXLA's host custom call
+        if options["max_iter"] is not None:
+            return _nx_eigh_svd.batched_svd(a, options["full_matrices"], options["max_iter"])[part]
         return jnp.linalg.svd(a, full_matrices=options["full_matrices"])[part]
-    if kind == "eigh":
+    if kind == "eigh":  # eps or max_iter given: Nx's Jacobi; else LAPACK's
+        if options["max_iter"] is not None:
+            return _nx_eigh_svd.batched_eigh(a, options["eps"], options["max_iter"])[part]
         return jnp.linalg.eigh(a)[part]
     if kind == "lu":
         return _jax_lu(a, part)
