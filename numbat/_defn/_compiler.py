@@ -97,6 +97,12 @@ def _name(fun) -> str:
     return getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or repr(fun)
 
 
+def _in_context(context, fun, *args):
+    """`fun(*args)` inside `context(True)` (a defn's lowering context, x64 on)."""
+    with context(True):
+        return fun(*args)
+
+
 _WIDE_DTYPES = frozenset(np.dtype(name) for name in ("int64", "uint64", "float64", "complex128"))
 
 
@@ -429,6 +435,10 @@ class Defn:
             elif plain_jit:
                 lowered.compile()  # fills jit's caches: the first call runs without tracing again
                 call = jitted
+            elif any(t.type.bits < 8 for t in signature.templates):
+                # A compiled executable wants sub-byte inputs (u4, s2, ...) packed, and refuses
+                # device arrays that hold one a byte; jit's own dispatch takes them.
+                call = functools.partial(_in_context, self.lowering_context, jitted)
             else:
                 call = lowered.compile()
         done = time.perf_counter_ns()
