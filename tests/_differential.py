@@ -39,6 +39,8 @@ ALL_TYPES = (
     "s32",
     "s64",
 )
+# Nx's sub-byte integers, stored one a byte in ml_dtypes' types.
+SUBBYTE_DTYPES = tuple(np.dtype(t) for t in (ml_dtypes.int2, ml_dtypes.int4, ml_dtypes.uint2, ml_dtypes.uint4))
 # CI's budget: three types always (f32, c64, s8: one float, complex and integer type) and one
 # more that rotates through the other twelve, a new one each day (UTC), so twelve days of CI
 # check every Nx type; about 90 s on a 2-core machine. NUMBAT_DIFFERENTIAL=full checks all
@@ -332,7 +334,7 @@ def is_numbat_error(result) -> bool:
 def flushed(array: np.ndarray) -> np.ndarray:
     """`array` with subnormal elements (real or imaginary parts) replaced by zero of their sign,
     as XLA's CPU sees them."""
-    if array.dtype.kind not in "fcV" and not _is_ml_float(array.dtype):
+    if array.dtype.kind not in "fc" and not _is_ml_float(array.dtype):
         return array
     if array.dtype.kind == "c":
         result = np.empty_like(array)
@@ -390,7 +392,7 @@ def same(expected, got, alternative=None, terms=0.0, exempt=None) -> str | None:
 def mismatches(a: np.ndarray, b: np.ndarray, terms: float = 0.0) -> np.ndarray:
     """A boolean mask of elements that differ beyond PLATFORM_DIFFERENCES's "ulps",
     "subnormals" and (for a reduction of terms of magnitude `terms`) "summation order"."""
-    if a.dtype.kind in "iub":
+    if a.dtype.kind in "iub" or a.dtype in SUBBYTE_DTYPES:
         return a != b
     if a.dtype.kind == "c":
         return _float_mismatches(a.real, b.real, a, terms) | _float_mismatches(a.imag, b.imag, a, terms)
