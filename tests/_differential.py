@@ -38,6 +38,10 @@ ALL_TYPES = (
     "s16",
     "s32",
     "s64",
+    "u2",
+    "u4",
+    "s2",
+    "s4",
 )
 # Nx's sub-byte integers, stored one a byte in ml_dtypes' types.
 SUBBYTE_DTYPES = tuple(np.dtype(t) for t in (ml_dtypes.int2, ml_dtypes.int4, ml_dtypes.uint2, ml_dtypes.uint4))
@@ -234,12 +238,12 @@ def edge_values(type_name: str) -> np.ndarray:
     """NaN, +-Inf, -0.0, subnormals, the type's min and max, 0, +-1 and a few ordinary values."""
     type_ = nbt.parse_type(type_name) if hasattr(nbt, "parse_type") else None
     dtype = _dtype(type_name)
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
+    if dtype.kind in "iu" or dtype in SUBBYTE_DTYPES:
+        info = ml_dtypes.iinfo(dtype)
         values = [0, 1, 2, 7, info.max, info.max - 1, info.min, info.min + 1]
-        if dtype.kind == "i":
+        if info.min < 0:
             values += [-1, -2, -7]
-        return np.array(sorted(set(values)), dtype=dtype)
+        return np.array(sorted({v for v in values if info.min <= v <= info.max}), dtype=dtype)
     real = _real_edges(
         np.dtype(np.float32) if type_name == "c64" else np.dtype(np.float64) if type_name == "c128" else dtype
     )

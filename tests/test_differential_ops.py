@@ -26,7 +26,7 @@ import pytest
 
 import numbat as nbt
 
-BITS_TWIN = {8: "u8", 16: "s16", 32: "u32", 64: "s64", 128: "c128"}
+BITS_TWIN = {2: "s2", 4: "u4", 8: "u8", 16: "s16", 32: "u32", 64: "s64", 128: "c128"}
 
 
 def _head(x, n):
