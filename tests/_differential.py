@@ -46,9 +46,9 @@ ALL_TYPES = (
 # Nx's sub-byte integers, stored one a byte in ml_dtypes' types.
 SUBBYTE_DTYPES = tuple(np.dtype(t) for t in (ml_dtypes.int2, ml_dtypes.int4, ml_dtypes.uint2, ml_dtypes.uint4))
 # CI's budget: three types always (f32, c64, s8: one float, complex and integer type) and one
-# more that rotates through the other twelve, a new one each day (UTC), so twelve days of CI
+# more that rotates through the other sixteen, a new one each day (UTC), so sixteen days of CI
 # check every Nx type; about 90 s on a 2-core machine. NUMBAT_DIFFERENTIAL=full checks all
-# fifteen (about five minutes); NUMBAT_DIFFERENTIAL=bf16,u64 checks the types named.
+# nineteen (about six minutes); NUMBAT_DIFFERENTIAL=bf16,u64 checks the types named.
 CORE_TYPES = ("f32", "c64", "s8")
 
 
@@ -69,7 +69,7 @@ def selected_types(setting: str | None, day: int) -> tuple:
 
 def one_type_a_day(setting: str | None, day: int) -> tuple:
     """The types test_differential_ops.py checks: those `setting` names (as `selected_types`),
-    and in CI (no setting) one type a day, rotating through all fifteen (its recipes are many
+    and in CI (no setting) one type a day, rotating through all nineteen (its recipes are many
     ops each, about 30 s a type on a 2-core machine)."""
     return selected_types(setting, day) if setting else (ALL_TYPES[day % len(ALL_TYPES)],)
 
