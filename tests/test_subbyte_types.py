@@ -282,3 +282,13 @@ def test_mixed_with_wider_types_on_every_path(type_name):
     }
     d.compare_paths(funs, [x, x], type_name, failures)
     assert not failures, "\n".join(failures)
+
+
+def test_compiled_executables_refuse_sub_byte_inputs_and_portable_serialize_works(tmp_path):
+    t = nbt.tensor([1, 2, 15], type="u4", backend=nbt.XLABackend())
+    with pytest.raises(ArgumentError, match=r"with a disk cache cannot take sub-byte inputs \(u4\).*cache=True"):
+        nbt.jit(lambda a: a + 1, cache=str(tmp_path))(t)
+    with pytest.raises(ArgumentError, match=r"serialize \(an executable\) cannot take sub-byte inputs \(u4\)"):
+        nbt.xla.serialize(lambda a: a + 1, [t])
+    restored = nbt.xla.deserialize(nbt.xla.serialize(lambda a: a + 1, [t], portable=True))
+    assert nbt.to_flat_list(restored(t)) == [2, 3, 0]
