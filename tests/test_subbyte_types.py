@@ -232,7 +232,7 @@ def test_unary_ops_agree_with_the_wrapped_reference(type_name):
         if not np.array_equal(np.asarray(want, dtype=got.dtype), got):
             failures.append(f"{name}[{type_name}] vs reference: {want} vs {got}")
     bits = _types.parse(type_name).bits
-    counts = [bin(int(v) & ((1 << bits) - 1)).count("1") for v in wide]
+    counts = [(int(v) & ((1 << bits) - 1)).bit_count() for v in wide]
     assert expected["population_count"][4].astype(np.int64).tolist() == _wrapped(counts, type_name).tolist()
     leading = [bits - (int(v) & ((1 << bits) - 1)).bit_length() for v in wide]
     assert expected["count_leading_zeros"][4].astype(np.int64).tolist() == _wrapped(leading, type_name).tolist()
