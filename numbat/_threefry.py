@@ -68,12 +68,15 @@ def fold_in(key, data):
 
 def random_bits(key, shape: tuple, width: int):
     """u{width}[*shape] random bits (Nx's `random_bits`): 64-bit values join two 32-bit
-    draws (the first half high); 8- and 16-bit values keep the low bits of a 32-bit draw."""
+    draws (the first half high); 2-, 4-, 8- and 16-bit values keep the low bits of a 32-bit
+    draw (2 and 4 bits: held in u8)."""
     size = math.prod(shape)
     if width == 64:
         drawn = bits(key, 2 * size).astype(jnp.uint64)
         return ((drawn[:size] << np.uint64(32)) | drawn[size:]).reshape(shape)
     drawn = bits(key, size).reshape(shape)
+    if width < 8:
+        return drawn.astype(jnp.uint8) & np.uint8((1 << width) - 1)
     return drawn if width == 32 else drawn.astype(_UNSIGNED[width])
 
 
@@ -204,12 +207,14 @@ def randint(key, low, high, low_type: Type, high_type: Type, shape: tuple, type_
     them: `(high_bits % span * (2**(w/2) % span)**2 % span + low_bits % span) % span`,
     the mixed steps in s64 (wrapping, as Nx's merged types do)."""
     width = type_.bits
-    unsigned = _UNSIGNED[width]
+    unsigned = _UNSIGNED[max(width, 8)]  # a sub-byte width's values are held in u8
     merged = merge(low_type, high_type)
     low = jnp.broadcast_to(_cast(low, low_type), shape)
     high = jnp.broadcast_to(_cast(high, high_type), shape)
     drawn = random_bits(key, (2,) + shape, width)
     span = lax.sub(high.astype(merged.dtype), low.astype(merged.dtype)).astype(unsigned)
+    if width < 8:  # Nx's `as_type(max - min, {:u, width})`: the low bits
+        span = span & np.uint8((1 << width) - 1)
     wide_span = span.astype(jnp.int64)
     multiplier = lax.rem(jnp.asarray(2 ** (width // 2), jnp.int64), wide_span)
     multiplier = lax.rem(multiplier * multiplier, wide_span)

@@ -22,19 +22,25 @@ import numpy as np
 from ._errors import ArgumentError
 
 _SIZES = {
-    "s": (8, 16, 32, 64),
-    "u": (8, 16, 32, 64),
+    "s": (2, 4, 8, 16, 32, 64),
+    "u": (2, 4, 8, 16, 32, 64),
     "f": (8, 16, 32, 64),
     "bf": (16,),
     "f8_e4m3fn": (8,),
     "c": (64, 128),
 }
 
+# The sub-byte integers (s2, s4, u2, u4) are stored one element a byte in ml_dtypes' types;
+# backends compute them in s8/u8 and wrap back to the bit size (backends/_subbyte.py).
 _DTYPES = {
+    ("s", 2): np.dtype(ml_dtypes.int2),
+    ("s", 4): np.dtype(ml_dtypes.int4),
     ("s", 8): np.dtype(np.int8),
     ("s", 16): np.dtype(np.int16),
     ("s", 32): np.dtype(np.int32),
     ("s", 64): np.dtype(np.int64),
+    ("u", 2): np.dtype(ml_dtypes.uint2),
+    ("u", 4): np.dtype(ml_dtypes.uint4),
     ("u", 8): np.dtype(np.uint8),
     ("u", 16): np.dtype(np.uint16),
     ("u", 32): np.dtype(np.uint32),
@@ -55,12 +61,15 @@ _PRECEDENCE = {"u": 0, "s": 1, "bf": 2, "f8_e4m3fn": 3, "f": 3, "c": 4}
 
 @typing.final
 class Type(typing.NamedTuple):
-    """An Nx type: a kind (`s`, `u`, `f`, `bf`, `f8_e4m3fn`, `c`) and a size in bits.
+    """An Nx type: a kind (`s`, `u`, `f`, `bf`, `f8_e4m3fn`, `c`) and a size in bits
+    (s and u: 2, 4, 8, 16, 32, 64; f: 8, 16, 32, 64; bf: 16; f8_e4m3fn: 8; c: 64, 128).
 
     >>> Type("s", 64).dtype
     dtype('int64')
-    >>> str(Type("bf", 16))
-    'bf16'
+    >>> str(Type("bf", 16)), str(Type("u", 4))
+    ('bf16', 'u4')
+    >>> Type("s", 4).dtype  # one element a byte
+    dtype(int4)
     """
 
     kind: str
@@ -105,12 +114,12 @@ _BY_DTYPE = {dtype: Type(kind, bits) for (kind, bits), dtype in _DTYPES.items()}
 def parse(spec: str | Type | tuple | np.dtype | type) -> Type:
     """Parses a type from `"f32"`, `("f", 32)`, a `Type` or a NumPy dtype.
 
-    >>> parse("s64"), parse(("u", 8)), parse(np.float16)
-    (Type('s', 64), Type('u', 8), Type('f', 16))
+    >>> parse("s64"), parse(("u", 8)), parse(np.float16), parse("u4")
+    (Type('s', 64), Type('u', 8), Type('f', 16), Type('u', 4))
     >>> parse("f31")
     Traceback (most recent call last):
     ...
-    numbat.ArgumentError: unknown type 'f31'; types are s8, s16, s32, s64, u8, u16, u32, u64, f8, f16, f32, f64, bf16, f8_e4m3fn, c64, c128
+    numbat.ArgumentError: unknown type 'f31'; types are s2, s4, s8, s16, s32, s64, u2, u4, u8, u16, u32, u64, f8, f16, f32, f64, bf16, f8_e4m3fn, c64, c128
     """
     if isinstance(spec, Type):
         return spec
@@ -153,6 +162,8 @@ def merge(left: Type, right: Type) -> Type:
     ('f32', 'f16')
     >>> str(merge(Type("u", 32), Type("s", 8))), str(merge(F64, C64))
     ('s64', 'c128')
+    >>> str(merge(Type("u", 4), Type("s", 4))), str(merge(Type("u", 2), Type("s", 2))), str(merge(Type("s", 4), U8))
+    ('s8', 's4', 's16')
     """
     if left.kind == right.kind:
         return left if left.bits >= right.bits else right
@@ -175,6 +186,14 @@ def merge_number(type_: Type, number: complex | bool) -> Type:
     ('s16', 'f32')
     >>> str(merge_number(Type("f", 64), 2j))
     'c128'
+
+    As in Nx, 0 and 1 (and -1, -2 for signed types) keep a sub-byte type; other integers
+    need 8 bits:
+
+    >>> str(merge_number(Type("u", 4), 1)), str(merge_number(Type("u", 4), 2)), str(merge_number(Type("s", 2), -2))
+    ('u4', 'u8', 's2')
+    >>> str(merge_number(Type("u", 2), -1))
+    's4'
     """
     if isinstance(number, complex):
         return type_ if type_.is_complex else to_complex(type_)
@@ -250,6 +269,8 @@ def to_aggregate(type_: Type) -> Type:
 
 
 def _unsigned_size(number: int) -> int:
+    if number <= 1:  # Nx's unsigned_size: 1 bit, so that 0 and 1 keep a sub-byte type
+        return 1
     for bits in (8, 16, 32):
         if number < 2**bits:
             return bits
@@ -258,6 +279,8 @@ def _unsigned_size(number: int) -> int:
 
 def _signed_size(number: int) -> int:
     magnitude = -number - 1 if number < 0 else number
+    if magnitude <= 1:  # Nx's signed_size: -2..1 keep a sub-byte type
+        return 1
     for bits in (8, 16, 32):
         if magnitude < 2 ** (bits - 1):
             return bits

@@ -36,7 +36,7 @@ def _float(type_, name: str):
 
 def _info(type_):
     if type_.is_integer:
-        return np.iinfo(type_.dtype)
+        return ml_dtypes.iinfo(type_.dtype)
     return ml_dtypes.finfo(_types.to_real(type_).dtype)
 
 

@@ -38,11 +38,17 @@ ALL_TYPES = (
     "s16",
     "s32",
     "s64",
+    "u2",
+    "u4",
+    "s2",
+    "s4",
 )
+# Nx's sub-byte integers, stored one a byte in ml_dtypes' types.
+SUBBYTE_DTYPES = tuple(np.dtype(t) for t in (ml_dtypes.int2, ml_dtypes.int4, ml_dtypes.uint2, ml_dtypes.uint4))
 # CI's budget: three types always (f32, c64, s8: one float, complex and integer type) and one
-# more that rotates through the other twelve, a new one each day (UTC), so twelve days of CI
+# more that rotates through the other sixteen, a new one each day (UTC), so sixteen days of CI
 # check every Nx type; about 90 s on a 2-core machine. NUMBAT_DIFFERENTIAL=full checks all
-# fifteen (about five minutes); NUMBAT_DIFFERENTIAL=bf16,u64 checks the types named.
+# nineteen (about six minutes); NUMBAT_DIFFERENTIAL=bf16,u64 checks the types named.
 CORE_TYPES = ("f32", "c64", "s8")
 
 
@@ -63,7 +69,7 @@ def selected_types(setting: str | None, day: int) -> tuple:
 
 def one_type_a_day(setting: str | None, day: int) -> tuple:
     """The types test_differential_ops.py checks: those `setting` names (as `selected_types`),
-    and in CI (no setting) one type a day, rotating through all fifteen (its recipes are many
+    and in CI (no setting) one type a day, rotating through all nineteen (its recipes are many
     ops each, about 30 s a type on a 2-core machine)."""
     return selected_types(setting, day) if setting else (ALL_TYPES[day % len(ALL_TYPES)],)
 
@@ -232,12 +238,12 @@ def edge_values(type_name: str) -> np.ndarray:
     """NaN, +-Inf, -0.0, subnormals, the type's min and max, 0, +-1 and a few ordinary values."""
     type_ = nbt.parse_type(type_name) if hasattr(nbt, "parse_type") else None
     dtype = _dtype(type_name)
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
+    if dtype.kind in "iu" or dtype in SUBBYTE_DTYPES:
+        info = ml_dtypes.iinfo(dtype)
         values = [0, 1, 2, 7, info.max, info.max - 1, info.min, info.min + 1]
-        if dtype.kind == "i":
+        if info.min < 0:
             values += [-1, -2, -7]
-        return np.array(sorted(set(values)), dtype=dtype)
+        return np.array(sorted({v for v in values if info.min <= v <= info.max}), dtype=dtype)
     real = _real_edges(
         np.dtype(np.float32) if type_name == "c64" else np.dtype(np.float64) if type_name == "c128" else dtype
     )
@@ -332,7 +338,7 @@ def is_numbat_error(result) -> bool:
 def flushed(array: np.ndarray) -> np.ndarray:
     """`array` with subnormal elements (real or imaginary parts) replaced by zero of their sign,
     as XLA's CPU sees them."""
-    if array.dtype.kind not in "fcV" and not _is_ml_float(array.dtype):
+    if array.dtype.kind not in "fc" and not _is_ml_float(array.dtype):
         return array
     if array.dtype.kind == "c":
         result = np.empty_like(array)
@@ -390,7 +396,7 @@ def same(expected, got, alternative=None, terms=0.0, exempt=None) -> str | None:
 def mismatches(a: np.ndarray, b: np.ndarray, terms: float = 0.0) -> np.ndarray:
     """A boolean mask of elements that differ beyond PLATFORM_DIFFERENCES's "ulps",
     "subnormals" and (for a reduction of terms of magnitude `terms`) "summation order"."""
-    if a.dtype.kind in "iub":
+    if a.dtype.kind in "iub" or a.dtype in SUBBYTE_DTYPES:
         return a != b
     if a.dtype.kind == "c":
         return _float_mismatches(a.real, b.real, a, terms) | _float_mismatches(a.imag, b.imag, a, terms)

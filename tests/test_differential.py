@@ -9,8 +9,8 @@ error; and the NumPy path agrees with a float64 NumPy reference where one exists
 differences kept on purpose are `_differential.PLATFORM_DIFFERENCES`, one table.
 
 Budget: by default (CI) f32, c64 and s8 and one more type that rotates daily through the
-other twelve (the test ids name it), about 90 s; `NUMBAT_DIFFERENTIAL=full pytest
-tests/test_differential.py` checks all fifteen Nx types (about five minutes on a 2-core
+other sixteen (the test ids name it), about 90 s; `NUMBAT_DIFFERENTIAL=full pytest
+tests/test_differential.py` checks all nineteen Nx types (about six minutes on a 2-core
 machine), `NUMBAT_DIFFERENTIAL=bf16,u64` the types named. The edge-value grid is
 deterministic (no random draws); `tests/test_differential_random.py` adds hypothesis's
 random shapes and values.

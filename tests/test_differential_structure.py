@@ -7,6 +7,7 @@ sorts in Nx's NaN order). The budget is fixed and derandomized so CI is determin
 
 import os
 
+import _differential as d
 import ml_dtypes
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 import numbat as nbt
 
-TYPES = ["f8_e4m3fn", "f16", "bf16", "f32", "f64", "c64", "c128", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64"]
+TYPES = list(d.ALL_TYPES)
 PATHS = ("numpy", "xla", "defn", "evaluator")
 EXAMPLES = int(os.environ.get("NUMBAT_DIFFERENTIAL_EXAMPLES", "12"))
 SETTINGS = settings(
@@ -27,9 +28,9 @@ CHECKED = {}  # op -> set of (type, path) combinations compared
 def edge_values(type_: str) -> list:
     """The type's edge values: NaN, ±Inf, -0.0, min/max, 0, ±1 and a subnormal."""
     dtype = nbt.Type(*_parse(type_)).dtype
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        return sorted({0, 1, info.min, info.max, info.max // 2} | ({-1} if dtype.kind == "i" else set()))
+    if dtype.kind in "iu" or dtype in d.SUBBYTE_DTYPES:
+        info = ml_dtypes.iinfo(dtype)
+        return sorted({0, 1, int(info.min), int(info.max), int(info.max) // 2} | ({-1} if info.min < 0 else set()))
     real = np.float64 if dtype.kind == "c" else dtype
     finfo = ml_dtypes.finfo(real) if dtype.kind == "V" else np.finfo(real)
     values = [np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, float(finfo.max), float(-finfo.max), float(finfo.tiny) / 2]
@@ -51,7 +52,8 @@ def arrays(draw, min_rank=1, max_rank=2, types=TYPES):
     flat = draw(st.lists(st.sampled_from(pool), min_size=int(np.prod(shape)), max_size=int(np.prod(shape))))
     dtype = nbt.tensor(0, type=type_).type.dtype
     with np.errstate(all="ignore"):
-        data = np.array(flat, dtype=object if dtype.kind in "iu" else None).astype(dtype).reshape(shape)
+        integer = dtype.kind in "iu" or dtype in d.SUBBYTE_DTYPES
+        data = np.array(flat, dtype=object if integer else None).astype(dtype).reshape(shape)
     return type_, data
 
 

@@ -105,7 +105,8 @@ def promotion_table() -> str:
     """`nbt.add`'s result type for every pair of types, computed by numbat."""
     from numbat import _types
 
-    names = ["u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "bf16", "f32", "f64", "c64", "c128"]
+    names = ["u2", "u4", "u8", "u16", "u32", "u64", "s2", "s4", "s8", "s16", "s32", "s64"]
+    names += ["f16", "bf16", "f32", "f64", "c64", "c128"]
     rows = [
         [f"**{left}**"] + [str(_types.merge(_types.parse(left), _types.parse(right))) for right in names]
         for left in names

@@ -97,6 +97,29 @@ def _name(fun) -> str:
     return getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or repr(fun)
 
 
+def _subbyte_inputs(signature: _signature.Signature) -> list:
+    return [str(t.type) for t in signature.templates if t.type.bits < 8]
+
+
+def refuse_subbyte_executable(what: str, signature: _signature.Signature, instead: str) -> None:
+    """Raises for a compiled executable of sub-byte inputs (s2, s4, u2, u4): XLA's executable
+    wants them packed, and JAX's device arrays hold one a byte (JAX 0.10 has no way to pass
+    it one), so only jit's own dispatch can call such code."""
+    types = _subbyte_inputs(signature)
+    if types:
+        raise ArgumentError(
+            f"{what} cannot take sub-byte inputs ({', '.join(sorted(set(types)))}): XLA's compiled "
+            f"executables want them packed and JAX's arrays hold one a byte; {instead}, or cast them "
+            "to s8 or u8 with nbt.as_type first"
+        )
+
+
+def _in_context(context, fun, *args):
+    """`fun(*args)` inside `context(True)` (a defn's lowering context, x64 on)."""
+    with context(True):
+        return fun(*args)
+
+
 _WIDE_DTYPES = frozenset(np.dtype(name) for name in ("int64", "uint64", "float64", "complex128"))
 
 
@@ -425,10 +448,13 @@ class Defn:
         lowered_at = time.perf_counter_ns()
         with self.lowering_context(not plain_jit):
             if isinstance(self.cache, (str, os.PathLike)):
+                refuse_subbyte_executable(f"defn {self.name} with a disk cache", signature, "use cache=True")
                 call, from_disk, saved_us = _disk_cache.compile(lowered, self.cache)
             elif plain_jit:
                 lowered.compile()  # fills jit's caches: the first call runs without tracing again
                 call = jitted
+            elif _subbyte_inputs(signature):  # see refuse_subbyte_executable; jit's dispatch takes them
+                call = functools.partial(_in_context, self.lowering_context, jitted)
             else:
                 call = lowered.compile()
         done = time.perf_counter_ns()

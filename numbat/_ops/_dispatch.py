@@ -16,7 +16,7 @@ from .. import _allocation, _expr, _names, _shape, _types
 from .._errors import ArgumentError
 from .._tensor import Template, Tensor
 from .._tensor import VectorizedData as _VectorizedData
-from ..backends import _fp_state
+from ..backends import _fp_state, _subbyte
 from ..backends._abstract import AbstractBackend
 from ..backends.numpy_backend import NumPyBackend
 from . import _vectorized
@@ -125,7 +125,10 @@ def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None =
     token = _fp_state.silence()
     try:
         with _ALREADY if jax.config.jax_enable_x64 else jax.enable_x64(True), jax.named_scope(scope):
-            result = getattr(backend, op)(out, *inputs, **params)
+            if _subbyte.involved(out, inputs):
+                result = _subbyte.call(backend, op, out, inputs, params)
+            else:
+                result = getattr(backend, op)(out, *inputs, **params)
     finally:
         _fp_state.restore(token)
     recorder.record(op, inputs, params, result)

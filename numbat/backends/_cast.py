@@ -9,6 +9,8 @@ output type (and what `as_type` is). It follows Nx (and XLA's convert):
   range saturate: NaN becomes 0, +Inf and values above the maximum become the
   maximum, -Inf and values below the minimum the minimum (NumPy alone would give
   -2**31 or wrap around);
+- integer to a sub-byte integer (s2, s4, u2, u4) keeps the low bits, as every
+  integer narrowing does (Nx's binary backend writes the value in the type's bits);
 - everything else is NumPy's `astype` (float to float rounds to nearest, Inf and
   NaN kept; f8_e4m3fn has no infinities, so Inf becomes NaN on every path).
 
@@ -18,6 +20,10 @@ output type (and what `as_type` is). It follows Nx (and XLA's convert):
 [255, 0]
 >>> cast(np, np.array([1 + 2j]), np.dtype("float32")).tolist()
 [1.0]
+>>> cast(np, np.array([7, 8, -9, 300]), np.dtype(ml_dtypes.int4)).tolist()
+[7, -8, 7, -4]
+>>> cast(np, np.array([7.5, 8.0, -9.0, np.nan]), np.dtype(ml_dtypes.int4)).tolist()
+[7, 7, -8, 0]
 """
 
 from __future__ import annotations
@@ -25,18 +31,54 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+# The sub-byte integer dtypes, and the byte-wide dtype each computes in.
+SUBBYTE_WIDE = {
+    np.dtype(ml_dtypes.int2): np.dtype(np.int8),
+    np.dtype(ml_dtypes.int4): np.dtype(np.int8),
+    np.dtype(ml_dtypes.uint2): np.dtype(np.uint8),
+    np.dtype(ml_dtypes.uint4): np.dtype(np.uint8),
+}
+
 
 def cast(xp, data, dtype: np.dtype):
     """`data` (a NumPy or JAX array) as `dtype`, with Nx's conversion rules."""
     source = data.dtype
     if source == dtype:
         return data
+    if dtype in SUBBYTE_WIDE:
+        return _to_subbyte(xp, data, dtype)
+    if source in SUBBYTE_WIDE:  # through the byte-wide type: NumPy's int4 casts are not all defined
+        data = data.astype(SUBBYTE_WIDE[source])
+        source = data.dtype
     kind = dtype.kind
     if source.kind == "c" and kind != "c":
         data = xp.real(data)
         source = data.dtype
     if kind in "iu" and source.kind not in "iub":
         return _float_to_integer(xp, data, dtype)
+    return data.astype(dtype)
+
+
+def wrap(data, dtype: np.dtype):
+    """Integer `data` (s8/u8 or wider) wrapped to the sub-byte `dtype`'s bits, as `dtype`."""
+    wide = SUBBYTE_WIDE[dtype]
+    data = data.astype(wide)  # the low 8 bits (astype wraps integers on NumPy and XLA)
+    shift = 8 - ml_dtypes.iinfo(dtype).bits
+    if wide.kind == "i":  # sign-extend the low bits
+        data = (data << shift) >> shift
+    else:
+        data = data & (0xFF >> shift)
+    return data.astype(dtype)  # every value in range: exact
+
+
+def _to_subbyte(xp, data, dtype: np.dtype):
+    wide = SUBBYTE_WIDE[dtype]
+    if data.dtype in SUBBYTE_WIDE:
+        data = data.astype(SUBBYTE_WIDE[data.dtype])
+    if data.dtype.kind in "iub":
+        return wrap(data, dtype)
+    info = ml_dtypes.iinfo(dtype)  # float (or complex): saturate to the sub-byte range
+    data = xp.clip(cast(xp, data, wide), info.min, info.max)
     return data.astype(dtype)
 
 

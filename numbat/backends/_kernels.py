@@ -20,6 +20,7 @@ import functools
 import jax
 
 from .._tensor import Template, Tensor, _check_concrete
+from . import _subbyte
 
 
 @functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4))
@@ -29,7 +30,10 @@ def _kernel(backend, op: str, out: Template, params: tuple, types: tuple, *datas
     with no Python pytree callback per tensor; a result of the output template comes
     back as its array alone, in a list."""
     inputs = [Tensor(data, type_, (None,) * data.ndim, backend) for data, type_ in zip(datas, types)]
-    result = getattr(backend, op)(out, *inputs, **dict(params))
+    if _subbyte.involved(out, inputs):  # checked while tracing only: jit caches the kernel
+        result = _subbyte.call(backend, op, out, inputs, dict(params))
+    else:
+        result = getattr(backend, op)(out, *inputs, **dict(params))
     if type(result) is Tensor and result.type == out.type and result.names == out.names:
         return [result.data]  # a list: the caller tells the common case at a glance
     return {"whole": result}  # several results, or one of another template: as a pytree
@@ -47,6 +51,8 @@ def execute(backend, op: str, out: Template, inputs: tuple, params: dict) -> Ten
         params_key = ()
     if params_key is None or not inputs:  # creation ops place their data themselves
         with jax.enable_x64(True):
+            if _subbyte.involved(out, inputs):
+                return _subbyte.call(backend, op, out, inputs, params)
             return getattr(backend, op)(out, *inputs, **params)
     if len(inputs) == 2:  # the common case, spelled out: this runs on every eager binary op
         left, right = inputs

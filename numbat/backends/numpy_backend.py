@@ -8,7 +8,7 @@ import typing
 import numpy as np
 
 from .._tensor import Template, Tensor
-from . import _fp_state
+from . import _fp_state, _subbyte
 from ._array import ArrayBackend
 from ._families.elementwise import numpy_functions
 
@@ -49,6 +49,8 @@ class NumPyBackend(ArrayBackend):
     def execute(self, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
         token = _fp_state.silence()  # Nx semantics: Inf and NaN, no warnings
         try:
+            if _subbyte.involved(out, inputs):
+                return _subbyte.call(self, op, out, inputs, params)
             if params:
                 return getattr(self, op)(out, *inputs, **params)
             return getattr(self, op)(out, *inputs)  # no keyword dict to unpack (most ops)
@@ -57,11 +59,12 @@ class NumPyBackend(ArrayBackend):
 
     def execute_binary(self, op: str, out: Template, left: Tensor, right: Tensor) -> Tensor:
         # The method's work in this one frame when the table gives a NumPy function and the
-        # operands already have the output's type.
+        # operands already have the output's type (not a sub-byte one: see _subbyte).
         ufunc = _UFUNCS.get(op)
         type_ = out.type
         if (
             ufunc is None
+            or type_.bits < 8
             or (left.type is not type_ and left.type != type_)
             or (right.type is not type_ and right.type != type_)
         ):

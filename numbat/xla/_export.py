@@ -44,6 +44,7 @@ from jax._src.interpreters import mlir
 from jax.experimental import serialize_executable
 
 from .. import _types
+from .._defn._compiler import refuse_subbyte_executable
 from .._defn._signature import flatten
 from .._errors import ArgumentError
 from .._ops import _dispatch
@@ -85,6 +86,7 @@ def serialize(fun, args, portable: bool = False, **opts) -> bytes:
         if portable:
             payload = bytes(jax.export.export(jitted)(*avals).serialize())
     if not portable:
+        refuse_subbyte_executable("serialize (an executable)", signature, "pass portable=True")
         with target.lowering_context(not plain_jit):
             payload, _, _ = serialize_executable.serialize(lowered.compile())
     if traced["effectful"]:

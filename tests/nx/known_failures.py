@@ -41,15 +41,6 @@ CAUSES: list[tuple[str, str, list[str]]] = [
         ["Nx.LinAlg.triangular_solve/3#15-jit"],
     ),
     (
-        "missing",
-        (
-            "Nx's sub-byte types (u2, u4, s2, s4) are not in numbat's type system: JAX and ml_dtypes have "
-            "int2/uint2/int4/uint4 arrays, but NumPy's ufuncs do not compute in them, so every op of the NumPy "
-            "backend (and the differential test's fifteen types) would need them added: a feature of its own"
-        ),
-        ["Nx.bit_size/1#1"],
-    ),
-    (
         "deliberate",
         (
             "Nx writes an integer literal beyond s32 into s32 by wrapping it (0xF0000000 becomes -268435456); "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _check, _names, _types
+from ... import _check, _names, _packing, _types
 from ..._errors import ArgumentError
 from ..._tensor import Template
 from ...backends import _default
@@ -325,8 +325,20 @@ def to_binary(tensor, limit=None) -> bytes:
     b'\\x01\\x02'
     >>> nbt.to_binary(nbt.tensor([1, 2, 3], type="u8"), limit=2)
     b'\\x01\\x02'
+
+    Sub-byte types are packed as Nx packs them, the first element in the highest bits;
+    Nx's bitstring of `bit_size` bits is padded with zero bits to whole bytes here:
+
+    >>> nbt.to_binary(nbt.tensor([1, 2, 15], type="u4"))
+    b'\\x12\\xf0'
+    >>> nbt.to_binary(nbt.tensor([-2, -1, 0, 1], type="s2"))
+    b'\\xb1'
     """
-    return _limited(tensor, limit, "to_binary").tobytes()
+    values = _limited(tensor, limit, "to_binary")
+    type_ = _types.of_dtype(values.dtype)
+    if type_.bits < 8:
+        return _packing.pack(values, type_.bits)
+    return values.tobytes()
 
 
 def from_binary(binary: bytes, type, backend=None):
@@ -337,13 +349,21 @@ def from_binary(binary: bytes, type, backend=None):
       u8[2]
       [1, 2]
     >
+    >>> nbt.from_binary(b"\\x12\\xf0", "s4")
+    numbat.Tensor<
+      s4[4]
+      [1, 2, -1, 0]
+    >
     """
     type_ = _types.parse(type)
     if not isinstance(binary, (bytes, bytearray, memoryview)):
         raise ArgumentError(f"from_binary needs bytes, got {binary.__class__.__name__}")
-    if len(binary) % type_.dtype.itemsize:
+    if type_.bits < 8:  # Nx's packing: every bit of the bytes is part of an element
+        array = _packing.unpack(bytes(binary), type_.kind, type_.bits).astype(type_.dtype)
+    elif len(binary) % type_.dtype.itemsize:
         raise ArgumentError(f"from_binary: {len(binary)} bytes are not a whole number of {type_} values")
-    array = np.frombuffer(bytes(binary), dtype=type_.dtype)
+    else:
+        array = np.frombuffer(bytes(binary), dtype=type_.dtype)
     backend = _default.resolve(backend)
     return backend.from_numpy(Template(array.shape, type_, (None,)), array)
 

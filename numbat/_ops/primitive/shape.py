@@ -313,13 +313,15 @@ def rank(tensor) -> int:
 
 
 def byte_size(tensor) -> int:
-    """The number of bytes the elements take.
+    """The number of bytes the elements take (rounded down for the sub-byte types, as in
+    Nx: `bit_size` is exact).
 
     >>> nbt.byte_size(nbt.iota((2, 3), type="f64"))
     48
+    >>> nbt.byte_size(nbt.tensor([1, 2, 3], type="u4")), nbt.bit_size(nbt.tensor([1, 2, 3], type="u4"))
+    (1, 12)
     """
-    tensor = _dispatch.to_tensor(tensor)
-    return flat_size(tensor) * tensor.type.dtype.itemsize
+    return bit_size(tensor) // 8
 
 
 def flat_size(tensor) -> int:
@@ -341,6 +343,8 @@ def bit_size(tensor) -> int:
 
     >>> nbt.bit_size(nbt.iota((2, 3), type="u8"))
     48
+    >>> nbt.bit_size(nbt.tensor([[1, 2, 3], [3, 2, 1]], type="u2"))
+    12
     """
     tensor = _dispatch.to_tensor(tensor)
     return flat_size(tensor) * tensor.type.bits
