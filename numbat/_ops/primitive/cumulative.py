@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from ... import _names, _types
+from ..._errors import ArgumentError
 from ..._tensor import Template
 from .. import _dispatch
 
 
 def _cumulative(kind: str, tensor, axis, reverse: bool, aggregate: bool):
     tensor = _dispatch.to_tensor(tensor)
+    if tensor.type.is_complex and kind in ("min", "max"):  # Nx: its min/max have no complex order
+        raise ArgumentError(f"cumulative_{kind} is not defined for complex tensors, got {tensor.type}")
     index = _names.axis_index(tensor.names, axis)
     type_ = _types.to_aggregate(tensor.type) if aggregate else tensor.type
     out = Template(tensor.shape, type_, tensor.names)
@@ -55,6 +58,12 @@ def cumulative_min(tensor, axis=0, reverse=False):
       s32[4]
       [3, 1, 1, 0]
     >
+
+    Complex tensors have no order, as in Nx:
+
+    >>> nbt.cumulative_min(nbt.tensor([1j]))
+    Traceback (most recent call last):
+    numbat.ArgumentError: cumulative_min is not defined for complex tensors, got c64
     """
     return _cumulative("min", tensor, axis, reverse, False)
 
