@@ -199,7 +199,7 @@ def _run_notebook(browser, lab, name: str) -> tuple[dict, pathlib.Path]:
               await app.commands.execute('notebook:run-all-cells');
             }"""
         )
-        deadline = time.monotonic() + 150
+        deadline = time.monotonic() + 300  # a loaded 2-core machine took over 150 s for tutorial 01
         state = None
         while time.monotonic() < deadline:
             state = page.evaluate(_STATE)
