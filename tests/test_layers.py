@@ -20,7 +20,18 @@ PACKAGE = ROOT / "numbat"
 # Lowest first. A module may import modules of its own layer and of the layers above it
 # in this list; the patterns are fnmatch patterns over dotted module names.
 LAYERS: list[tuple[str, list[str]]] = [
-    ("base", ["numbat._errors", "numbat._types", "numbat._names", "numbat._shape", "numbat._format", "numbat._scoped"]),
+    (
+        "base",
+        [
+            "numbat._errors",
+            "numbat._types",
+            "numbat._names",
+            "numbat._shape",
+            "numbat._format",
+            "numbat._scoped",
+            "numbat._packing",
+        ],
+    ),
     ("tensor", ["numbat._tensor", "numbat._check", "numbat._expr", "numbat._threefry"]),
     ("runtime", ["numbat.telemetry", "numbat._client"]),
     ("backends", ["numbat.backends", "numbat.backends.*", "numbat._allocation"]),
