@@ -4,23 +4,11 @@ triangular_solve's transform_a "conjugate" and singular-matrix error."""
 
 import numpy as np
 import pytest
+from _paths import PATHS, run_on_path
 
 import numbat as nbt
 
 RNG = np.random.default_rng(16)
-PATHS = ["numpy", "xla", "jit", "evaluator"]
-
-
-def _run(path, fun, *arrays, type="f64"):
-    tensors = [nbt.tensor(a, type=type) for a in arrays]
-    if path == "jit":
-        result = nbt.jit(fun)(*tensors)
-    elif path == "evaluator":
-        result = nbt.defn(fun, compiler="evaluator")(*tensors)
-    else:
-        with nbt.default_backend(nbt.NumPyBackend() if path == "numpy" else nbt.XLABackend()):
-            result = fun(*[nbt.tensor(a, type=type) for a in arrays])
-    return [t.to_numpy() for t in result] if isinstance(result, tuple) else result.to_numpy()
 
 
 def _symmetric(*shape):
@@ -33,7 +21,7 @@ def _symmetric(*shape):
 @pytest.mark.parametrize("mode", ["reduced", "complete"])
 def test_qr_reconstructs_with_nx_signs_on_every_path(path, shape, mode):
     a = RNG.normal(size=shape)
-    q, r = _run(path, lambda t: nbt.linalg.qr(t, mode=mode), a)
+    q, r = run_on_path(path, lambda t: nbt.linalg.qr(t, mode=mode), a)
     np.testing.assert_allclose(q @ r, a, atol=1e-12)
     np.testing.assert_allclose(
         np.swapaxes(q, -1, -2) @ q, np.broadcast_to(np.eye(q.shape[-1]), q.shape[:-2] + (q.shape[-1],) * 2), atol=1e-12
@@ -64,17 +52,17 @@ def test_qr_eps_sets_small_entries_to_zero():
 @pytest.mark.parametrize("path", PATHS)
 def test_batched_qr_is_the_per_matrix_qr(path):
     a = _symmetric(3, 4, 4)
-    q, r = _run(path, nbt.linalg.qr, a)
+    q, r = run_on_path(path, nbt.linalg.qr, a)
     for i in range(3):
-        for batched, single in zip((q, r), _run(path, nbt.linalg.qr, a[i]), strict=True):
+        for batched, single in zip((q, r), run_on_path(path, nbt.linalg.qr, a[i]), strict=True):
             np.testing.assert_allclose(batched[i], single, atol=1e-13)
 
 
 def test_every_path_gives_the_numpy_backends_qr():
     a = _symmetric(2, 5, 5)
-    reference = _run("numpy", nbt.linalg.qr, a, type="f32")
+    reference = run_on_path("numpy", nbt.linalg.qr, a, type="f32")
     for path in PATHS[1:]:
-        for got, want in zip(_run(path, nbt.linalg.qr, a, type="f32"), reference, strict=True):
+        for got, want in zip(run_on_path(path, nbt.linalg.qr, a, type="f32"), reference, strict=True):
             np.testing.assert_allclose(got, want, atol=2e-5)
 
 
@@ -82,9 +70,9 @@ def test_every_path_gives_the_numpy_backends_qr():
 def test_triangular_solve_conjugate(path):
     a = np.array([[1 + 1j, 0], [1 - 2j, 2j]])
     b = np.array([1 + 0j, 2j])
-    got = _run(path, lambda a, b: nbt.linalg.triangular_solve(a, b, transform_a="conjugate"), a, b, type="c128")
+    got = run_on_path(path, lambda a, b: nbt.linalg.triangular_solve(a, b, transform_a="conjugate"), a, b, type="c128")
     np.testing.assert_allclose(got, np.linalg.solve(np.conj(a), b), atol=1e-14)
-    got = _run(
+    got = run_on_path(
         path,
         lambda a, b: nbt.linalg.triangular_solve(a, b, transform_a="transpose", left_side=False),
         a,
@@ -97,12 +85,12 @@ def test_triangular_solve_conjugate(path):
 @pytest.mark.parametrize("path", ["numpy", "xla", "evaluator"])
 def test_triangular_solve_singular_matrix_is_nx_error(path):
     with pytest.raises(nbt.ArgumentError, match="can't solve for singular matrix"):
-        _run(path, nbt.linalg.triangular_solve, np.array([[1.0, 0.0], [1.0, 0.0]]), np.array([1.0, 2.0]))
+        run_on_path(path, nbt.linalg.triangular_solve, np.array([[1.0, 0.0], [1.0, 0.0]]), np.array([1.0, 2.0]))
 
 
 def test_triangular_solve_singular_matrix_inside_jit_gives_xla_answer():
     # tests/_differential.py PLATFORM_DIFFERENCES["singular triangular matrices inside defn on XLA"]
-    got = _run("jit", nbt.linalg.triangular_solve, np.array([[1.0, 0.0], [1.0, 0.0]]), np.array([1.0, 2.0]))
+    got = run_on_path("jit", nbt.linalg.triangular_solve, np.array([[1.0, 0.0], [1.0, 0.0]]), np.array([1.0, 2.0]))
     assert got[0] == 1.0 and np.isinf(got[1])
 
 
@@ -115,7 +103,7 @@ def test_complex_qr_reconstructs():
     # Nx's complex reflector multiplies by outer(v, v); numbat's by outer(v, conj(v)), the unitary one.
     a = RNG.normal(size=(4, 3)) + 1j * RNG.normal(size=(4, 3))
     for path in ("numpy", "xla"):
-        q, r = _run(path, nbt.linalg.qr, a, type="c128")
+        q, r = run_on_path(path, nbt.linalg.qr, a, type="c128")
         np.testing.assert_allclose(q @ r, a, atol=1e-12)
         np.testing.assert_allclose(q.conj().T @ q, np.eye(3), atol=1e-12)
 
@@ -127,10 +115,10 @@ def test_low_precision_floats_decompose_and_solve_in_f32_and_round(path, type_):
     a = np.array([[4.0, 2.0], [2.0, 3.0]])
     b = np.array([1.0, 2.0])
     rounded = nbt.tensor(np.linalg.solve(a, b), type=type_).to_numpy().astype(np.float64)
-    solved = _run(path, nbt.linalg.solve, a, b, type=type_)
+    solved = run_on_path(path, nbt.linalg.solve, a, b, type=type_)
     assert solved.dtype == nbt.tensor(0.0, type=type_).to_numpy().dtype
     np.testing.assert_array_equal(solved.astype(np.float64), rounded)
-    lower = _run(path, nbt.linalg.cholesky, a, type=type_)
+    lower = run_on_path(path, nbt.linalg.cholesky, a, type=type_)
     expected = nbt.tensor(np.linalg.cholesky(a), type=type_).to_numpy().astype(np.float64)
     np.testing.assert_array_equal(lower.astype(np.float64), expected)
 
@@ -140,11 +128,11 @@ def test_singular_indefinite_and_nan_matrices_give_nx_nans_on_every_path(path):
     # Nx computes these with defn algorithms that never raise; NumPy's LAPACK wrappers raise
     # LinAlgError (not positive definite, singular, did not converge). numbat gives XLA's NaNs.
     indefinite = np.array([[0.0, 1.0], [1.0, 0.0]])
-    assert np.isnan(_run(path, nbt.linalg.cholesky, indefinite)).any()
-    solved = _run(path, nbt.linalg.solve, np.zeros((2, 2)), np.ones(2))
+    assert np.isnan(run_on_path(path, nbt.linalg.cholesky, indefinite)).any()
+    solved = run_on_path(path, nbt.linalg.solve, np.zeros((2, 2)), np.ones(2))
     assert not np.isfinite(solved).all()
     with_nan = np.array([[np.nan, 1.0], [1.0, 2.0]])
     for fun in (nbt.linalg.svd, nbt.linalg.eigh, nbt.linalg.pinv):
-        result = _run(path, fun, with_nan)
+        result = run_on_path(path, fun, with_nan)
         assert any(np.isnan(part).any() for part in (result if isinstance(result, list) else [result]))
-    assert np.isnan(_run(path, lambda t: nbt.linalg.norm(t, ord=2), with_nan))
+    assert np.isnan(run_on_path(path, lambda t: nbt.linalg.norm(t, ord=2), with_nan))

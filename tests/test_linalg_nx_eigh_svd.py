@@ -5,10 +5,10 @@ in every float and complex type."""
 
 import numpy as np
 import pytest
+from _paths import PATHS, run_on_path
 
 import numbat as nbt
 
-PATHS = ["numpy", "xla", "jit", "evaluator"]
 # The paths that run each op as its own XLA kernel, compiled per result and options (the
 # evaluator runs a defn's ops on the default XLA backend): the svd's cases with Nx's default
 # options run on the others, so that the tests compile less.
@@ -18,18 +18,6 @@ EAGER_XLA = ("xla", "evaluator")
 # tests/nx/option_behaviours*.py, whose compiled kernels they share in a run of the suite.
 A4 = np.array([[4.0, 1.0, 2.0, 0.5], [1.0, 3.0, 0.3, 1.0], [2.0, 0.3, 5.0, 0.7], [0.5, 1.0, 0.7, 2.0]])
 M3 = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]])
-
-
-def _run(path, fun, *arrays, type="f64"):
-    tensors = [nbt.tensor(a, type=type) for a in arrays]
-    if path == "jit":
-        result = nbt.jit(fun)(*tensors)
-    elif path == "evaluator":
-        result = nbt.defn(fun, compiler="evaluator")(*tensors)
-    else:
-        with nbt.default_backend(nbt.NumPyBackend() if path == "numpy" else nbt.XLABackend()):
-            result = fun(*[nbt.tensor(a, type=type) for a in arrays])
-    return [t.to_numpy() for t in result] if isinstance(result, tuple) else result.to_numpy()
 
 
 def _by_magnitude(values):
@@ -42,10 +30,10 @@ def _eigh_residual(a, values, vectors):
 
 @pytest.mark.parametrize("path", PATHS)
 def test_left_out_options_give_lapacks_full_precision(path):
-    values, vectors = _run(path, nbt.linalg.eigh, A4)
+    values, vectors = run_on_path(path, nbt.linalg.eigh, A4)
     np.testing.assert_array_equal(values, np.sort(values))  # LAPACK's order: ascending
     assert _eigh_residual(A4, values, vectors) < 1e-14
-    u, s, vt = _run(path, nbt.linalg.svd, M3)
+    u, s, vt = run_on_path(path, nbt.linalg.svd, M3)
     assert np.abs(u @ np.diag(s) @ vt - M3).max() < 1e-13
     np.testing.assert_allclose(s, np.linalg.svd(M3, compute_uv=False), rtol=1e-14)
 
@@ -66,8 +54,8 @@ def test_complex_matrices_decompose_in_their_type(path):
     rng = np.random.default_rng(20)
     a = rng.normal(size=(3, 3)) + 1j * rng.normal(size=(3, 3))
     h = a + a.conj().T
-    np.testing.assert_allclose(_run(path, nbt.linalg.eigh, h, type="c128")[0], np.linalg.eigvalsh(h), rtol=1e-13)
-    s = _run(path, nbt.linalg.svd, a, type="c128")[1]
+    np.testing.assert_allclose(run_on_path(path, nbt.linalg.eigh, h, type="c128")[0], np.linalg.eigvalsh(h), rtol=1e-13)
+    s = run_on_path(path, nbt.linalg.svd, a, type="c128")[1]
     np.testing.assert_allclose(s, np.linalg.svd(a, compute_uv=False), rtol=1e-13)
 
 
@@ -75,7 +63,7 @@ def test_complex_matrices_decompose_in_their_type(path):
 def test_eigh_max_iter_and_eps_stop_the_sweeps_as_nx(path):
     lapack = _by_magnitude(np.linalg.eigvalsh(A4))
     diagonal = np.diag([1.0, 0.001, 0.5, 2.0])
-    results = _run(path, _eigh_options, A4, diagonal, type="f32")
+    results = run_on_path(path, _eigh_options, A4, diagonal, type="f32")
     converged, vectors, one_sweep, one_sweep_vectors, eps_values, zeroed = results
     np.testing.assert_allclose(converged, lapack, rtol=1e-6)  # Nx's order: by decreasing magnitude
     assert _eigh_residual(A4, converged, vectors) < 1e-4 * np.linalg.norm(A4)  # Nx's Jacobi: within eps of the norm
@@ -84,21 +72,21 @@ def test_eigh_max_iter_and_eps_stop_the_sweeps_as_nx(path):
     # eps=0.01: the off-diagonal norm is under 0.01 of the matrix's after one sweep, so it stops there.
     np.testing.assert_array_equal(eps_values, one_sweep)
     assert zeroed.tolist() == [2.0, 1.0, 0.5, 0.0]  # entries with |x| <= eps become 0
-    for got, want in zip(results, _run("numpy", _eigh_options, A4, diagonal, type="f32"), strict=True):
+    for got, want in zip(results, run_on_path("numpy", _eigh_options, A4, diagonal, type="f32"), strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("path", PATHS)
 def test_svd_max_iter_bounds_qdwh_as_nx(path):
     lapack = np.linalg.svd(M3, compute_uv=False)
-    one = _run(path, lambda t: nbt.linalg.svd(t, max_iter=1)[1], M3, type="f32")
+    one = run_on_path(path, lambda t: nbt.linalg.svd(t, max_iter=1)[1], M3, type="f32")
     assert np.abs(one - lapack).max() > 0.1  # one QDWH iteration is far from the polar factor
     np.testing.assert_allclose(
-        one, _run("numpy", lambda t: nbt.linalg.svd(t, max_iter=1)[1], M3, type="f32"), rtol=1e-6
+        one, run_on_path("numpy", lambda t: nbt.linalg.svd(t, max_iter=1)[1], M3, type="f32"), rtol=1e-6
     )
     if path in EAGER_XLA:
         return
-    u, s, vt = _run(path, lambda t: nbt.linalg.svd(t, max_iter=100), M3, type="f32")
+    u, s, vt = run_on_path(path, lambda t: nbt.linalg.svd(t, max_iter=100), M3, type="f32")
     np.testing.assert_allclose(s, lapack, rtol=1e-5)
     # QDWH's polar factor times eigh's rotations: eigh's eps (1e-4) bounds the reconstruction, as in Nx's.
     assert np.abs(u @ np.diag(s) @ vt - M3).max() < 1e-4 * np.linalg.norm(M3)
@@ -113,9 +101,9 @@ def test_nx_algorithms_are_batched_per_matrix(path):
         eigh = nbt.linalg.eigh(t, eps=1e-4)
         return eigh if path in EAGER_XLA else (*eigh, *nbt.linalg.svd(t, max_iter=100))
 
-    batched = _run(path, both, a)
+    batched = run_on_path(path, both, a)
     for i in range(2):
-        for got, want in zip(batched, _run("numpy", both, a[i]), strict=True):
+        for got, want in zip(batched, run_on_path("numpy", both, a[i]), strict=True):
             np.testing.assert_allclose(got[i], want, atol=1e-14)
 
 

@@ -1,0 +1,20 @@
+"""One function run on one of the four paths (eager NumPy, eager XLA, `nbt.jit`, the
+evaluator), for tests that compare the paths' NumPy results."""
+
+import numbat as nbt
+
+PATHS = ["numpy", "xla", "jit", "evaluator"]
+
+
+def run_on_path(path: str, fun, *arrays, type="f64"):
+    """`fun` of tensors of `type` built from `arrays`, on `path`: its result as a NumPy
+    array, or a list of them for a tuple of results."""
+    tensors = [nbt.tensor(a, type=type) for a in arrays]
+    if path == "jit":
+        result = nbt.jit(fun)(*tensors)
+    elif path == "evaluator":
+        result = nbt.defn(fun, compiler="evaluator")(*tensors)
+    else:
+        with nbt.default_backend(nbt.NumPyBackend() if path == "numpy" else nbt.XLABackend()):
+            result = fun(*[nbt.tensor(a, type=type) for a in arrays])
+    return [t.to_numpy() for t in result] if isinstance(result, tuple) else result.to_numpy()
