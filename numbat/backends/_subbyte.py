@@ -18,11 +18,12 @@ numbat.Tensor<
 
 from __future__ import annotations
 
+from .. import _types
 from .._tensor import Template, Tensor
-from .._types import Type
-from ._cast import cast, wrap
+from ._cast import SUBBYTE_WIDE, cast, wrap
 
-_WIDE = {Type("s", 2): Type("s", 8), Type("s", 4): Type("s", 8), Type("u", 2): Type("u", 8), Type("u", 4): Type("u", 8)}
+# Each sub-byte type and the byte-wide type it computes in (_cast's table, as Nx types).
+_WIDE = {_types.parse(narrow): _types.parse(wide) for narrow, wide in SUBBYTE_WIDE.items()}
 
 # Ops that count bits: computed on the zero-extended bits (s4 -1 is 0b1111, not 0b11111111).
 _BIT_COUNTS = ("population_count", "count_leading_zeros")
