@@ -51,28 +51,6 @@ def test_unknown_types_list_the_subbyte_ones():
 
 
 @pytest.mark.parametrize(
-    ("left", "right", "merged"),
-    [
-        ("u4", "u2", "u4"),
-        ("s2", "s4", "s4"),
-        ("u4", "s4", "s8"),
-        ("u2", "s2", "s4"),
-        ("u2", "s8", "s8"),
-        ("u4", "s16", "s16"),
-        ("s4", "u8", "s16"),
-        ("u4", "u8", "u8"),
-        ("s4", "f32", "f32"),
-        ("u2", "bf16", "bf16"),
-        ("s2", "c64", "c64"),
-    ],
-)
-def test_merge_follows_nx(left, right, merged):
-    # Nx.Type.merge: the same kind takes the larger size; u with s widens to max(2 * u, s).
-    assert str(_types.merge(_types.parse(left), _types.parse(right))) == merged
-    assert str(_types.merge(_types.parse(right), _types.parse(left))) == merged
-
-
-@pytest.mark.parametrize(
     ("name", "number", "merged"),
     [("u4", 0, "u4"), ("u4", 1, "u4"), ("u4", 2, "u8"), ("u2", -1, "s4"), ("u4", -1, "s8")]
     + [("s2", -2, "s2"), ("s2", 1, "s2"), ("s4", 2, "s8"), ("s4", -3, "s8"), ("s4", 1.5, "f32")],

@@ -64,6 +64,18 @@ def test_unknown_type_strings_raise_naming_the_type(bad):
         ("f32", "bf16", "f32"),
         ("c64", "f64", "c128"),
         ("c128", "c64", "c128"),
+        # the sub-byte types: u with s widens to max(2 * u, s)
+        ("u4", "u2", "u4"),
+        ("s2", "s4", "s4"),
+        ("u4", "s4", "s8"),
+        ("u2", "s2", "s4"),
+        ("u2", "s8", "s8"),
+        ("u4", "s16", "s16"),
+        ("s4", "u8", "s16"),
+        ("u4", "u8", "u8"),
+        ("s4", "f32", "f32"),
+        ("u2", "bf16", "bf16"),
+        ("s2", "c64", "c64"),
     ],
 )
 def test_merge_follows_nx(left, right, expected):
