@@ -5,10 +5,12 @@ import collections
 import logging
 import threading
 
+import jax
 import numpy as np
 import pytest
 
 import numbat as nbt
+from numbat._defn import _cached_call
 
 Pair = collections.namedtuple("Pair", "left right")
 
@@ -277,3 +279,39 @@ def test_repeated_calls_of_one_tensor_check_the_argument_each_call(events):
     double(a)
     assert double.hits == hits + 1 and nbt.telemetry.counts()["renamed_double"]["cache_hits"] == 1
     assert events[-1][0] == "cache_hit" and events[-1][2]["function"] == "renamed_double"
+
+
+def test_repeated_calls_with_containers_of_tensors_take_the_fast_path_and_check_every_leaf(monkeypatch):
+    """Tensors in tuples, lists and dicts (a model's parameters) are read by route 2 without
+    flattening a signature; any change of a leaf's type, names, shape or backend, or of the
+    structure, finds (or compiles) the right entry."""
+    step = nbt.defn(lambda params, x: {"y": params["w"] * x + params["b"][0], "n": nbt.sum(x)})
+    params, x = {"w": nbt.tensor([2.0, 3.0]), "b": (nbt.tensor(1.0),)}, nbt.tensor([1.0, 1.0])
+    step(params, x)
+    flattened = []
+    real_flatten = nbt._defn._signature.flatten
+    monkeypatch.setattr(nbt._defn._signature, "flatten", lambda *a: flattened.append(1) or real_flatten(*a))
+    for _ in range(3):
+        result = step(params, x)
+    assert result["y"].to_numpy().tolist() == [3.0, 4.0] and not flattened and step.hits == 3
+    assert step({"w": nbt.tensor([2.0, 3.0], names=["k"]), "b": (nbt.tensor(1.0),)}, x)["y"].names == ("k",)
+    assert step({"w": nbt.tensor([2, 3]), "b": (nbt.tensor(1),)}, nbt.tensor([1, 1]))["y"].type == nbt.tensor(1).type
+    assert step({"w": nbt.tensor([2.0]), "b": [nbt.tensor(1.0)]}, nbt.tensor([1.0]))["y"].shape == (1,)  # list, shape
+    host = {"w": nbt.tensor([2.0, 3.0], backend=nbt.NumPyBackend()), "b": (nbt.tensor(1.0),)}
+    assert step(host, x)["y"].to_numpy().tolist() == [3.0, 4.0]  # moved over on the general route
+    with pytest.raises(nbt.ArgumentError):
+        step({"w": nbt.tensor([2.0, 3.0]), "b": (nbt.tensor(1.0),), "extra": {1, 2}}, x)
+    assert step.cache_info()["compiled"] == 4
+    flattened.clear()
+    assert step(params, x)["n"].to_numpy().tolist() == 2.0 and not flattened
+
+
+def test_deeply_nested_containers_take_the_general_route():
+    """Nesting deeper than route 2 reads is served by the general route, with the same answer."""
+    deep = nbt.tensor([1.0])
+    for _ in range(_cached_call.MAX_DEPTH + 2):
+        deep = (deep,)
+    unwrap = nbt.defn(
+        lambda nested: nbt.sum(jax.tree_util.tree_leaves(nested, is_leaf=lambda v: isinstance(v, nbt.Tensor))[0])
+    )
+    assert [unwrap(deep).to_numpy().tolist() for _ in range(2)] == [1.0, 1.0] and unwrap.hits == 1

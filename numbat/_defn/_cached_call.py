@@ -9,12 +9,13 @@ no `jax.enable_x64` at call time. Three routes, cheapest first:
    one plain tensor out: compared field by field with `Defn._last_single`, a tuple laid
    out as `SINGLE_FIELDS` (`NO_CALL_YET` until such a call), then the entry runs and its
    result is built without `Tensor.__init__`.
-2. Tensors all on the defn's backend (or one naming its device): the entry is found in
-   `Defn._hot` by a tuple of `(shape, type, names, id(backend))` per argument (several
-   tensors first compare with the last such call, `Defn._last_many`), without flattening
-   a pytree or entering a context manager.
-3. Everything else (containers, static values, numbers, other backends, keyword options,
-   a call while a defn traces, a miss) takes `Defn._call`, which flattens the arguments
+2. Tensors, alone or in tuples, lists and dicts (a model's parameters): `hot_key` reads
+   the arguments' structure and each tensor's `(shape, type, names, backend)` in one walk,
+   and the entry is the last such call's (`Defn._last_hot`) when the keys are equal, else
+   `Defn._hot`'s, which the general route fills (`remember`). No pytree is flattened and
+   no context manager entered.
+3. Everything else (static values, numbers, arrays, other containers, keyword options, a
+   call while a defn traces, a miss) takes `Defn._call`, which flattens the arguments
    into a `Signature`.
 
 Every route checks what makes the call correct: the arguments' types, names, backends
@@ -33,8 +34,54 @@ NO_ARGUMENT = object()  # a defn call with no positional arguments
 # defn's hit counter, the result's (type, names, backend), and the entry's telemetry key.
 SINGLE_FIELDS = ("type", "names", "backend", "shape", "call", "hits", "out_type", "out_names", "out_backend", "key")
 NO_CALL_YET = (object(),) * len(SINGLE_FIELDS)  # no tensor's type is this object
+NO_HOT_CALL_YET = ((object(),), None)  # `Defn._last_hot` before a call on route 2: (key, entry)
+MAX_DEPTH = 16  # containers nested deeper take the general route, which checks the nesting
 _current_recorder = _expr._current.get  # the context variable read without a call in between
 _new = object.__new__
+
+
+class NotHot(Exception):
+    """An argument route 2 does not read (a number, an array, another container)."""
+
+
+def hot_key(args, key: list, datas: list, depth: int = 0) -> None:
+    """Appends route 2's key of each of `args` to `key` (a tensor's `(shape, type, names,
+    backend)`; a tuple's or list's type and length, or a dict's keys, then its items) and
+    each tensor's array to `datas`, in the order `jax.tree_util` flattens them.
+
+    >>> key, datas, xla = [], [], nbt.XLABackend()
+    >>> hot_key(({"b": nbt.tensor(1.0, backend=xla), "a": nbt.tensor([1, 2], backend=xla)},), key, datas)
+    >>> [str(k[1]) if len(k) == 4 else k[1] for k in key]
+    [('a', 'b'), 's32', 'f32']
+    """
+    for arg in args:
+        cls = arg.__class__
+        if cls is Tensor:
+            data = arg.data
+            key.append((data.aval.shape, arg.type, arg.names, arg.backend))
+            datas.append(data)
+        elif (cls is tuple or cls is list) and depth < MAX_DEPTH:
+            key.append((cls, len(arg)))
+            hot_key(arg, key, datas, depth + 1)
+        elif cls is dict and depth < MAX_DEPTH:
+            names = tuple(sorted(arg))
+            key.append((dict, names))
+            hot_key([arg[name] for name in names], key, datas, depth + 1)
+        else:
+            raise NotHot
+
+
+def remember(defn, args: tuple, tensors: list, entry) -> None:
+    """Lets route 2 find `entry` for calls like this one (of `args`, whose parameters are
+    `tensors`): when the walk reads exactly those arrays, in that order, none moved to
+    another device or converted from a number."""
+    key, datas = [], []
+    try:
+        hot_key(args, key, datas)
+    except (NotHot, AttributeError, TypeError):
+        return
+    if len(datas) == len(tensors) and all(data is tensor.data for data, tensor in zip(datas, tensors)):
+        defn._hot[tuple(key)] = entry
 
 
 def call(self, first=NO_ARGUMENT, /, *rest, **options):
@@ -73,54 +120,30 @@ def call(self, first=NO_ARGUMENT, /, *rest, **options):
     hot = self._hot
     if hot is None or options or _current_recorder() is not None:
         return self._call(args, options)
-    # Route 2, spelled out in this frame: a comprehension would cost a frame of its own.
-    entry = None
-    many = self._last_many
-    if many is not None and len(args) == len(many[0]):
-        # Several tensors with the last such call's signature (a loop): compared in place.
-        datas = []
-        try:
-            for arg, (type_, names, backend, shape) in zip(args, many[0]):
-                data = arg.data
-                if arg.type != type_ or arg.names != names or arg.backend is not backend:
-                    break
-                if data.aval.shape != shape:
-                    break
-                datas.append(data)
-            else:
-                entry = many[1]
-        except AttributeError:  # not a tensor, or data that is not an array
-            pass
-    if entry is None:
-        try:  # tensors on this defn's backend, for a signature compiled before
-            if len(args) == 1:
-                arg = args[0]
-                data = arg.data
-                entry = hot[((data.shape, arg.type, arg.names, id(arg.backend)),)]
-                if entry.plain is not None:
-                    self._last_single = (
-                        arg.type,
-                        arg.names,
-                        arg.backend,
-                        data.shape,
-                        entry.call,
-                        self._hits,
-                        *entry.plain,
-                        self.backend,
-                        entry.key,
-                    )
-                datas = (data,)
-            else:
-                key, datas, specs = [], [], []
-                for arg in args:
-                    data = arg.data
-                    key.append((data.shape, arg.type, arg.names, id(arg.backend)))
-                    specs.append((arg.type, arg.names, arg.backend, data.shape))
-                    datas.append(data)
-                entry = hot[tuple(key)]
-                self._last_many = (tuple(specs), entry)
-        except (KeyError, AttributeError, TypeError):
-            return self._call(args, options)  # a new signature, or arguments that are not all tensors
+    key, datas = [], []
+    try:
+        hot_key(args, key, datas)
+    except (NotHot, AttributeError, TypeError):  # TypeError: a dict's keys that do not sort
+        return self._call(args, options)
+    key = tuple(key)
+    last_key, entry = self._last_hot
+    if key != last_key:
+        entry = hot.get(key)
+        if entry is None:
+            return self._call(args, options)  # a new signature, or one the general route keeps
+        self._last_hot = (key, entry)
+        if len(args) == 1 and entry.plain is not None and first.__class__ is Tensor:
+            self._last_single = (
+                first.type,
+                first.names,
+                first.backend,
+                datas[0].aval.shape,
+                entry.call,
+                self._hits,
+                *entry.plain,
+                self.backend,
+                entry.key,
+            )
     try:
         out = entry.call(*datas)
     except RuntimeError:

@@ -183,16 +183,13 @@ class Defn:
         self.name = _name(fun)
         self._convert = _to_tensor(self.backend)
         self._cache: dict[_signature.Signature, _Entry] = {}
-        # Entries of flat all-tensor signatures by their templates; None turns the fast path off.
+        # Route 2's entries by `_cached_call.hot_key` (tensors in containers); None turns it off.
         self._hot: dict | None = {} if compiler == "xla" and self.cache is not False and not self.debug else None
+        self._last_hot: tuple = _cached_call.NO_HOT_CALL_YET  # route 2's last (key, entry)
         self._last: _signature.Signature | None = None
-        self._equal_backends: dict[int, object] = {}  # backends on this defn's device the fast path knows
         # The last one-tensor call with one plain tensor out (`_cached_call.SINGLE_FIELDS`):
         # a loop calls with the same signature again and again.
         self._last_single: tuple = _cached_call.NO_CALL_YET
-        # The last call of several tensors on the fast path: ((type, names, backend, shape) per
-        # argument, entry). Compared field by field, it spares building and hashing a key.
-        self._last_many: tuple | None = None
         self._lock = threading.RLock()
         self._devectorized: Defn | None = None  # compiles calls with vectorized tensors
         self._compiles_per_shapes: dict[tuple, int] = {}
@@ -270,17 +267,13 @@ class Defn:
                     entry = self._compile(signature, datas)
                     if self.cache is not False:
                         self._cache[signature] = entry
-                        if self._hot is not None and _signature.is_flat(signature, len(args)):
-                            backend = id(self.backend)
-                            self._hot[tuple((*t, backend) for t in signature.templates)] = entry
-                            self._hot_for_equal_devices(args, signature, entry)
         else:
             self._hits[0] += 1
             telemetry.cache_hit(self.name, entry.key, counted=True)
             if self.debug:
                 _logger.info("defn %s: cache hit for %s", self.name, signature.describe())
-            if self._hot is not None and _signature.is_flat(signature, len(args)):
-                self._hot_for_equal_devices(args, signature, entry)
+        if self._hot is not None and not (signature.statics or signature.options):
+            _cached_call.remember(self, args, tensors, entry)
         try:
             out = entry.call(*datas)
         except RuntimeError:
@@ -299,19 +292,6 @@ class Defn:
                     f"defn {self.name}: tensor argument {position} ({leaf.type}{list(leaf.shape)}) was freed with "
                     "nbt.backend_deallocate and cannot be used again; compute it anew"
                 ) from None
-
-    def _hot_for_equal_devices(self, args: tuple, signature: _signature.Signature, entry: _Entry) -> None:
-        """Lets the fast path serve tensors on another backend object that names this defn's
-        device (`XLABackend()` for a defn with `client="host"`): it keys by backend identity,
-        so each such backend is kept alive here while the defn lives."""
-        backends = [getattr(arg, "backend", None) for arg in args]
-        if all(b is self.backend for b in backends) or not all(
-            b is self.backend or same_device(b, self.backend) for b in backends
-        ):
-            return
-        for b in backends:
-            self._equal_backends[id(b)] = b
-        self._hot[tuple((*t, id(b)) for t, b in zip(signature.templates, backends))] = entry
 
     def _call_vectorized(self, args: tuple, options: dict):
         """A call with vectorized tensors: a companion defn (same options and name) compiles

@@ -143,9 +143,3 @@ def flatten_outputs(result) -> tuple[object, list[Tensor]]:
                 f"output leaf {position} is {type(leaf).__name__} {leaf!r}"
             )
     return treedef, leaves
-
-
-def is_flat(signature: Signature, count: int) -> bool:
-    """Whether `signature` is `count` positional tensors and nothing else (the fast call path's case)."""
-    treedef = signature.treedef
-    return not signature.statics and not signature.options and treedef.num_leaves == count == treedef.num_nodes - 1
