@@ -296,7 +296,9 @@ def select(rows: str | None) -> tuple[Kernel, ...]:
 
 
 def _ready(result):
-    return jax.block_until_ready(result)
+    """Waits for `result`; a numbat tensor through its array, as the JAX side's, not through
+    its pytree flattening (a Python call that `jax.block_until_ready` makes per tensor)."""
+    return jax.block_until_ready(result.data if result.__class__ is nbt.Tensor else result)
 
 
 def _leaves(result) -> list[np.ndarray]:

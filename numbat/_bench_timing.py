@@ -1,8 +1,10 @@
 """Timing callables round-robin for `numbat bench`, and printing the times.
 
-One call of each case per round, in a rotating order, so drift in the machine's speed
+One sample of each case per round, in a rotating order, so drift in the machine's speed
 hits all cases alike; the statistics are Benchee's, ranked by the median
-(tests/test_docs.py checks them).
+(tests/test_docs.py checks them). A sample times `calls` calls in a row: for a call of a
+microsecond or two, one call per sample would time mostly the clock and the caches the
+other case left cold, not the call that a loop makes again and again.
 """
 
 from __future__ import annotations
@@ -11,14 +13,15 @@ import statistics
 import time
 
 
-def measure(cases: dict, rounds: int, warmup: int = 3) -> dict:
+def measure(cases: dict, rounds: int, warmup: int = 3, calls: int = 1) -> dict:
     """Times each callable in `cases` round-robin; returns per-case statistics in µs."""
-    return summarize(samples(cases, rounds, warmup))
+    return summarize(samples(cases, rounds, warmup, calls))
 
 
-def samples(cases: dict, rounds: int, warmup: int = 3) -> dict:
-    """Each callable's time in µs in every round: one call of each per round, the order
-    rotating, so that `samples[a][i]` and `samples[b][i]` ran side by side."""
+def samples(cases: dict, rounds: int, warmup: int = 3, calls: int = 1) -> dict:
+    """Each callable's time in µs per call in every round: one sample (`calls` calls in a
+    row) of each per round, the order rotating, so that `samples[a][i]` and `samples[b][i]`
+    ran side by side."""
     for call in cases.values():
         for _ in range(warmup):
             call()
@@ -26,9 +29,11 @@ def samples(cases: dict, rounds: int, warmup: int = 3) -> dict:
     names = list(cases)
     for round_ in range(rounds):
         for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
+            call = cases[name]
             start = time.perf_counter_ns()
-            cases[name]()
-            times[name].append((time.perf_counter_ns() - start) / 1e3)
+            for _ in range(calls):
+                call()
+            times[name].append((time.perf_counter_ns() - start) / 1e3 / calls)
     return times
 
 

@@ -2,13 +2,14 @@
 `numbat bench kernels`, `--rows` and `--markdown`. Structure only: no assertion depends on a time."""
 
 import json
+import time
 
 import jax
 import numpy as np
 import pytest
 
 import numbat as nbt
-from numbat import _bench_kernels, _bench_markdown, cli
+from numbat import _bench_kernels, _bench_markdown, _bench_timing, cli
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +112,18 @@ def test_the_random_rows_time_nxs_algorithm_on_both_sides(row):
     theirs = jax.jit(kernel.jax)(key, like)
     for a, b in zip(ours, theirs, strict=True):
         assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
+
+
+def test_a_sample_times_several_calls_in_a_row_and_reports_the_time_per_call():
+    """`calls` calls of each case make one sample, interleaved with the other case's; the
+    time reported is per call."""
+    order = []
+    times = _bench_timing.samples(
+        {"a": lambda: order.append("a"), "b": lambda: (order.append("b"), time.sleep(0.002))},
+        rounds=4,
+        warmup=0,
+        calls=3,
+    )
+    assert order[:12] == ["a"] * 3 + ["b"] * 3 + ["b"] * 3 + ["a"] * 3 and len(order) == 24
+    assert [len(v) for v in times.values()] == [4, 4]
+    assert all(2000 <= t < 6000 for t in times["b"])  # µs per call, not per sample of three
