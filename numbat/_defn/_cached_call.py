@@ -29,7 +29,6 @@ from __future__ import annotations
 from .. import _expr, telemetry
 from .._tensor import Tensor
 
-NO_ARGUMENT = object()  # a defn call with no positional arguments
 # `Defn._last_single`: the arguments' (type, names, backend, shape), the entry's call, the
 # defn's hit counter, the result's (type, names, backend), and the entry's telemetry key.
 SINGLE_FIELDS = ("type", "names", "backend", "shape", "call", "hits", "out_type", "out_names", "out_backend", "key")
@@ -84,13 +83,15 @@ def remember(defn, args: tuple, tensors: list, entry) -> None:
         defn._hot[tuple(key)] = entry
 
 
-def call(self, first=NO_ARGUMENT, /, *rest, **options):
+def call(self, *args, **options):
     """Runs the defn on the arguments (`Defn.__call__`); see the module's docstring."""
     # Route 1, spelled out in this frame (no helper call): one tensor, the last one-tensor
     # call's type, names, backend object and shape, no options, no defn tracing. Type and
     # names are usually the very objects of the last call, so `is` decides without a call.
-    single = self._last_single
-    if not (rest or options):
+    # (`*args` as it comes: re-packing a first argument and the rest costs more than `[0]`.)
+    if not options and len(args) == 1:
+        first = args[0]
+        single = self._last_single
         try:
             data = first.data
             same = (
@@ -116,13 +117,18 @@ def call(self, first=NO_ARGUMENT, /, *rest, **options):
             result.names = single[7]
             result.backend = single[8]
             return result
-    args = rest if first is NO_ARGUMENT else (first, *rest)
     hot = self._hot
     if hot is None or options or _current_recorder() is not None:
         return self._call(args, options)
     key, datas = [], []
     try:
-        hot_key(args, key, datas)
+        for arg in args:  # `hot_key`, with its tensor case in this frame: a call less per tensor
+            if arg.__class__ is Tensor:
+                data = arg.data
+                key.append((data.aval.shape, arg.type, arg.names, arg.backend))
+                datas.append(data)
+            else:
+                hot_key((arg,), key, datas)
     except (NotHot, AttributeError, TypeError):  # TypeError: a dict's keys that do not sort
         return self._call(args, options)
     key = tuple(key)
@@ -132,7 +138,8 @@ def call(self, first=NO_ARGUMENT, /, *rest, **options):
         if entry is None:
             return self._call(args, options)  # a new signature, or one the general route keeps
         self._last_hot = (key, entry)
-        if len(args) == 1 and entry.plain is not None and first.__class__ is Tensor:
+        if len(args) == 1 and entry.plain is not None and args[0].__class__ is Tensor:
+            first = args[0]
             self._last_single = (
                 first.type,
                 first.names,
