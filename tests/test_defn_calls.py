@@ -304,6 +304,10 @@ def test_repeated_calls_with_containers_of_tensors_take_the_fast_path_and_check_
     assert step.cache_info()["compiled"] == 4
     flattened.clear()
     assert step(params, x)["n"].to_numpy().tolist() == 2.0 and not flattened
+    freed = nbt.tensor([2.0, 3.0])
+    nbt.backend_deallocate(freed)
+    with pytest.raises(nbt.ArgumentError, match="freed with nbt.backend_deallocate"):
+        step({"w": freed, "b": (nbt.tensor(1.0),)}, x)
 
 
 def test_deeply_nested_containers_take_the_general_route():
