@@ -401,6 +401,18 @@ def test_large_complex_tensors_report_magnitudes(backend):
     assert "|x|" in _html.tensor_html(nbt.tensor(values.reshape(30, 100), backend=backend()))
 
 
+@pytest.mark.parametrize("position", [0, 5_000, 9_999])
+@pytest.mark.parametrize("backend", [nbt.NumPyBackend, nbt.XLABackend], ids=["numpy", "xla"])
+def test_a_large_view_counts_a_nan_wherever_it_is(backend, position):
+    """XLA's CPU min and max can lose a NaN of a large tensor: the view's count does not."""
+    values = np.linspace(-1.0, 1.0, 10_000, dtype=np.float32)
+    values[position] = -np.float32("nan")
+    stats = dict(_stats.summary(nbt.tensor(values, backend=backend())))
+    assert stats["NaN"] == "1" and stats["Inf"] == "0" and "nan" not in (stats["min"] + stats["max"]).lower()
+    finite = values[~np.isnan(values)]
+    assert (stats["min"], stats["max"]) == (str(finite.min()), str(finite.max()))
+
+
 @pytest.mark.parametrize("type_", ["s64", "u64", "f64", "c128", "bf16", "f16", "u8"])
 def test_large_views_agree_on_both_backends_without_warnings(type_):
     values = np.random.default_rng(1).normal(4, 3, (60, 50))

@@ -198,6 +198,39 @@ def test_top_k_picks_in_nx_order(path, type_, rows, expected):
     assert np.array_equal(np.signbit(values.to_numpy().astype(np.float32)), np.signbit(picked))
 
 
+@pytest.mark.parametrize("type_", ["f32", "f64", "bf16"])
+@pytest.mark.parametrize("position", [0, 2_500, 4_999])
+def test_max_and_min_of_many_values_keep_a_nan(path, type_, position):
+    """Nx's reduce_max/min and window_max/min give NaN for a group holding one, however large
+    (XLA's CPU reductions of 5,000 values or more lose it); the other groups are exact."""
+    values = np.linspace(-1.0, 1.0, 5_000)
+    values[position] = -np.nan
+    make = lambda: nbt.tensor(values, type=type_)
+    expected_rows = values.astype(make().type.dtype).astype(np.float64).reshape(100, 50)
+    for fun, reduce in ((nbt.reduce_max, np.max), (nbt.reduce_min, np.min)):
+        check(run(path, fun, make), type_, np.nan)
+        rows = run(path, lambda t, fun=fun: fun(nbt.reshape(t, (100, 50)), axes=[1]), make)
+        check(rows, type_, reduce(expected_rows, axis=1))
+        columns = run(path, lambda t, fun=fun: fun(nbt.reshape(t, (100, 50)), axes=[0]), make)
+        check(columns, type_, reduce(expected_rows, axis=0))
+    for fun, reduce in ((nbt.window_max, np.max), (nbt.window_min, np.min)):
+        pooled = run(path, lambda t, fun=fun: fun(nbt.reshape(t, (100, 50)), (2, 5), strides=[2, 5]), make)
+        blocks = expected_rows.reshape(50, 2, 10, 5)
+        check(pooled, type_, reduce(blocks, axis=(1, 3)))
+
+
+@pytest.mark.parametrize("position", [0, 70_000, 2**17 - 1])
+def test_top_k_finds_one_nan_in_many_values(path, position):
+    """Large inputs check for a NaN over rows of the data: one anywhere is found."""
+    values = np.linspace(-1.0, 1.0, 2**17, dtype=np.float32)
+    values[position] = NEGATIVE_NAN
+    check(
+        run(path, lambda t: nbt.top_k(t, k=2)[1], lambda: nbt.tensor(values)),
+        "s32",
+        [position, 2**17 - 1 - (position == 2**17 - 1)],
+    )
+
+
 @pytest.mark.parametrize("tie_break", ["low", "high"])
 @pytest.mark.parametrize("type_", [None, "u8", "s64"])
 def test_argmax_and_argmin_pick_nan_and_break_ties_on_every_path(path, tie_break, type_):

@@ -126,7 +126,7 @@ class Array(ArrayBase, Interface):
         # are gathered back (k per row). Ties go to the lower index, as in Nx.
         values, index = jax.lax.top_k(data, k)
         if jax.numpy.issubdtype(data.dtype, jax.numpy.floating):
-            differ = jax.numpy.isnan(jax.numpy.min(data)) | jax.numpy.any(values == np.zeros((), data.dtype))
+            differ = _has_nan(data) | jax.numpy.any(values == np.zeros((), data.dtype))
             index = jax.lax.cond(differ, functools.partial(_nx_top_k, k=k), lambda _: index, data)
             values = jax.numpy.take_along_axis(data, index, axis=-1, mode="promise_in_bounds")
         return self._wrap(out, index.astype(out.type.dtype) if part else values)
@@ -150,6 +150,13 @@ class Array(ArrayBase, Interface):
                 batch_group_count=batch_groups,
             )
         return self._wrap(out, np.asarray(result) if host else result)
+
+
+def _has_nan(data):
+    """Whether `data` may hold a NaN: its sum is NaN. A sum keeps every NaN, where XLA's CPU
+    min can lose one (`reduction.drops_nan`), and reads the data as fast; +Inf and -Inf
+    together give NaN too, which only sends top_k down its canonical path."""
+    return jax.numpy.isnan(jax.numpy.sum(data))
 
 
 def _nx_top_k(data, k: int):

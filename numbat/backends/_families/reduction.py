@@ -54,12 +54,19 @@ class Array(ArrayBase, Interface):
         return self._wrap(out, data)
 
     def reduce_max(self, out, tensor, axes, keep_axes):
-        lowest = self.xp.asarray(extreme(out.type.dtype, -1), dtype=out.type.dtype)  # an empty reduction's answer
-        return self._wrap(out, self.xp.max(self._as(tensor, out), axis=axes, keepdims=keep_axes, initial=lowest))
+        return self._reduce_extreme(out, tensor, axes, keep_axes, self.xp.max, -1)
 
     def reduce_min(self, out, tensor, axes, keep_axes):
-        highest = self.xp.asarray(extreme(out.type.dtype, 1), dtype=out.type.dtype)  # as a typed scalar: u32/u64
-        return self._wrap(out, self.xp.min(self._as(tensor, out), axis=axes, keepdims=keep_axes, initial=highest))
+        return self._reduce_extreme(out, tensor, axes, keep_axes, self.xp.min, 1)
+
+    def _reduce_extreme(self, out, tensor, axes, keep_axes, reduce, sign):
+        data = self._as(tensor, out)
+        # An empty reduction's answer, as a typed scalar (u32/u64 limits stay exact).
+        start = self.xp.asarray(extreme(out.type.dtype, sign), dtype=out.type.dtype)
+        result = reduce(data, axis=axes, keepdims=keep_axes, initial=start)
+        if drops_nan(self, data):
+            result = with_nan(self.xp.any(self.xp.isnan(data), axis=axes, keepdims=keep_axes), result)
+        return self._wrap(out, result)
 
     def argmax(self, out, tensor, axis, keep_axis, tie_break):
         return self._arg(out, tensor, axis, keep_axis, tie_break, self.xp.argmax)
@@ -111,6 +118,22 @@ class Array(ArrayBase, Interface):
         else:
             reduced = jax.lax.reduce(data, init, combine, axes)
         return self._wrap(out, self.xp.reshape(self.xp.asarray(reduced), out.shape))
+
+
+def drops_nan(backend, data) -> bool:
+    """Whether XLA may lose a NaN when `backend` reduces float `data` with max or min.
+
+    jaxlib 0.10's CPU compiler hands such reductions (and the non-overlapping windows of
+    `window_max`/`window_min`, which it turns into reductions) to YNNPACK, whose answer for a
+    group holding a NaN is not NaN, nor always the extreme of the rest; the other groups are
+    right. Nx's answer is NaN: `with_nan` puts it back, from a reduction of `isnan`.
+    """
+    return backend.xp is jnp and jnp.issubdtype(data.dtype, jnp.floating) and backend.device.platform == "cpu"
+
+
+def with_nan(has_nan, result):
+    """`result` with NaN where `has_nan` (of its shape) is true."""
+    return jnp.where(has_nan, jnp.asarray(np.nan, result.dtype), result)
 
 
 def extreme(dtype, sign: int):

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..._tensor import Template, Tensor
 from ._base import ArrayBase
-from .reduction import extreme, user_combiner
+from .reduction import drops_nan, extreme, user_combiner, with_nan
 
 
 class Interface(abc.ABC):
@@ -92,6 +92,13 @@ class Array(ArrayBase, Interface):
         reducer = {"sum": jax.lax.add, "product": jax.lax.mul, "max": jax.lax.max, "min": jax.lax.min}[kind]
         init_value = np.asarray(init, dtype=data.dtype)  # concrete, so JAX sees a max/min/add monoid (differentiable)
         result = jax.lax.reduce_window(data, init_value, reducer, window, strides, padding, window_dilation=dilations)
+        if kind in ("max", "min") and drops_nan(self, data):  # a window's NaN, counted by a max of 0s and 1s
+            nans = jax.lax.stop_gradient(xp.isnan(data).astype(data.dtype))
+            zero = np.zeros((), data.dtype)
+            counted = jax.lax.reduce_window(
+                nans, zero, jax.lax.max, window, strides, padding, window_dilation=dilations
+            )
+            result = with_nan(counted > zero, result)
         return self._wrap(out, result)
 
     def window_reduce(self, out, tensor, acc, fun, window, strides, padding, dilations):
