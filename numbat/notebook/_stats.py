@@ -136,7 +136,7 @@ def _device(data, type_: Type) -> list[tuple[str, str]]:
         wide = (type_.bits // 2 if type_.is_complex else type_.bits) == 64
         values = [v.item() for v in _kernel("plain", wide)(data)]
         # The mean is the witness: a sum keeps every NaN and Inf, where XLA's CPU min and max
-        # can lose a NaN (`backends/_families/reduction.drops_nan`).
+        # can lose a NaN (`backends/_families/reduction.keeping_nan`).
         if not all(math.isfinite(v) for v in values[:3]):
             values = [v.item() for v in _kernel("masked", wide)(data)]
     low, high, mean, std, nans, infs, count = values

@@ -154,7 +154,7 @@ class Array(ArrayBase, Interface):
 
 def _has_nan(data):
     """Whether `data` may hold a NaN: its sum is NaN. A sum keeps every NaN, where XLA's CPU
-    min can lose one (`reduction.drops_nan`), and reads the data as fast; +Inf and -Inf
+    min can lose one (`reduction.keeping_nan`), and reads the data as fast; +Inf and -Inf
     together give NaN too, which only sends top_k down its canonical path."""
     return jax.numpy.isnan(jax.numpy.sum(data))
 

@@ -60,12 +60,14 @@ class Array(ArrayBase, Interface):
         return self._reduce_extreme(out, tensor, axes, keep_axes, self.xp.min, 1)
 
     def _reduce_extreme(self, out, tensor, axes, keep_axes, reduce, sign):
-        data = self._as(tensor, out)
         # An empty reduction's answer, as a typed scalar (u32/u64 limits stay exact).
         start = self.xp.asarray(extreme(out.type.dtype, sign), dtype=out.type.dtype)
-        result = reduce(data, axis=axes, keepdims=keep_axes, initial=start)
-        if drops_nan(self, data):
-            result = with_nan(self.xp.any(self.xp.isnan(data), axis=axes, keepdims=keep_axes), result)
+        result = keeping_nan(
+            self,
+            self._as(tensor, out),
+            lambda data: reduce(data, axis=axes, keepdims=keep_axes, initial=start),
+            lambda data: self.xp.any(self.xp.isnan(data), axis=axes, keepdims=keep_axes),
+        )
         return self._wrap(out, result)
 
     def argmax(self, out, tensor, axis, keep_axis, tie_break):
@@ -120,20 +122,20 @@ class Array(ArrayBase, Interface):
         return self._wrap(out, self.xp.reshape(self.xp.asarray(reduced), out.shape))
 
 
-def drops_nan(backend, data) -> bool:
-    """Whether XLA may lose a NaN when `backend` reduces float `data` with max or min.
+def keeping_nan(backend, data, extremes, has_nan):
+    """`extremes(data)`, a max or min reduction of float `data` on `backend`, with NaN where
+    `has_nan(data)` says a group holds one.
 
     jaxlib 0.10's CPU compiler hands such reductions (and the non-overlapping windows of
     `window_max`/`window_min`, which it turns into reductions) to YNNPACK, whose answer for a
-    group holding a NaN is not NaN, nor always the extreme of the rest; the other groups are
-    right. Nx's answer is NaN: `with_nan` puts it back, from a reduction of `isnan`.
+    group holding a NaN is neither NaN nor always the extreme of the rest; the other groups
+    are right. Nx's answer is NaN. A sum of the data (one fast pass) tells whether any NaN
+    may be there (+Inf and -Inf together say so too); only then are the groups checked.
     """
-    return backend.xp is jnp and jnp.issubdtype(data.dtype, jnp.floating) and backend.device.platform == "cpu"
-
-
-def with_nan(has_nan, result):
-    """`result` with NaN where `has_nan` (of its shape) is true."""
-    return jnp.where(has_nan, jnp.asarray(np.nan, result.dtype), result)
+    if not (backend.xp is jnp and jnp.issubdtype(data.dtype, jnp.floating) and backend.device.platform == "cpu"):
+        return extremes(data)
+    checked = lambda values: jnp.where(has_nan(values), jnp.asarray(np.nan, data.dtype), extremes(values))
+    return jax.lax.cond(jnp.isnan(jnp.sum(data)), checked, extremes, data)
 
 
 def extreme(dtype, sign: int):

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..._tensor import Template, Tensor
 from ._base import ArrayBase
-from .reduction import drops_nan, extreme, user_combiner, with_nan
+from .reduction import extreme, keeping_nan, user_combiner
 
 
 class Interface(abc.ABC):
@@ -91,15 +91,17 @@ class Array(ArrayBase, Interface):
             return self._wrap(out, reducer(views, axis=axes).astype(out.type.dtype))
         reducer = {"sum": jax.lax.add, "product": jax.lax.mul, "max": jax.lax.max, "min": jax.lax.min}[kind]
         init_value = np.asarray(init, dtype=data.dtype)  # concrete, so JAX sees a max/min/add monoid (differentiable)
-        result = jax.lax.reduce_window(data, init_value, reducer, window, strides, padding, window_dilation=dilations)
-        if kind in ("max", "min") and drops_nan(self, data):  # a window's NaN, counted by a max of 0s and 1s
-            nans = jax.lax.stop_gradient(xp.isnan(data).astype(data.dtype))
-            zero = np.zeros((), data.dtype)
-            counted = jax.lax.reduce_window(
-                nans, zero, jax.lax.max, window, strides, padding, window_dilation=dilations
-            )
-            result = with_nan(counted > zero, result)
-        return self._wrap(out, result)
+
+        def reduce(values, reducer=reducer, init_value=init_value):
+            return jax.lax.reduce_window(values, init_value, reducer, window, strides, padding, None, dilations)
+
+        if kind in ("sum", "product"):
+            return self._wrap(out, reduce(data))
+        zero = np.zeros((), data.dtype)  # a window's NaN: a max of 0s and 1s
+        has_nan = lambda values: (
+            reduce(jax.lax.stop_gradient(xp.isnan(values).astype(data.dtype)), jax.lax.max, zero) > zero
+        )
+        return self._wrap(out, keeping_nan(self, data, reduce, has_nan))
 
     def window_reduce(self, out, tensor, acc, fun, window, strides, padding, dilations):
         combine = user_combiner(self, fun, out)
