@@ -109,19 +109,24 @@ def hlo_counts(text: str) -> dict:
     return {opcode: found[opcode] for opcode in COUNTED}
 
 
+# XLA's CPU max/min reductions lose NaNs (`backends/_families/reduction.keeping_nan`).
+NAN_NOTE = "Nx's max keeps a NaN, which XLA's CPU reduction loses: numbat sums the data first to know"
+
+
 def _kernel(key, label, make, numbat, jax_fun, note="", check=True, index=0):
     return Kernel(key, label, numbat, jax_fun, make, note, check, index)
 
 
 KERNELS: tuple[Kernel, ...] = (
     _kernel("elementwise", "tanh/exp/sigmoid chain", vector(), nb_elementwise, jx_elementwise),
-    _kernel("reductions", "sum axis 1, reduce_max axis 0", rows_by(256), nb_reductions, jx_reductions),
+    _kernel("reductions", "sum axis 1, reduce_max axis 0", rows_by(256), nb_reductions, jx_reductions, note=NAN_NOTE),
     _kernel(
         "logsumexp",
         "logsumexp axis 1",
         rows_by(1024),
         lambda x: nbt.logsumexp(x, axes=[1]),
         lambda x: jax.nn.logsumexp(x, axis=1),
+        note=NAN_NOTE,
     ),
     _kernel(
         "argmax",
@@ -160,7 +165,7 @@ KERNELS: tuple[Kernel, ...] = (
         vector(),
         lambda x: nbt.top_k(x, k=10),
         lambda x: jax.lax.top_k(x, 10),
-        note="Nx's order (every NaN largest, -0.0 == 0.0): a min over the data says whether lax.top_k "
+        note="Nx's order (every NaN largest, -0.0 == 0.0): a sum of the data says whether lax.top_k "
         "runs again on a canonical copy (the second cc, in a branch)",
     ),
     _kernel(
@@ -212,6 +217,7 @@ KERNELS: tuple[Kernel, ...] = (
         images,
         lambda x: nbt.window_max(x, (1, 2, 2), strides=(1, 2, 2)),
         lambda x: jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 2, 2), (1, 2, 2), "VALID"),
+        note=NAN_NOTE,
     ),
     _kernel(
         "conv",
@@ -275,7 +281,9 @@ KERNELS: tuple[Kernel, ...] = (
     _kernel("cond", "cond on sum > 0", vector(), nb_cond, jx_cond),
     _kernel("while_loop", "while_loop 100 steps", while_inputs, nb_while, jx_while, index=1),
     _kernel("mlp_step", "MLP step (value_and_grad), batch", mlp_inputs, nb_mlp_step, jx_mlp_step, index=4),
-    _kernel("cnn_step", "CNN step (conv, pool, dense), images", cnn_inputs, nb_cnn_step, jx_cnn_step, index=2),
+    _kernel(
+        "cnn_step", "CNN step (conv, pool, dense), images", cnn_inputs, nb_cnn_step, jx_cnn_step, NAN_NOTE, index=2
+    ),
     _kernel("attention", "attention", attention_inputs, nb_attention, jx_attention),
 )
 
