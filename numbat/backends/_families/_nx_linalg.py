@@ -29,58 +29,85 @@ def approximate_zeros(x, eps):
 
 # ---------------------------------------------------------------- QR
 
+_BLOCK = 16  # columns per panel, measured on the CPU (f32 256x128 to 512x512)
 
-def _householder(x, i, eps):
-    """Nx's reflector `I - scale * v v^H` for column `x` at row `i`, as `(v, scale)`; `x`
-    (and so `v`) is 0 above row `i`, so this is Nx's reflector restricted to rows and
-    columns from `i` on."""
+
+def _reflector(x, i, eps):
+    """Nx's reflector `I - tau v v^H` for column `x` (0 above row `i`) as LAPACK stores one:
+    `(v, tau)` with `v[i] == 1`. Nx's real `v` is `x` divided by `v_0`, so it has `v[i] == 1`
+    already; where the part below row `i` is small it is the identity (tau 0). Nx's complex
+    `v` is `u / |u|` with scale 2: the same reflector as `u / u_i` with `tau = 2|u_i|^2/|u|^2`."""
     norm_sq = jnp.real(jnp.dot(x, jnp.conj(x)))
     norm = jnp.sqrt(norm_sq)
     x_i = x[i]
     norm_sq_1on = norm_sq - jnp.abs(x_i) ** 2
+    on_i = jnp.arange(x.shape[0]) == i
     if jnp.iscomplexobj(x):
-        alpha = jnp.exp(1j * jnp.angle(x_i)).astype(x.dtype) * norm
-        u = x.at[i].add(alpha)
-        return u / jnp.sqrt(jnp.real(jnp.dot(u, jnp.conj(u)))), 2
+        u_i = x_i + jnp.exp(1j * jnp.angle(x_i)).astype(x.dtype) * norm
+        tau = 2 * jnp.abs(u_i) ** 2 / (norm_sq_1on + jnp.abs(u_i) ** 2)
+        return jnp.where(on_i, 1, x / u_i), tau.astype(x.dtype)
     v_0 = jnp.where(x_i <= 0, x_i - norm, -norm_sq_1on / (x_i + norm))
     small = norm_sq_1on < eps
-    v = x.at[i].set(jnp.where(small, jnp.ones((), x.dtype), v_0))
-    v = v / jnp.where(small, jnp.ones((), x.dtype), v_0)
-    return v, jnp.where(small, 0, 2 / jnp.where(small, 1, jnp.dot(v, v)))
+    v_0 = jnp.where(small, 1, v_0)
+    # Nx's 2 / (v . v), with v . v = 1 + norm_sq_1on / v_0^2 (one reduction fewer)
+    return jnp.where(on_i, 1, x / v_0), jnp.where(small, 0, 2 / (1 + norm_sq_1on / v_0**2)).astype(x.dtype)
+
+
+def _panel(p, eps):
+    """Nx's reflectors of the panel `p` (its row 0 on the diagonal), one column at a time
+    with rank-1 updates of the panel only: `(p, taus)` with `p` in LAPACK's geqrf form
+    (R on and above the diagonal, the reflectors' `v` below it)."""
+    rows, cols = jnp.arange(p.shape[0])[:, None], jnp.arange(p.shape[1])
+
+    def step(i, carry):
+        p, taus = carry
+        x = jnp.where(rows[:, 0] < i, 0, lax.dynamic_index_in_dim(p, i, axis=1, keepdims=False))
+        v, tau = _reflector(x, i, eps)
+        w = jnp.where(cols < i, 0, jnp.conj(v) @ p)  # columns before i hold earlier v's
+        p = jnp.where((cols == i) & (rows > i), v[:, None], p - jnp.outer(tau * v, w))
+        return p, taus.at[i].set(tau)
+
+    return lax.fori_loop(0, p.shape[1], step, (p, jnp.zeros(p.shape[1], p.dtype)))
+
+
+def _apply_block(p, taus, c):
+    """`H_b^H ... H_1^H c` for the panel's reflectors, in the compact WY form
+    `I - V T V^H` (Schreiber and Van Loan): `T^-1 = diag(1/tau) + strict_upper(V^H V)`,
+    an identity reflector (tau 0) taken as `v = 0`, `tau = 1`."""
+    rows, cols = jnp.arange(p.shape[0])[:, None], jnp.arange(p.shape[1])
+    v = jnp.where(rows > cols, p, (rows == cols).astype(p.dtype)) * (taus != 0)
+    gram = jnp.conj(v).T @ v
+    t_inv = jnp.where(cols[:, None] < cols, gram, 0) + jnp.diag(1 / jnp.where(taus == 0, 1, taus))
+    y = lax.linalg.triangular_solve(
+        t_inv, jnp.conj(v).T @ c, left_side=True, lower=False, transpose_a=True, conjugate_a=True
+    )
+    return c - v @ y
 
 
 def qr(a, mode, eps):
-    """Nx's Householder QR of one matrix: `(q, r)` as Nx.LinAlg.qr returns them."""
-    m_in, n_in = a.shape
-    if m_in < n_in:  # Golub and Van Loan 5.4.1: pad a wide matrix with zero rows
-        a = jnp.pad(a, ((0, n_in - m_in), (0, 0)))
-        last = n_in - 1
-    else:
-        last = n_in - 2 if m_in == n_in else n_in - 1
-    m = a.shape[0]
-    rows = jnp.arange(m)
+    """Nx's Householder QR of one matrix: `(q, r)` as Nx.LinAlg.qr returns them.
 
-    def step(i, qr_):
-        q, r = qr_
-        x = jnp.where(rows < i, jnp.zeros((), a.dtype), lax.dynamic_index_in_dim(r, i, axis=1, keepdims=False))
-        v, scale = _householder(x, i, eps)
-        v = v.astype(a.dtype)
-        # Nx multiplies by the m x m reflector; its rank-1 form costs O(mn) instead of O(m^2 n).
-        r = r - jnp.outer(scale * v, jnp.conj(v) @ r)
-        q = q - jnp.outer(q @ v, scale * jnp.conj(v))
-        return q, r
-
-    q, r = (
-        lax.fori_loop(0, last + 1, step, (jnp.eye(m, dtype=a.dtype), a))
-        if last >= 0
-        else (jnp.eye(m, dtype=a.dtype), a)
-    )
-    q, r = approximate_zeros(q, eps), approximate_zeros(r, eps)
-    if m_in < n_in:
-        return q[:m_in, :m_in], r[:m_in, :n_in]
-    if mode == "reduced" and m_in > n_in:
-        return q[:, :n_in], r[:n_in, :n_in]
-    return q, r
+    Nx multiplies `q` and `r` by each m x m reflector in turn; here, as in LAPACK's geqrf,
+    panels of `_BLOCK` columns are reduced with rank-1 updates and each panel's reflectors
+    reach the columns after it as two matrix products, and `q` is LAPACK's orgqr of the
+    reflectors (`householder_product`). Nx reduces `min(m - 1, n)` columns (it pads a wide
+    matrix with zero rows, Golub and Van Loan 5.4.1, whose extra columns have nothing below
+    the diagonal, and stops before the last column of a square one): so does this."""
+    m, n = a.shape
+    k = max(min(m - 1, n), 0)
+    taus = []
+    for j in range(0, k, _BLOCK):
+        b = min(_BLOCK, k - j)
+        panel, tau = _panel(a[j:, j : j + b], eps)
+        a = a.at[j:, j : j + b].set(panel)
+        if j + b < n:
+            a = a.at[j:, j + b :].set(_apply_block(panel, tau, a[j:, j + b :]))
+        taus.append(tau)
+    taus = jnp.concatenate(taus) if taus else jnp.zeros(0, a.dtype)
+    q_cols = n if mode == "reduced" and m > n else m
+    q = lax.linalg.householder_product(jnp.pad(a, ((0, 0), (0, max(q_cols - n, 0))))[:, :q_cols], taus)
+    r = jnp.triu(a[:q_cols])
+    return approximate_zeros(q, eps), approximate_zeros(r, eps)
 
 
 @functools.partial(jax.jit, static_argnames=("mode", "eps"))
