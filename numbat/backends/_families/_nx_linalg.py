@@ -54,34 +54,33 @@ def _reflector(x, i, eps):
 
 
 def _panel(p, eps):
-    """Nx's reflectors of the panel `p` (its row 0 on the diagonal), one column at a time
-    with rank-1 updates of the panel only: `(p, taus)` with `p` in LAPACK's geqrf form
-    (R on and above the diagonal, the reflectors' `v` below it)."""
-    rows, cols = jnp.arange(p.shape[0])[:, None], jnp.arange(p.shape[1])
+    """Nx's reflectors of a panel, one column at a time with rank-1 updates of the panel
+    only. `p` is the panel transposed (its columns as rows, contiguous: half the time), its
+    first column starting on the diagonal. Returns `(p, taus)`, `p` in LAPACK's geqrf form
+    transposed: R on and right of the diagonal, each reflector's `v` right of it."""
+    cols, rows = jnp.arange(p.shape[0])[:, None], jnp.arange(p.shape[1])
 
     def step(i, carry):
         p, taus = carry
-        x = jnp.where(rows[:, 0] < i, 0, lax.dynamic_index_in_dim(p, i, axis=1, keepdims=False))
+        x = jnp.where(rows < i, 0, lax.dynamic_index_in_dim(p, i, axis=0, keepdims=False))
         v, tau = _reflector(x, i, eps)
-        w = jnp.where(cols < i, 0, jnp.conj(v) @ p)  # columns before i hold earlier v's
-        p = jnp.where((cols == i) & (rows > i), v[:, None], p - jnp.outer(tau * v, w))
+        w = jnp.where(cols < i, 0, p @ jnp.conj(v)[:, None])  # columns before i hold earlier v's
+        p = jnp.where((cols == i) & (rows > i), v, p - w * (tau * v))
         return p, taus.at[i].set(tau)
 
-    return lax.fori_loop(0, p.shape[1], step, (p, jnp.zeros(p.shape[1], p.dtype)))
+    return lax.fori_loop(0, p.shape[0], step, (p, jnp.zeros(p.shape[0], p.dtype)))
 
 
 def _apply_block(p, taus, c):
-    """`H_b^H ... H_1^H c` for the panel's reflectors, in the compact WY form
-    `I - V T V^H` (Schreiber and Van Loan): `T^-1 = diag(1/tau) + strict_upper(V^H V)`,
-    an identity reflector (tau 0) taken as `v = 0`, `tau = 1`."""
-    rows, cols = jnp.arange(p.shape[0])[:, None], jnp.arange(p.shape[1])
-    v = jnp.where(rows > cols, p, (rows == cols).astype(p.dtype)) * (taus != 0)
-    gram = jnp.conj(v).T @ v
-    t_inv = jnp.where(cols[:, None] < cols, gram, 0) + jnp.diag(1 / jnp.where(taus == 0, 1, taus))
-    y = lax.linalg.triangular_solve(
-        t_inv, jnp.conj(v).T @ c, left_side=True, lower=False, transpose_a=True, conjugate_a=True
-    )
-    return c - v @ y
+    """`H_b^H ... H_1^H` applied to the columns `c` (all transposed, as `_panel`'s), in the
+    compact WY form `I - V T V^H` (Schreiber and Van Loan): `T^-1 = diag(1/tau) +
+    strict_upper(V^H V)`, an identity reflector (tau 0) taken as `v = 0`, `tau = 1`."""
+    cols, rows = jnp.arange(p.shape[0])[:, None], jnp.arange(p.shape[1])
+    v = jnp.where(rows > cols, p, (rows == cols).astype(p.dtype)) * (taus != 0)[:, None]
+    gram = jnp.conj(v) @ v.T
+    t_inv = jnp.where(cols < cols.T, gram, 0) + jnp.diag(1 / jnp.where(taus == 0, 1, taus))
+    y = lax.linalg.triangular_solve(t_inv, c @ jnp.conj(v).T, left_side=False, lower=False, conjugate_a=True)
+    return c - y @ v
 
 
 def qr(a, mode, eps):
@@ -89,20 +88,21 @@ def qr(a, mode, eps):
 
     Nx multiplies `q` and `r` by each m x m reflector in turn; here, as in LAPACK's geqrf,
     panels of `_BLOCK` columns are reduced with rank-1 updates and each panel's reflectors
-    reach the columns after it as two matrix products, and `q` is LAPACK's orgqr of the
+    reach the columns after it as matrix products, and `q` is LAPACK's orgqr of the
     reflectors (`householder_product`). Nx reduces `min(m - 1, n)` columns (it pads a wide
     matrix with zero rows, Golub and Van Loan 5.4.1, whose extra columns have nothing below
     the diagonal, and stops before the last column of a square one): so does this."""
     m, n = a.shape
     k = max(min(m - 1, n), 0)
-    taus = []
+    a_t, taus = a.T, []
     for j in range(0, k, _BLOCK):
         b = min(_BLOCK, k - j)
-        panel, tau = _panel(a[j:, j : j + b], eps)
-        a = a.at[j:, j : j + b].set(panel)
+        panel, tau = _panel(a_t[j : j + b, j:], eps)
+        a_t = a_t.at[j : j + b, j:].set(panel)
         if j + b < n:
-            a = a.at[j:, j + b :].set(_apply_block(panel, tau, a[j:, j + b :]))
+            a_t = a_t.at[j + b :, j:].set(_apply_block(panel, tau, a_t[j + b :, j:]))
         taus.append(tau)
+    a = a_t.T
     taus = jnp.concatenate(taus) if taus else jnp.zeros(0, a.dtype)
     q_cols = n if mode == "reduced" and m > n else m
     q = lax.linalg.householder_product(jnp.pad(a, ((0, 0), (0, max(q_cols - n, 0))))[:, :q_cols], taus)
