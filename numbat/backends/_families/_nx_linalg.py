@@ -32,40 +32,45 @@ def approximate_zeros(x, eps):
 _BLOCK = 16  # columns per panel, measured on the CPU (f32 256x128 to 512x512)
 
 
-def _reflector(x, i, eps):
-    """Nx's reflector `I - tau v v^H` for column `x` (0 above row `i`) as LAPACK stores one:
-    `(v, tau)` with `v[i] == 1`. Nx's real `v` is `x` divided by `v_0`, so it has `v[i] == 1`
-    already; where the part below row `i` is small it is the identity (tau 0). Nx's complex
-    `v` is `u / |u|` with scale 2: the same reflector as `u / u_i` with `tau = 2|u_i|^2/|u|^2`."""
-    norm_sq = jnp.real(jnp.dot(x, jnp.conj(x)))
+def _reflector(x_i, norm_sq_below, eps):
+    """Nx's reflector `I - tau v v^H` for a column `x` from its entry `x_i` on the diagonal
+    and the squared norm of its part below, as LAPACK stores one: `v = x_below / d + e_i`,
+    returned as `(d, tau)`. Nx's real `v` is `x / v_0`, with `v_i == 1`; where the part
+    below is small (Nx's test, on `|x|^2 - x_i^2`) it is the identity (tau 0). Nx's complex
+    `v` is `u / |u|` with scale 2: the same reflector as `u / u_i`, `tau = 2|u_i|^2/|u|^2`."""
+    norm_sq = norm_sq_below + jnp.abs(x_i) ** 2
     norm = jnp.sqrt(norm_sq)
-    x_i = x[i]
     norm_sq_1on = norm_sq - jnp.abs(x_i) ** 2
-    on_i = jnp.arange(x.shape[0]) == i
-    if jnp.iscomplexobj(x):
-        u_i = x_i + jnp.exp(1j * jnp.angle(x_i)).astype(x.dtype) * norm
-        tau = 2 * jnp.abs(u_i) ** 2 / (norm_sq_1on + jnp.abs(u_i) ** 2)
-        return jnp.where(on_i, 1, x / u_i), tau.astype(x.dtype)
+    if jnp.iscomplexobj(x_i):
+        u_i = x_i + jnp.exp(1j * jnp.angle(x_i)).astype(x_i.dtype) * norm
+        return u_i, (2 * jnp.abs(u_i) ** 2 / (norm_sq_1on + jnp.abs(u_i) ** 2)).astype(x_i.dtype)
     v_0 = jnp.where(x_i <= 0, x_i - norm, -norm_sq_1on / (x_i + norm))
     small = norm_sq_1on < eps
     v_0 = jnp.where(small, 1, v_0)
-    # Nx's 2 / (v . v), with v . v = 1 + norm_sq_1on / v_0^2 (one reduction fewer)
-    return jnp.where(on_i, 1, x / v_0), jnp.where(small, 0, 2 / (1 + norm_sq_1on / v_0**2)).astype(x.dtype)
+    # Nx's 2 / (v . v), with v . v = 1 + norm_sq_1on / v_0^2
+    return v_0, jnp.where(small, 0, 2 / (1 + norm_sq_1on / v_0**2)).astype(x_i.dtype)
 
 
 def _panel(p, eps):
     """Nx's reflectors of a panel, one column at a time with rank-1 updates of the panel
     only. `p` is the panel transposed (its columns as rows, contiguous: half the time), its
     first column starting on the diagonal. Returns `(p, taus)`, `p` in LAPACK's geqrf form
-    transposed: R on and right of the diagonal, each reflector's `v` right of it."""
+    transposed: R on and right of the diagonal, each reflector's `v` right of it.
+
+    One product per column, `y = p @ conj(x_below)`, gives both the norm (`y[i]`) and
+    `p @ conj(v) = y / conj(d) + p[:, i]`: a step is a handful of kernels, not a dozen."""
     cols, rows = jnp.arange(p.shape[0])[:, None], jnp.arange(p.shape[1])
 
     def step(i, carry):
         p, taus = carry
-        x = jnp.where(rows < i, 0, lax.dynamic_index_in_dim(p, i, axis=0, keepdims=False))
-        v, tau = _reflector(x, i, eps)
-        w = jnp.where(cols < i, 0, p @ jnp.conj(v)[:, None])  # columns before i hold earlier v's
-        p = jnp.where((cols == i) & (rows > i), v, p - w * (tau * v))
+        x = lax.dynamic_index_in_dim(p, i, axis=0, keepdims=False)
+        x_below = jnp.where(rows > i, x, 0)
+        y = p @ jnp.conj(x_below)
+        on_i = lax.dynamic_index_in_dim(p, i, axis=1, keepdims=False)
+        d, tau = _reflector(x[i], jnp.real(y[i]), eps)
+        v = jnp.where(rows == i, 1, x_below / d)
+        w = jnp.where(cols[:, 0] < i, 0, y / jnp.conj(d) + on_i)  # columns before i hold earlier v's
+        p = jnp.where((cols == i) & (rows > i), v, p - w[:, None] * (tau * v))
         return p, taus.at[i].set(tau)
 
     return lax.fori_loop(0, p.shape[0], step, (p, jnp.zeros(p.shape[0], p.dtype)))
