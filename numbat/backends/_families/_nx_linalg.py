@@ -4,8 +4,9 @@
 A decomposition's signs are not fixed by the mathematics: each algorithm picks its own, and
 LAPACK's differ from Nx's. Nx's reflector (`nx/lib/nx/lin_alg/qr.ex`) leaves a column whose
 part below the diagonal has squared norm under `eps` as it is and gives any other a
-non-negative diagonal entry; entries with `|x| <= eps` become 0. It is backward stable as
-LAPACK's is and, applied as rank-1 updates, about as fast on the CPU.
+non-negative diagonal entry; entries with `|x| <= eps` become 0. Its reflectors have LAPACK's
+form (`v_i == 1`, a scale `tau`), so they are computed blocked as LAPACK's geqrf computes its
+own (panels, then compact WY products) and `q` is LAPACK's orgqr of them.
 Nx's Jacobi eigh and QDWH SVD, which eigh's and svd's options select, are in `_nx_eigh_svd`.
 
 `qr` takes one matrix; `batched_qr` maps it over leading axes with `jax.vmap`, compiled
@@ -96,7 +97,11 @@ def qr(a, mode, eps):
     reach the columns after it as matrix products, and `q` is LAPACK's orgqr of the
     reflectors (`householder_product`). Nx reduces `min(m - 1, n)` columns (it pads a wide
     matrix with zero rows, Golub and Van Loan 5.4.1, whose extra columns have nothing below
-    the diagonal, and stops before the last column of a square one): so does this."""
+    the diagonal, and stops before the last column of a square one): so does this.
+
+    Nx's r is `q^H a`, below the diagonal too: rounding noise there where a column was
+    reflected (here 0), but a column left as it is (small below the diagonal, not 0) keeps
+    that part, turned by the later reflectors, so that `q r == a`. Only then is r `q^H a`."""
     m, n = a.shape
     k = max(min(m - 1, n), 0)
     a_t, taus = a.T, []
@@ -107,11 +112,12 @@ def qr(a, mode, eps):
         if j + b < n:
             a_t = a_t.at[j + b :, j:].set(_apply_block(panel, tau, a_t[j + b :, j:]))
         taus.append(tau)
-    a = a_t.T
     taus = jnp.concatenate(taus) if taus else jnp.zeros(0, a.dtype)
     q_cols = n if mode == "reduced" and m > n else m
-    q = lax.linalg.householder_product(jnp.pad(a, ((0, 0), (0, max(q_cols - n, 0))))[:, :q_cols], taus)
-    r = jnp.triu(a[:q_cols])
+    reduced = a_t.T
+    q = lax.linalg.householder_product(jnp.pad(reduced, ((0, 0), (0, max(q_cols - n, 0))))[:, :q_cols], taus)
+    kept = (taus == 0)[:, None] & (jnp.arange(m) > jnp.arange(k)[:, None]) & (a_t[:k] != 0)
+    r = lax.cond(jnp.any(kept), lambda: jnp.conj(q).T @ a, lambda: jnp.triu(reduced[:q_cols]))
     return approximate_zeros(q, eps), approximate_zeros(r, eps)
 
 
