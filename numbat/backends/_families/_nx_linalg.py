@@ -30,7 +30,11 @@ def approximate_zeros(x, eps):
 
 # ---------------------------------------------------------------- QR
 
-_BLOCK = 16  # columns per panel, measured on the CPU (f32 256x128 to 512x512)
+
+def _block(k):
+    """Columns per panel for `k` columns to reduce, as measured on the CPU (f32, 2 cores):
+    16 for 64 columns (1024x64, 8x64x64), 32 for 128 to 512 (256x128, 256x256, 512x512)."""
+    return 16 if k <= 64 else 32
 
 
 def _reflector(x_i, norm_sq_below, eps):
@@ -93,7 +97,7 @@ def qr(a, mode, eps):
     """Nx's Householder QR of one matrix: `(q, r)` as Nx.LinAlg.qr returns them.
 
     Nx multiplies `q` and `r` by each m x m reflector in turn; here, as in LAPACK's geqrf,
-    panels of `_BLOCK` columns are reduced with rank-1 updates and each panel's reflectors
+    panels of `_block(k)` columns are reduced with rank-1 updates and each panel's reflectors
     reach the columns after it as matrix products, and `q` is LAPACK's orgqr of the
     reflectors (`householder_product`). Nx reduces `min(m - 1, n)` columns (it pads a wide
     matrix with zero rows, Golub and Van Loan 5.4.1, whose extra columns have nothing below
@@ -104,9 +108,9 @@ def qr(a, mode, eps):
     that part, turned by the later reflectors, so that `q r == a`. Only then is r `q^H a`."""
     m, n = a.shape
     k = max(min(m - 1, n), 0)
-    a_t, taus = a.T, []
-    for j in range(0, k, _BLOCK):
-        b = min(_BLOCK, k - j)
+    a_t, taus, block = a.T, [], _block(k)
+    for j in range(0, k, block):
+        b = min(block, k - j)
         panel, tau = _panel(a_t[j : j + b, j:], eps)
         a_t = a_t.at[j : j + b, j:].set(panel)
         if j + b < n:
