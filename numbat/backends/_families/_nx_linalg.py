@@ -58,12 +58,12 @@ def _reflector(x_i, norm_sq_below, eps):
 
 def _panel(p, eps):
     """Nx's reflectors of a panel, one column at a time with rank-1 updates of the panel
-    only. `p` is the panel transposed (its columns as rows, contiguous: half the time), its
-    first column starting on the diagonal. Returns `(p, taus)`, `p` in LAPACK's geqrf form
+    only. `p` is the panel transposed (its columns as rows, so contiguous), its first column
+    starting on the diagonal. Returns `(p, taus)`, `p` in LAPACK's geqrf form
     transposed: R on and right of the diagonal, each reflector's `v` right of it.
 
     One product per column, `y = p @ conj(x_below)`, gives both the norm (`y[i]`) and
-    `p @ conj(v) = y / conj(d) + p[:, i]`: a step is a handful of kernels, not a dozen."""
+    `p @ conj(v) = y / conj(d) + p[:, i]`, so that a step has few kernels to run."""
     cols, rows = jnp.arange(p.shape[0])[:, None], jnp.arange(p.shape[1])
 
     def step(i, carry):
