@@ -9,8 +9,8 @@ form (`v_i == 1`, a scale `tau`), so they are computed blocked as LAPACK's geqrf
 own (panels, then compact WY products) and `q` is LAPACK's orgqr of them.
 Nx's Jacobi eigh and QDWH SVD, which eigh's and svd's options select, are in `_nx_eigh_svd`.
 
-`qr` takes one matrix; `batched_qr` maps it over leading axes with `jax.vmap`, compiled
-once per shape and options (`jax.jit`).
+`qr` takes any leading axes (`jax.vmap`); `batched_qr` is it compiled once per shape and
+options (`jax.jit`).
 """
 
 from __future__ import annotations
@@ -93,19 +93,16 @@ def _apply_block(p, taus, c):
     return c - y @ v
 
 
-def qr(a, mode, eps):
-    """Nx's Householder QR of one matrix: `(q, r)` as Nx.LinAlg.qr returns them.
+def _factor(a, mode, eps):
+    """Nx's reflectors of one matrix, blocked: `(q, reduced, kept)`, `reduced` in LAPACK's
+    geqrf form and `kept` whether a column left as it is has something below the diagonal.
 
     Nx multiplies `q` and `r` by each m x m reflector in turn; here, as in LAPACK's geqrf,
     panels of `_block(k)` columns are reduced with rank-1 updates and each panel's reflectors
     reach the columns after it as matrix products, and `q` is LAPACK's orgqr of the
     reflectors (`householder_product`). Nx reduces `min(m - 1, n)` columns (it pads a wide
     matrix with zero rows, Golub and Van Loan 5.4.1, whose extra columns have nothing below
-    the diagonal, and stops before the last column of a square one): so does this.
-
-    Nx's r is `q^H a`, below the diagonal too: rounding noise there where a column was
-    reflected (here 0), but a column left as it is (small below the diagonal, not 0) keeps
-    that part, turned by the later reflectors, so that `q r == a`. Only then is r `q^H a`."""
+    the diagonal, and stops before the last column of a square one): so does this."""
     m, n = a.shape
     k = max(min(m - 1, n), 0)
     a_t, taus, block = a.T, [], _block(k)
@@ -121,14 +118,30 @@ def qr(a, mode, eps):
     reduced = a_t.T
     q = lax.linalg.householder_product(jnp.pad(reduced, ((0, 0), (0, max(q_cols - n, 0))))[:, :q_cols], taus)
     kept = (taus == 0)[:, None] & (jnp.arange(m) > jnp.arange(k)[:, None]) & (a_t[:k] != 0)
-    r = lax.cond(jnp.any(kept), lambda: jnp.conj(q).T @ a, lambda: jnp.triu(reduced[:q_cols]))
+    return q, reduced, jnp.any(kept)
+
+
+def qr(a, mode, eps):
+    """Nx's Householder QR of each matrix of `a` (any leading axes): `(q, r)` as
+    Nx.LinAlg.qr returns them.
+
+    Nx's r is `q^H a`, below the diagonal too: rounding noise there where a column was
+    reflected (here 0), but a column left as it is (small below the diagonal, not 0) keeps
+    that part, turned by the later reflectors, so that `q r == a`. Only then is r `q^H a`
+    (one branch for the whole batch, so that a batch does not compute both)."""
+    factor = functools.partial(_factor, mode=mode, eps=eps)
+    for _ in range(a.ndim - 2):
+        factor = jax.vmap(factor)
+    q, reduced, kept = factor(a)
+    r = lax.cond(
+        jnp.any(kept),
+        lambda: jnp.conj(jnp.swapaxes(q, -1, -2)) @ a,
+        lambda: jnp.triu(reduced[..., : q.shape[-1], :]),
+    )
     return approximate_zeros(q, eps), approximate_zeros(r, eps)
 
 
 @functools.partial(jax.jit, static_argnames=("mode", "eps"))
 def batched_qr(a, mode: str, eps: float):
-    """Nx's `(q, r)` of each matrix of `a` (any leading axes), batched as `a`."""
-    fun = functools.partial(qr, mode=mode, eps=eps)
-    for _ in range(a.ndim - 2):
-        fun = jax.vmap(fun)
-    return fun(a)
+    """`qr`, compiled once per shape and options."""
+    return qr(a, mode, eps)
