@@ -240,8 +240,9 @@ KERNELS: tuple[Kernel, ...] = (
         qr_inputs,
         nbt.linalg.qr,
         jnp.linalg.qr,
-        "numbat runs Nx's Householder QR for Nx's signs (a loop of rank-1 updates); JAX calls LAPACK's "
-        "blocked geqrf, whose factors differ from Nx's in sign",
+        "numbat computes Nx's Householder reflectors (for Nx's signs) blocked as geqrf does: panels of "
+        "rank-1 updates, compact WY products for the rest, q from LAPACK's orgqr; JAX calls LAPACK's "
+        "geqrf, whose reflectors differ from Nx's in sign",
         check=False,  # the factors' signs differ
     ),
     _kernel(

@@ -4,12 +4,13 @@
 A decomposition's signs are not fixed by the mathematics: each algorithm picks its own, and
 LAPACK's differ from Nx's. Nx's reflector (`nx/lib/nx/lin_alg/qr.ex`) leaves a column whose
 part below the diagonal has squared norm under `eps` as it is and gives any other a
-non-negative diagonal entry; entries with `|x| <= eps` become 0. It is backward stable as
-LAPACK's is and, applied as rank-1 updates, about as fast on the CPU.
+non-negative diagonal entry; entries with `|x| <= eps` become 0. Its reflectors have LAPACK's
+form (`v_i == 1`, a scale `tau`), so they are computed blocked as LAPACK's geqrf computes its
+own (panels, then compact WY products) and `q` is LAPACK's orgqr of them.
 Nx's Jacobi eigh and QDWH SVD, which eigh's and svd's options select, are in `_nx_eigh_svd`.
 
-`qr` takes one matrix; `batched_qr` maps it over leading axes with `jax.vmap`, compiled
-once per shape and options (`jax.jit`).
+`qr` takes any leading axes (`jax.vmap`); `batched_qr` is it compiled once per shape and
+options (`jax.jit`).
 """
 
 from __future__ import annotations
@@ -30,63 +31,117 @@ def approximate_zeros(x, eps):
 # ---------------------------------------------------------------- QR
 
 
-def _householder(x, i, eps):
-    """Nx's reflector `I - scale * v v^H` for column `x` at row `i`, as `(v, scale)`; `x`
-    (and so `v`) is 0 above row `i`, so this is Nx's reflector restricted to rows and
-    columns from `i` on."""
-    norm_sq = jnp.real(jnp.dot(x, jnp.conj(x)))
+def _block(k):
+    """Columns per panel for `k` columns to reduce, as measured on the CPU (f32, 2 cores):
+    16 for 64 columns (1024x64, 8x64x64), 32 for 128 to 512 (256x128, 256x256, 512x512)."""
+    return 16 if k <= 64 else 32
+
+
+def _reflector(x_i, norm_sq_below, eps):
+    """Nx's reflector `I - tau v v^H` for a column `x` from its entry `x_i` on the diagonal
+    and the squared norm of its part below, as LAPACK stores one: `v = x_below / d + e_i`,
+    returned as `(d, tau)`. Nx's real `v` is `x / v_0`, with `v_i == 1`; where the part
+    below is small (Nx's test, on `|x|^2 - x_i^2`) it is the identity (tau 0). Nx's complex
+    `v` is `u / |u|` with scale 2: the same reflector as `u / u_i`, `tau = 2|u_i|^2/|u|^2`."""
+    norm_sq = norm_sq_below + jnp.abs(x_i) ** 2
     norm = jnp.sqrt(norm_sq)
-    x_i = x[i]
     norm_sq_1on = norm_sq - jnp.abs(x_i) ** 2
-    if jnp.iscomplexobj(x):
-        alpha = jnp.exp(1j * jnp.angle(x_i)).astype(x.dtype) * norm
-        u = x.at[i].add(alpha)
-        return u / jnp.sqrt(jnp.real(jnp.dot(u, jnp.conj(u)))), 2
+    if jnp.iscomplexobj(x_i):
+        u_i = x_i + jnp.exp(1j * jnp.angle(x_i)).astype(x_i.dtype) * norm
+        return u_i, (2 * jnp.abs(u_i) ** 2 / (norm_sq_1on + jnp.abs(u_i) ** 2)).astype(x_i.dtype)
     v_0 = jnp.where(x_i <= 0, x_i - norm, -norm_sq_1on / (x_i + norm))
     small = norm_sq_1on < eps
-    v = x.at[i].set(jnp.where(small, jnp.ones((), x.dtype), v_0))
-    v = v / jnp.where(small, jnp.ones((), x.dtype), v_0)
-    return v, jnp.where(small, 0, 2 / jnp.where(small, 1, jnp.dot(v, v)))
+    v_0 = jnp.where(small, 1, v_0)
+    # Nx's 2 / (v . v), with v . v = 1 + norm_sq_1on / v_0^2
+    return v_0, jnp.where(small, 0, 2 / (1 + norm_sq_1on / v_0**2)).astype(x_i.dtype)
+
+
+def _panel(p, eps):
+    """Nx's reflectors of a panel, one column at a time with rank-1 updates of the panel
+    only. `p` is the panel transposed (its columns as rows, so contiguous), its first column
+    starting on the diagonal. Returns `(p, taus)`, `p` in LAPACK's geqrf form
+    transposed: R on and right of the diagonal, each reflector's `v` right of it.
+
+    One product per column, `y = p @ conj(x_below)`, gives both the norm (`y[i]`) and
+    `p @ conj(v) = y / conj(d) + p[:, i]`, so that a step has few kernels to run."""
+    cols, rows = jnp.arange(p.shape[0])[:, None], jnp.arange(p.shape[1])
+
+    def step(i, carry):
+        p, taus = carry
+        x = lax.dynamic_index_in_dim(p, i, axis=0, keepdims=False)
+        x_below = jnp.where(rows > i, x, 0)
+        y = p @ jnp.conj(x_below)
+        on_i = lax.dynamic_index_in_dim(p, i, axis=1, keepdims=False)
+        d, tau = _reflector(x[i], jnp.real(y[i]), eps)
+        v = jnp.where(rows == i, 1, x_below / d)
+        w = jnp.where(cols[:, 0] < i, 0, y / jnp.conj(d) + on_i)  # columns before i hold earlier v's
+        p = jnp.where((cols == i) & (rows > i), v, p - w[:, None] * (tau * v))
+        return p, taus.at[i].set(tau)
+
+    return lax.fori_loop(0, p.shape[0], step, (p, jnp.zeros(p.shape[0], p.dtype)))
+
+
+def _apply_block(p, taus, c):
+    """`H_b^H ... H_1^H` applied to the columns `c` (all transposed, as `_panel`'s), in the
+    compact WY form `I - V T V^H` (Schreiber and Van Loan): `T^-1 = diag(1/tau) +
+    strict_upper(V^H V)`, an identity reflector (tau 0) taken as `v = 0`, `tau = 1`."""
+    cols, rows = jnp.arange(p.shape[0])[:, None], jnp.arange(p.shape[1])
+    v = jnp.where(rows > cols, p, (rows == cols).astype(p.dtype)) * (taus != 0)[:, None]
+    gram = jnp.conj(v) @ v.T
+    t_inv = jnp.where(cols < cols.T, gram, 0) + jnp.diag(1 / jnp.where(taus == 0, 1, taus))
+    y = lax.linalg.triangular_solve(t_inv, c @ jnp.conj(v).T, left_side=False, lower=False, conjugate_a=True)
+    return c - y @ v
+
+
+def _factor(a, mode, eps):
+    """Nx's reflectors of one matrix, blocked: `(q, reduced, kept)`, `reduced` in LAPACK's
+    geqrf form and `kept` whether a column left as it is has something below the diagonal.
+
+    Nx multiplies `q` and `r` by each m x m reflector in turn; here, as in LAPACK's geqrf,
+    panels of `_block(k)` columns are reduced with rank-1 updates and each panel's reflectors
+    reach the columns after it as matrix products, and `q` is LAPACK's orgqr of the
+    reflectors (`householder_product`). Nx reduces `min(m - 1, n)` columns (it pads a wide
+    matrix with zero rows, Golub and Van Loan 5.4.1, whose extra columns have nothing below
+    the diagonal, and stops before the last column of a square one): so does this."""
+    m, n = a.shape
+    k = max(min(m - 1, n), 0)
+    a_t, taus, block = a.T, [], _block(k)
+    for j in range(0, k, block):
+        b = min(block, k - j)
+        panel, tau = _panel(a_t[j : j + b, j:], eps)
+        a_t = a_t.at[j : j + b, j:].set(panel)
+        if j + b < n:
+            a_t = a_t.at[j + b :, j:].set(_apply_block(panel, tau, a_t[j + b :, j:]))
+        taus.append(tau)
+    taus = jnp.concatenate(taus) if taus else jnp.zeros(0, a.dtype)
+    q_cols = n if mode == "reduced" and m > n else m
+    reduced = a_t.T
+    q = lax.linalg.householder_product(jnp.pad(reduced, ((0, 0), (0, max(q_cols - n, 0))))[:, :q_cols], taus)
+    kept = (taus == 0)[:, None] & (jnp.arange(m) > jnp.arange(k)[:, None]) & (a_t[:k] != 0)
+    return q, reduced, jnp.any(kept)
 
 
 def qr(a, mode, eps):
-    """Nx's Householder QR of one matrix: `(q, r)` as Nx.LinAlg.qr returns them."""
-    m_in, n_in = a.shape
-    if m_in < n_in:  # Golub and Van Loan 5.4.1: pad a wide matrix with zero rows
-        a = jnp.pad(a, ((0, n_in - m_in), (0, 0)))
-        last = n_in - 1
-    else:
-        last = n_in - 2 if m_in == n_in else n_in - 1
-    m = a.shape[0]
-    rows = jnp.arange(m)
+    """Nx's Householder QR of each matrix of `a` (any leading axes): `(q, r)` as
+    Nx.LinAlg.qr returns them.
 
-    def step(i, qr_):
-        q, r = qr_
-        x = jnp.where(rows < i, jnp.zeros((), a.dtype), lax.dynamic_index_in_dim(r, i, axis=1, keepdims=False))
-        v, scale = _householder(x, i, eps)
-        v = v.astype(a.dtype)
-        # Nx multiplies by the m x m reflector; its rank-1 form costs O(mn) instead of O(m^2 n).
-        r = r - jnp.outer(scale * v, jnp.conj(v) @ r)
-        q = q - jnp.outer(q @ v, scale * jnp.conj(v))
-        return q, r
-
-    q, r = (
-        lax.fori_loop(0, last + 1, step, (jnp.eye(m, dtype=a.dtype), a))
-        if last >= 0
-        else (jnp.eye(m, dtype=a.dtype), a)
+    Nx's r is `q^H a`, below the diagonal too: rounding noise there where a column was
+    reflected (here 0), but a column left as it is (small below the diagonal, not 0) keeps
+    that part, turned by the later reflectors, so that `q r == a`. Only then is r `q^H a`
+    (one branch for the whole batch, so that a batch does not compute both)."""
+    factor = functools.partial(_factor, mode=mode, eps=eps)
+    for _ in range(a.ndim - 2):
+        factor = jax.vmap(factor)
+    q, reduced, kept = factor(a)
+    r = lax.cond(
+        jnp.any(kept),
+        lambda: jnp.conj(jnp.swapaxes(q, -1, -2)) @ a,
+        lambda: jnp.triu(reduced[..., : q.shape[-1], :]),
     )
-    q, r = approximate_zeros(q, eps), approximate_zeros(r, eps)
-    if m_in < n_in:
-        return q[:m_in, :m_in], r[:m_in, :n_in]
-    if mode == "reduced" and m_in > n_in:
-        return q[:, :n_in], r[:n_in, :n_in]
-    return q, r
+    return approximate_zeros(q, eps), approximate_zeros(r, eps)
 
 
 @functools.partial(jax.jit, static_argnames=("mode", "eps"))
 def batched_qr(a, mode: str, eps: float):
-    """Nx's `(q, r)` of each matrix of `a` (any leading axes), batched as `a`."""
-    fun = functools.partial(qr, mode=mode, eps=eps)
-    for _ in range(a.ndim - 2):
-        fun = jax.vmap(fun)
-    return fun(a)
+    """`qr`, compiled once per shape and options."""
+    return qr(a, mode, eps)
