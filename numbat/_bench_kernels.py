@@ -95,7 +95,7 @@ class Kernel:
 
 # Opcodes counted in both optimized HLO programs, and how they are headed in the table.
 COUNTED = {"fusion": "fus", "custom-call": "cc", "gather": "gat", "scatter": "sct", "sort": "sort", "while": "while"}
-_INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%[\w.\-]+ = (?:\([^=]*?\)|\S+) ([\w\-]+)\(", re.MULTILINE)
+_INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%[\w.\-]+ = (?:\(.*?\)|\S+) ([\w\-]+)\(", re.MULTILINE)
 
 
 def hlo_counts(text: str) -> dict:
@@ -240,9 +240,9 @@ KERNELS: tuple[Kernel, ...] = (
         qr_inputs,
         nbt.linalg.qr,
         jnp.linalg.qr,
-        "numbat computes Nx's Householder reflectors (for Nx's signs) blocked as geqrf does: panels of "
-        "rank-1 updates, compact WY products for the rest, q from LAPACK's orgqr; JAX calls LAPACK's "
-        "geqrf, whose reflectors differ from Nx's in sign",
+        "numbat computes Nx's Householder reflectors (for Nx's signs) blocked as geqrf does, in one XLA "
+        "loop over panels of 16 rank-1 updates, compact WY products for the rest, q from LAPACK's orgqr; "
+        "JAX calls LAPACK's geqrf, whose reflectors differ from Nx's in sign",
         check=False,  # the factors' signs differ
     ),
     _kernel(

@@ -27,6 +27,7 @@ def test_hlo_counts_reads_every_computation():
 }
 ENTRY %main (x: f32[4]) -> (f32[2], s32[2]) {
   %f = f32[2,1]{1,0} fusion(%x), kind=kLoop, calls=%fused
+  %w = (s64[], f32[16,256]{1,0}, /*index=5*/s64[]) while(%tuple), condition=%c, body=%b
   ROOT %t = (f32[2]{0}, s32[2]{0}) custom-call(%f), custom_call_target="TopK"
 }"""
     assert _bench_kernels.hlo_counts(text) == {
@@ -35,7 +36,7 @@ ENTRY %main (x: f32[4]) -> (f32[2], s32[2]) {
         "gather": 1,
         "scatter": 0,
         "sort": 0,
-        "while": 0,
+        "while": 1,  # a tuple type with XLA's /*index=5*/ comment in it
     }
 
 

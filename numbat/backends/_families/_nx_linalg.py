@@ -31,10 +31,9 @@ def approximate_zeros(x, eps):
 # ---------------------------------------------------------------- QR
 
 
-def _block(k):
-    """Columns per panel for `k` columns to reduce, as measured on the CPU (f32, 2 cores):
-    16 for 64 columns (1024x64, 8x64x64), 32 for 128 to 512 (256x128, 256x256, 512x512)."""
-    return 16 if k <= 64 else 32
+# Columns per panel, as measured on the CPU (f32, 2 cores; against 8 and 32): 1.2x to 1.8x
+# of JAX's geqrf and orgqr from 256x128 to 512x512, 1.6x at 1024x64, 1.2x for 8x64x64.
+BLOCK = 16
 
 
 def _reflector(x_i, norm_sq_below, eps):
@@ -56,11 +55,12 @@ def _reflector(x_i, norm_sq_below, eps):
     return v_0, jnp.where(small, 0, 2 / (1 + norm_sq_1on / v_0**2)).astype(x_i.dtype)
 
 
-def _panel(p, eps):
+def _panel(p, start, count, eps):
     """Nx's reflectors of a panel, one column at a time with rank-1 updates of the panel
-    only. `p` is the panel transposed (its columns as rows, so contiguous), its first column
-    starting on the diagonal. Returns `(p, taus)`, `p` in LAPACK's geqrf form
-    transposed: R on and right of the diagonal, each reflector's `v` right of it.
+    only. `p` is the panel transposed (its columns as rows, so contiguous), over every row of
+    the matrix; its first column's diagonal entry is at `start`, and only its first `count`
+    columns are reduced (the others get the identity). Returns `(p, taus)`, `p` in LAPACK's
+    geqrf form transposed: R on and right of the diagonal, each reflector's `v` right of it.
 
     One product per column, `y = p @ conj(x_below)`, gives both the norm (`y[i]`) and
     `p @ conj(v) = y / conj(d) + p[:, i]`, so that a step has few kernels to run."""
@@ -68,25 +68,29 @@ def _panel(p, eps):
 
     def step(i, carry):
         p, taus = carry
+        diagonal = start + i
         x = lax.dynamic_index_in_dim(p, i, axis=0, keepdims=False)
-        x_below = jnp.where(rows > i, x, 0)
+        x_below = jnp.where(rows > diagonal, x, 0)
         y = p @ jnp.conj(x_below)
-        on_i = lax.dynamic_index_in_dim(p, i, axis=1, keepdims=False)
-        d, tau = _reflector(x[i], jnp.real(y[i]), eps)
-        v = jnp.where(rows == i, 1, x_below / d)
+        on_i = lax.dynamic_index_in_dim(p, diagonal, axis=1, keepdims=False)
+        d, tau = _reflector(lax.dynamic_index_in_dim(x, diagonal, keepdims=False), jnp.real(y[i]), eps)
+        active = i < count
+        d, tau = jnp.where(active, d, 1), jnp.where(active, tau, 0)  # a column after the k-th: the identity
+        v = jnp.where(rows == diagonal, 1, x_below / d)
         w = jnp.where(cols[:, 0] < i, 0, y / jnp.conj(d) + on_i)  # columns before i hold earlier v's
-        p = jnp.where((cols == i) & (rows > i), v, p - w[:, None] * (tau * v))
+        p = jnp.where((cols == i) & (rows > diagonal) & active, v, p - w[:, None] * (tau * v))
         return p, taus.at[i].set(tau)
 
     return lax.fori_loop(0, p.shape[0], step, (p, jnp.zeros(p.shape[0], p.dtype)))
 
 
-def _apply_block(p, taus, c):
+def _apply_block(p, start, taus, c):
     """`H_b^H ... H_1^H` applied to the columns `c` (all transposed, as `_panel`'s), in the
     compact WY form `I - V T V^H` (Schreiber and Van Loan): `T^-1 = diag(1/tau) +
     strict_upper(V^H V)`, an identity reflector (tau 0) taken as `v = 0`, `tau = 1`."""
     cols, rows = jnp.arange(p.shape[0])[:, None], jnp.arange(p.shape[1])
-    v = jnp.where(rows > cols, p, (rows == cols).astype(p.dtype)) * (taus != 0)[:, None]
+    diagonal = start + cols
+    v = jnp.where(rows > diagonal, p, (rows == diagonal).astype(p.dtype)) * (taus != 0)[:, None]
     gram = jnp.conj(v) @ v.T
     t_inv = jnp.where(cols < cols.T, gram, 0) + jnp.diag(1 / jnp.where(taus == 0, 1, taus))
     y = lax.linalg.triangular_solve(t_inv, c @ jnp.conj(v).T, left_side=False, lower=False, conjugate_a=True)
@@ -98,22 +102,34 @@ def _factor(a, mode, eps):
     geqrf form and `kept` whether a column left as it is has something below the diagonal.
 
     Nx multiplies `q` and `r` by each m x m reflector in turn; here, as in LAPACK's geqrf,
-    panels of `_block(k)` columns are reduced with rank-1 updates and each panel's reflectors
+    panels of `BLOCK` columns are reduced with rank-1 updates and each panel's reflectors
     reach the columns after it as matrix products, and `q` is LAPACK's orgqr of the
     reflectors (`householder_product`). Nx reduces `min(m - 1, n)` columns (it pads a wide
     matrix with zero rows, Golub and Van Loan 5.4.1, whose extra columns have nothing below
-    the diagonal, and stops before the last column of a square one): so does this."""
+    the diagonal, and stops before the last column of a square one): so does this.
+
+    The panels are one loop of one shape (each over every row, the later columns updated
+    under a mask), so that XLA compiles one panel whatever the size: unrolled, each panel
+    took a quarter of a second to compile."""
     m, n = a.shape
     k = max(min(m - 1, n), 0)
-    a_t, taus, block = a.T, [], _block(k)
-    for j in range(0, k, block):
-        b = min(block, k - j)
-        panel, tau = _panel(a_t[j : j + b, j:], eps)
-        a_t = a_t.at[j : j + b, j:].set(panel)
-        if j + b < n:
-            a_t = a_t.at[j + b :, j:].set(_apply_block(panel, tau, a_t[j + b :, j:]))
-        taus.append(tau)
-    taus = jnp.concatenate(taus) if taus else jnp.zeros(0, a.dtype)
+    block = BLOCK
+    panels = -(-k // block)
+    a_t = jnp.pad(a.T, ((0, max(panels * block - n, 0)), (0, 0)))  # whole panels: zero columns after a's
+    later = jnp.arange(a_t.shape[0])[:, None]
+
+    def reduce_panel(index, carry):
+        a_t, taus = carry
+        start = index * block
+        panel, tau = _panel(lax.dynamic_slice_in_dim(a_t, start, block), start, k - start, eps)
+        updated = _apply_block(panel, start, tau, a_t)
+        a_t = lax.dynamic_update_slice_in_dim(jnp.where(later >= start + block, updated, a_t), panel, start, axis=0)
+        return a_t, lax.dynamic_update_slice_in_dim(taus, tau, start, axis=0)
+
+    taus = jnp.zeros(panels * block, a.dtype)
+    if panels:  # none for a single row or column
+        a_t, taus = lax.fori_loop(0, panels, reduce_panel, (a_t, taus))
+    taus, a_t = taus[:k], a_t[:n]
     q_cols = n if mode == "reduced" and m > n else m
     reduced = a_t.T
     q = lax.linalg.householder_product(jnp.pad(reduced, ((0, 0), (0, max(q_cols - n, 0))))[:, :q_cols], taus)
