@@ -115,13 +115,8 @@ def _float(value) -> str:
 
 def _device(data, type_: Type) -> list[tuple[str, str]]:
     """`statistics` of XLA data: one kernel on the device; the masked kernel (slower)
-    runs only when the plain one meets a NaN or an infinity.
-
-    >>> data = np.linspace(-1, 1, 10_000, dtype=np.float32)
-    >>> data[0] = np.nan
-    >>> dict(_device(nbt.tensor(data, backend=nbt.XLABackend()).data, nbt.tensor(data).type))["NaN"]
-    '1'
-    """
+    runs only when the plain one meets a NaN or an infinity (tests/test_notebook.py:
+    `test_a_large_view_counts_a_nan_wherever_it_is`)."""
     import jax
 
     with jax.enable_x64(True):  # keeps s64/u64/f64/c128 data 64-bit, without JAX's narrowing warnings
