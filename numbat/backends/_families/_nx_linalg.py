@@ -113,20 +113,19 @@ def _factor(a, mode, eps):
     took a quarter of a second to compile."""
     m, n = a.shape
     k = max(min(m - 1, n), 0)
-    block = BLOCK
-    panels = -(-k // block)
-    a_t = jnp.pad(a.T, ((0, max(panels * block - n, 0)), (0, 0)))  # whole panels: zero columns after a's
+    panels = -(-k // BLOCK)
+    a_t = jnp.pad(a.T, ((0, max(panels * BLOCK - n, 0)), (0, 0)))  # whole panels: zero columns after a's
     later = jnp.arange(a_t.shape[0])[:, None]
 
     def reduce_panel(index, carry):
         a_t, taus = carry
-        start = index * block
-        panel, tau = _panel(lax.dynamic_slice_in_dim(a_t, start, block), start, k - start, eps)
+        start = index * BLOCK
+        panel, tau = _panel(lax.dynamic_slice_in_dim(a_t, start, BLOCK), start, k - start, eps)
         updated = _apply_block(panel, start, tau, a_t)
-        a_t = lax.dynamic_update_slice_in_dim(jnp.where(later >= start + block, updated, a_t), panel, start, axis=0)
+        a_t = lax.dynamic_update_slice_in_dim(jnp.where(later >= start + BLOCK, updated, a_t), panel, start, axis=0)
         return a_t, lax.dynamic_update_slice_in_dim(taus, tau, start, axis=0)
 
-    taus = jnp.zeros(panels * block, a.dtype)
+    taus = jnp.zeros(panels * BLOCK, a.dtype)
     if panels:  # none for a single row or column
         a_t, taus = lax.fori_loop(0, panels, reduce_panel, (a_t, taus))
     taus, a_t = taus[:k], a_t[:n]

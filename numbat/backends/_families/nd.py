@@ -10,6 +10,7 @@ import numpy as np
 
 from ..._tensor import Template, Tensor
 from ._base import ArrayBase
+from .reduction import may_hold_nan
 
 
 class Interface(abc.ABC):
@@ -122,11 +123,11 @@ class Array(ArrayBase, Interface):
         # a NaN with its sign bit set is the smallest and -0.0 < 0.0; Nx's order needs every
         # NaN largest and -0.0 equal to 0.0. The two orders pick the same elements unless a
         # NaN is present or a zero is among those picked: lax.top_k runs on the data as it
-        # is, and only then (a NaN-propagating min says so) on a canonical copy, whose values
+        # is, and only then (a sum of the data says a NaN may be there) on a canonical copy, whose values
         # are gathered back (k per row). Ties go to the lower index, as in Nx.
         values, index = jax.lax.top_k(data, k)
         if jax.numpy.issubdtype(data.dtype, jax.numpy.floating):
-            differ = _has_nan(data) | jax.numpy.any(values == np.zeros((), data.dtype))
+            differ = may_hold_nan(data) | jax.numpy.any(values == np.zeros((), data.dtype))
             index = jax.lax.cond(differ, functools.partial(_nx_top_k, k=k), lambda _: index, data)
             values = jax.numpy.take_along_axis(data, index, axis=-1, mode="promise_in_bounds")
         return self._wrap(out, index.astype(out.type.dtype) if part else values)
@@ -150,13 +151,6 @@ class Array(ArrayBase, Interface):
                 batch_group_count=batch_groups,
             )
         return self._wrap(out, np.asarray(result) if host else result)
-
-
-def _has_nan(data):
-    """Whether `data` may hold a NaN: its sum is NaN. A sum keeps every NaN, where XLA's CPU
-    min can lose one (`reduction.keeping_nan`), and reads the data as fast; +Inf and -Inf
-    together give NaN too, which only sends top_k down its canonical path."""
-    return jax.numpy.isnan(jax.numpy.sum(data))
 
 
 def _nx_top_k(data, k: int):

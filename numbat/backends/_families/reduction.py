@@ -135,7 +135,14 @@ def keeping_nan(backend, data, extremes, has_nan):
     if not (backend.xp is jnp and jnp.issubdtype(data.dtype, jnp.floating) and backend.device.platform == "cpu"):
         return extremes(data)
     checked = lambda values: jnp.where(has_nan(values), jnp.asarray(np.nan, data.dtype), extremes(values))
-    return jax.lax.cond(jnp.isnan(jnp.sum(data)), checked, extremes, data)
+    return jax.lax.cond(may_hold_nan(data), checked, extremes, data)
+
+
+def may_hold_nan(data):
+    """Whether float `data` may hold a NaN: its sum is NaN. A sum keeps every NaN, where
+    XLA's CPU max and min can lose one, and reads the data as fast; +Inf and -Inf together
+    give NaN too, so a true answer sends the caller down its exact, slower path."""
+    return jnp.isnan(jnp.sum(data))
 
 
 def extreme(dtype, sign: int):
