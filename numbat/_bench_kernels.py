@@ -126,7 +126,6 @@ KERNELS: tuple[Kernel, ...] = (
         rows_by(1024),
         lambda x: nbt.logsumexp(x, axes=[1]),
         lambda x: jax.nn.logsumexp(x, axis=1),
-        note=NAN_NOTE,
     ),
     _kernel(
         "argmax",

@@ -219,6 +219,25 @@ def test_max_and_min_of_many_values_keep_a_nan(path, type_, position):
         check(pooled, type_, reduce(blocks, axis=(1, 3)))
 
 
+@pytest.mark.parametrize("position", [0, 2_500, 4_999])
+def test_logsumexp_of_many_values_keeps_a_nan_without_the_check(path, position):
+    """logsumexp's max (`shift_max`) skips the NaN check: a row holding a NaN is NaN through
+    `exp`, whatever that max says, and the other rows are exact."""
+    values = np.linspace(-1.0, 1.0, 5_000)
+    values[position] = -np.nan
+    rows = values.reshape(100, 50)
+    with np.errstate(invalid="ignore"):
+        expected = np.log(np.sum(np.exp(rows - np.max(rows, axis=1, keepdims=True)), axis=1)) + np.max(rows, axis=1)
+    make = lambda: nbt.tensor(values, type="f64")
+    check(run(path, nbt.logsumexp, make), "f64", np.nan)
+    result = run(path, lambda t: nbt.logsumexp(nbt.reshape(t, (100, 50)), axes=[1]), make).to_numpy()
+    np.testing.assert_allclose(result, expected, rtol=1e-12)
+    if path == "defn":  # the check is a `case` in the program: reduce_max's, not logsumexp's
+        tensor = nbt.tensor(values, backend=nbt.XLABackend())
+        assert "stablehlo.case" in nbt.xla.to_mlir_module(nbt.reduce_max, [tensor])
+        assert "stablehlo.case" not in nbt.xla.to_mlir_module(nbt.logsumexp, [tensor])
+
+
 @pytest.mark.parametrize("position", [0, 70_000, 2**17 - 1])
 def test_top_k_finds_one_nan_in_many_values(path, position):
     """Large inputs check for a NaN over rows of the data: one anywhere is found."""

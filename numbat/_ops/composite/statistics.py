@@ -17,7 +17,7 @@ from ..primitive.elementwise import divide, sqrt, stop_grad, subtract
 from ..primitive.indexing import indexed_add, take_along_axis
 from ..primitive.linalg import dot
 from ..primitive.math import is_infinity, is_nan
-from ..primitive.reduction import all, argmax, mean, reduce_max, sum
+from ..primitive.reduction import all, argmax, mean, shift_max, sum
 from ..primitive.shape import concatenate, new_axis, rename, reshape, squeeze, transpose
 from ..primitive.sort import sort
 from .shape import slice_along_axis, stack
@@ -141,7 +141,7 @@ def logsumexp(tensor, axes=None, keep_axes=False, exp_scaling_factor=None):
     tensor = _dispatch.to_tensor(tensor)
     keep_axes = _check.boolean("logsumexp", "keep_axes", keep_axes)
     indices = _names.axes_indices(tensor.names, axes)
-    top = reduce_max(tensor, axes=indices, keep_axes=True)
+    top = shift_max(tensor, indices)
 
     top = stop_grad(ew.select(_isfinite(top), top, 0))
     exponentials = ew.exp(ew.subtract(tensor, top))

@@ -23,7 +23,10 @@ class Interface(abc.ABC):
     def sum(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
 
     @abc.abstractmethod
-    def reduce_max(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
+    def reduce_max(
+        self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool, for_shift: bool = False
+    ) -> Tensor:
+        """The max over `axes`; with `for_shift` (`shift_max`), a group holding a NaN may get any value."""
 
     @abc.abstractmethod
     def reduce_min(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
@@ -53,15 +56,17 @@ class Array(ArrayBase, Interface):
         data = self.xp.sum(self._as(tensor, out), axis=axes, keepdims=keep_axes)
         return self._wrap(out, data)
 
-    def reduce_max(self, out, tensor, axes, keep_axes):
-        return self._reduce_extreme(out, tensor, axes, keep_axes, self.xp.max, -1)
+    def reduce_max(self, out, tensor, axes, keep_axes, for_shift=False):
+        return self._reduce_extreme(out, tensor, axes, keep_axes, self.xp.max, -1, for_shift)
 
     def reduce_min(self, out, tensor, axes, keep_axes):
         return self._reduce_extreme(out, tensor, axes, keep_axes, self.xp.min, 1)
 
-    def _reduce_extreme(self, out, tensor, axes, keep_axes, reduce, sign):
+    def _reduce_extreme(self, out, tensor, axes, keep_axes, reduce, sign, for_shift=False):
         # An empty reduction's answer, as a typed scalar (u32/u64 limits stay exact).
         start = self.xp.asarray(extreme(out.type.dtype, sign), dtype=out.type.dtype)
+        if for_shift:  # a NaN's group may get any value: no NaN check
+            return self._wrap(out, reduce(self._as(tensor, out), axis=axes, keepdims=keep_axes, initial=start))
         result = keeping_nan(
             self,
             self._as(tensor, out),
