@@ -3,10 +3,12 @@
 Each suite is a list of comparisons; a comparison times a few callables round-robin
 (one call of each per round, so drift in the machine's speed hits all alike) and
 reports Benchee's columns: ips, average, deviation, median, 99th percentile, and how
-many times slower each is than the fastest. One statistic ranks and compares: the
-median, so ips (1 / median), the order, the "x slower" column and the ratio lines all
-agree. The ratio lines name numbat first, so they cannot be read backwards: "numbat
-defn is 1.07x slower than jax.jit". Under each table, each row says what it measures.
+many times slower each is than the fastest. The table ranks by the median, so ips
+(1 / median), the order and the "x slower" column agree. The ratio lines compare two
+cases round by round: the median over rounds of their times' ratio in the same round
+(`_bench_timing.paired_ratio`), so a burst of load on the machine, which slows both
+calls of a round, cancels. They name numbat first, so they cannot be read backwards:
+"numbat defn is 1.07x slower than jax.jit". Under each table, each row says what it measures.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import numpy as np
 import numbat as nbt
 
 from . import _bench_kernels
-from ._bench_timing import format_time, measure
+from ._bench_timing import format_time, measure, paired_difference, paired_ratio, samples, summarize
 from .notebook import _html, _strip
 
 SUITES = ("softmax", "dispatch", "eager", "trace", "notebook", "kernels")
@@ -33,12 +35,18 @@ _CALLS_PER_SAMPLE = 10  # calls of a microsecond or two are timed ten in a row (
 
 
 def _comparison(title: str, cases: dict, ratios: list[tuple[str, str]], rounds: int, calls: int = 1) -> dict:
-    stats = measure(cases, rounds, calls=calls)
+    times = samples(cases, rounds, calls=calls)
     return {
         "title": title,
-        "stats": stats,
+        "stats": summarize(times),
         "ratios": [
-            {"numbat": a, "reference": b, "ratio": stats[a]["median_us"] / stats[b]["median_us"]} for a, b in ratios
+            {
+                "numbat": a,
+                "reference": b,
+                "ratio": paired_ratio(times, a, b),
+                "extra_us": paired_difference(times, a, b),
+            }
+            for a, b in ratios
         ],
     }
 
@@ -336,7 +344,7 @@ def print_tables(results: list[dict]) -> None:
             print(f"{ratio['numbat']} is {factor:.2f}x {word} than {ratio['reference']}")
         for name, value in result.get("figures", {}).items():
             print(f"{name}: {value:.3f}" if isinstance(value, float) else f"{name}: {value}")
-        print("ips is 1 / median; rows are ordered by median, and every ratio compares medians.")
+        print("ips is 1 / median; rows are ordered by median; a ratio line is the median of the per-round ratios.")
         for name in sorted(stats, key=lambda name: stats[name]["median_us"]):
             print(f"  {name}: {describe(name) or 'not described'}")
 

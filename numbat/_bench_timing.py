@@ -66,6 +66,16 @@ def paired_ratio(times: dict, one: str, other: str) -> float:
     return statistics.median(ratios)
 
 
+def paired_difference(times: dict, one: str, other: str) -> float:
+    """The median over rounds of `one`'s time minus `other`'s in the same round (µs): what
+    `one` costs above `other`, with a burst of load cancelled as in `paired_ratio`.
+
+    >>> paired_difference({"a": [2.0, 4.0, 30.0], "b": [1.0, 2.0, 10.0]}, "a", "b")
+    2.0
+    """
+    return statistics.median(a - b for a, b in zip(times[one], times[other]))
+
+
 def format_time(us: float) -> str:
     """`us` microseconds as µs or ms, two decimals."""
     return f"{us / 1e3:.2f} ms" if us >= 1000 else f"{us:.2f} µs"

@@ -128,3 +128,22 @@ def test_a_sample_times_several_calls_in_a_row_and_reports_the_time_per_call():
     assert order[:12] == ["a"] * 3 + ["b"] * 3 + ["b"] * 3 + ["a"] * 3 and len(order) == 24
     assert [len(v) for v in times.values()] == [4, 4]
     assert all(2000 <= t < 6000 for t in times["b"])  # µs per call, not per sample of three
+
+
+def test_the_figures_are_paired_ratios_and_differences():
+    """The README's figures compare two cases round by round: a burst that slows only one
+    round (the second here, for one case) moves the ratio and difference of the medians, not
+    the medians of the per-round ratios and differences."""
+    times = {"ours": [1.0, 4.0, 10.0], "theirs": [1.0, 1.0, 10.0]}
+    stats = _bench_timing.summarize(times)
+    assert stats["ours"]["median_us"] / stats["theirs"]["median_us"] == 4.0
+    ratio, extra = (f(times, "ours", "theirs") for f in (_bench_timing.paired_ratio, _bench_timing.paired_difference))
+    assert (ratio, extra) == (1.0, 0.0)
+    result = {"stats": stats, "ratios": [{"numbat": "ours", "reference": "theirs", "ratio": ratio, "extra_us": extra}]}
+    assert _bench_markdown._ratio_row("key", "figure", result, "ours", "theirs", "ref")[-1] == 1.0
+
+
+def test_the_timing_helpers_doctests():
+    import doctest
+
+    assert doctest.testmod(_bench_timing).failed == 0
