@@ -46,15 +46,14 @@ def _paired(result, ours, theirs) -> dict:
 
 
 def _ratio_row(key, name, result, ours, theirs, label):
-    stats = result["stats"]
-    ratio = _paired(result, ours, theirs)["ratio"]
+    pair = _paired(result, ours, theirs)
     return (
         key,
         name,
-        format_time(stats[ours]["median_us"]),
-        f"{label} {format_time(stats[theirs]['median_us'])}",
-        f"{ratio:.2f}x",
-        ratio,
+        format_time(pair["numbat_us"]),
+        f"{label} {format_time(pair['reference_us'])}",
+        f"{pair['ratio']:.2f}x",
+        pair["ratio"],
     )
 
 
@@ -79,16 +78,15 @@ def figures(results: list[dict]) -> list[tuple]:
                 )
             )
         else:
-            stats = result["stats"]
-            extra = _paired(result, "numbat add (NumPy)", "np.add")["extra_us"]
+            pair = _paired(result, "numbat add (NumPy)", "np.add")
             rows.append(
                 (
                     "eager_numpy",
                     f"eager `nbt.add`, NumPy backend, {size}",
-                    format_time(stats["numbat add (NumPy)"]["median_us"]),
-                    f"`np.add` {format_time(stats['np.add']['median_us'])}",
-                    f"+{extra:.2f} µs",
-                    extra,
+                    format_time(pair["numbat_us"]),
+                    f"`np.add` {format_time(pair['reference_us'])}",
+                    f"+{pair['extra_us']:.2f} µs",
+                    pair["extra_us"],
                 )
             )
     for result in by_suite.get("dispatch", []):
@@ -116,16 +114,15 @@ def figures(results: list[dict]) -> list[tuple]:
             )
         )
         if type_ == "f32":
-            stats = result["stats"]
-            speedup = 1 / _paired(result, "numbat defn f32", "numpy f32")["ratio"]
+            pair = _paired(result, "numbat defn f32", "numpy f32")
             rows.append(
                 (
                     "softmax_numpy",
                     "NumPy / softmax defn, f32",
-                    format_time(stats["numbat defn f32"]["median_us"]),
-                    f"NumPy {format_time(stats['numpy f32']['median_us'])}",
-                    f"{speedup:.2f}x",
-                    speedup,
+                    format_time(pair["numbat_us"]),
+                    f"NumPy {format_time(pair['reference_us'])}",
+                    f"{1 / pair['ratio']:.2f}x",
+                    1 / pair["ratio"],
                 )
             )
     for result in by_suite.get("trace", []):
