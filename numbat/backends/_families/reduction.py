@@ -65,15 +65,12 @@ class Array(ArrayBase, Interface):
     def _reduce_extreme(self, out, tensor, axes, keep_axes, reduce, sign, for_shift=False):
         # An empty reduction's answer, as a typed scalar (u32/u64 limits stay exact).
         start = self.xp.asarray(extreme(out.type.dtype, sign), dtype=out.type.dtype)
+        extremes = lambda data: reduce(data, axis=axes, keepdims=keep_axes, initial=start)
+        data = self._as(tensor, out)
         if for_shift:  # a NaN's group may get any value: no NaN check
-            return self._wrap(out, reduce(self._as(tensor, out), axis=axes, keepdims=keep_axes, initial=start))
-        result = keeping_nan(
-            self,
-            self._as(tensor, out),
-            lambda data: reduce(data, axis=axes, keepdims=keep_axes, initial=start),
-            lambda data: self.xp.any(self.xp.isnan(data), axis=axes, keepdims=keep_axes),
-        )
-        return self._wrap(out, result)
+            return self._wrap(out, extremes(data))
+        has_nan = lambda data: self.xp.any(self.xp.isnan(data), axis=axes, keepdims=keep_axes)
+        return self._wrap(out, keeping_nan(self, data, extremes, has_nan))
 
     def argmax(self, out, tensor, axis, keep_axis, tie_break):
         return self._arg(out, tensor, axis, keep_axis, tie_break, self.xp.argmax)
