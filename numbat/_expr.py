@@ -1,7 +1,8 @@
 """The expression graph: a view of the numbat ops recorded while a defn traces.
 
 Each op records its name, params, input nodes and output template; the
-graph prints in Nx's letter format and draws as SVG in a notebook.
+graph prints in Nx's letter format and draws as SVG in a notebook (the drawing is
+installed on `Expr` by `numbat.notebook._display`).
 
 >>> @nbt.defn
 ... def softmax(t):
@@ -185,12 +186,6 @@ class Expr:
         return "\n".join(["numbat.Expr<", "  " + top, "", *body, ">"])
 
     __repr__ = __str__
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        # The display hook: the notebook layer draws the graph (loaded on first display).
-        from .notebook import _svg
-
-        return _svg.expr_bundle(self)
 
 
 class ConstantValue:

@@ -3,12 +3,12 @@
 Each 2-D slice (the last two axes; a rank-1 tensor is one row) is scaled from its
 minimum to its maximum. Without ANSI colours each element prints as a digit 0..9, with
 `+`, `-` and `x` for Inf, -Inf and NaN, as Nx prints it; with them, as a grey block.
-In a notebook the heatmap is also a picture of the slices, with the axis names.
+In a notebook the heatmap is also a picture of the slices, with the axis names
+(`numbat.notebook._display` installs it).
 """
 
 from __future__ import annotations
 
-import html
 import sys
 import typing
 
@@ -17,7 +17,6 @@ import numpy as np
 from . import _check, _format
 from ._errors import ArgumentError
 from ._ops import _dispatch
-from ._ops.composite.vectorization import devectorize
 
 _GREYS = range(232, 256)  # the ANSI 256-colour grey ramp, dark to light
 
@@ -93,21 +92,6 @@ class Heatmap:
             else:
                 cells.append(str(_rounded((value - low) / span * 9)))
         return "".join(cells) + ("\x1b[0m" if self.ansi_enabled else "")
-
-    def _repr_html_(self) -> str:
-        # The display hook: the notebook layer draws the picture (loaded on first display).
-        from .notebook import _heatmap
-
-        text = html.escape(repr(Heatmap(self.tensor, False, self.ansi_whitespace)))
-        tensor = self.tensor
-        if tensor.vectorized_axes:  # the pictures show every entry's slices, vectorized axes first
-            tensor = devectorize(tensor)
-        if tensor.rank >= 2:  # the slices as pictures, with the axis names on their edges
-            picture = _heatmap.figure(tensor)
-        else:
-            row = np.atleast_2d(tensor.to_numpy().astype(np.float64))
-            picture = f"<img src='{_heatmap.data_uri(row)}' style='image-rendering:pixelated;min-width:120px'>"
-        return f"<div class='numbat-heatmap'>{picture}<pre>{text}</pre></div>"
 
 
 def finite_range(values: np.ndarray) -> tuple[float, float]:

@@ -128,15 +128,6 @@ class Tensor:
             body = _format.values(self.to_numpy(), self.type)
         return _format.text(self.type, self.shape, self.names, body, vectorized=self.vectorized_axes)
 
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        # The display hook: the notebook layer renders the rich form (loaded on first display).
-        from .notebook import _html
-
-        bundle = {"text/plain": repr(self)}
-        if not _is_traced(self):
-            bundle["text/html"] = _html.tensor_html(self)
-        return bundle
-
     def _scalar(self, convert):
         _check_concrete(self, "convert")
         if self.size != 1 or self.vectorized_axes:

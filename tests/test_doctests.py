@@ -26,6 +26,7 @@ NOTEBOOK_DOCTESTS = (
     "numbat.notebook._stats",
     "numbat.notebook._graph",
     "numbat.notebook._shards",
+    "numbat.notebook._display",
 )
 
 

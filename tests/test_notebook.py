@@ -252,6 +252,23 @@ def _text_of(markup):
     return html.unescape(re.sub(r"<[^>]+>", " ", markup))
 
 
+def test_tensors_graphs_and_heatmaps_show_richly_without_the_extension(shell):
+    """The rich forms come with `import numbat`, installed on the classes by the notebook
+    layer (`_display`), not imported by the low layers on first display."""
+    assert "numbat" not in shell.extension_manager.loaded
+    shown = {
+        "text/html": nbt.tensor([[1, 2], [3, 4]]),
+        "image/svg+xml": nbt.debug_expr(_softmax)(nbt.tensor([1.0, 2.0])),
+    }
+    for kind, value in shown.items():
+        data, _ = shell.display_formatter.format(value)
+        assert kind in data and "text/plain" in data, (type(value).__name__, sorted(data))
+    data, _ = shell.display_formatter.format(nbt.to_heatmap(nbt.iota((2, 3)), ansi_enabled=False))
+    assert "<img" in data["text/html"]
+    for cls, hook in ((nbt.Tensor, "_repr_mimebundle_"), (nbt.Expr, "_repr_mimebundle_"), (nbt.Heatmap, "_repr_html_")):
+        assert getattr(cls, hook).__module__ == "numbat.notebook._display", f"{cls.__name__}.{hook}"
+
+
 def test_tensor_html_shows_header_device_and_a_table():
     t = nbt.tensor([[1, 2], [3, 4]], names=["x", "y"], backend=nbt.NumPyBackend())
     markup = _html.tensor_html(t)

@@ -1,13 +1,15 @@
 """The IPython extension: `%load_ext numbat` registers the `%numbat` magics and
 the cell hooks that show the telemetry strip; `%unload_ext numbat` removes
-them. Tensors and expressions render through their own `_repr_mimebundle_`
-(HTML from `_html`, SVG from `_svg`), so no formatter is registered.
+them. Loading this package (as `import numbat` does) installs the rich display of
+tensors, expressions and heatmaps on their classes (`_display`: HTML from `_html`,
+SVG from `_svg`), so no formatter is registered and no `%load_ext` is needed for it.
 """
 
 from __future__ import annotations
 
 import sys
 
+from . import _display as _display  # installs the rich display of Tensor, Expr and Heatmap
 from ._dashboard import dashboard as dashboard
 from ._explorer import explorer as explorer
 from ._panel import panel as panel
