@@ -54,7 +54,7 @@ def sort(tensor, axis=0, direction="asc", stable=False):
     descending = _direction(direction, stable, tensor, "sort")
     index = _names.axis_index(tensor.names, axis)
     out = Template(tensor.shape, tensor.type, tensor.names)
-    return _dispatch.run("sort", out, (tensor,), axis=index, descending=descending, stable=True)
+    return _dispatch.run("sort", out, (tensor,), axis=index, descending=descending)
 
 
 def argsort(tensor, axis=0, direction="asc", stable=False, type="s32"):
@@ -79,7 +79,7 @@ def argsort(tensor, axis=0, direction="asc", stable=False, type="s32"):
     if not type_.is_integer:
         raise ArgumentError(f"argsort: type must be an integer type, got {type_}")
     out = Template(tensor.shape, type_, tensor.names)
-    return _dispatch.run("argsort", out, (tensor,), axis=index, descending=descending, stable=True)
+    return _dispatch.run("argsort", out, (tensor,), axis=index, descending=descending)
 
 
 def top_k(tensor, k=1):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import abc
 
 from ..._tensor import Template, Tensor
-from ..._types import merge
 from .._cast import cast
 
 
@@ -30,10 +29,3 @@ class ArrayBase(abc.ABC):
 
     def _binary(self, out, left, right, fun):
         return self._wrap(out, fun(self._as(left, out), self._as(right, out)))
-
-    def _compare(self, out, left, right, fun):
-        common = Template((), merge(left.type, right.type), ())
-        return self._wrap(out, fun(self._as(left, common), self._as(right, common)).astype(out.type.dtype))
-
-    def _unary(self, out, tensor, fun):
-        return self._wrap(out, fun(self._as(tensor, out)))

@@ -24,10 +24,12 @@ class Interface(abc.ABC):
         """Contracts `contract` = (left axes, right axes) with batch axes `batch` = (left, right)."""
 
     @abc.abstractmethod
-    def sort(self, out: Template, tensor: Tensor, axis: int, descending: bool, stable: bool) -> Tensor: ...
+    def sort(self, out: Template, tensor: Tensor, axis: int, descending: bool) -> Tensor:
+        """Sorts along `axis`, stably (equal elements keep their order in either direction)."""
 
     @abc.abstractmethod
-    def argsort(self, out: Template, tensor: Tensor, axis: int, descending: bool, stable: bool) -> Tensor: ...
+    def argsort(self, out: Template, tensor: Tensor, axis: int, descending: bool) -> Tensor:
+        """The indices that sort along `axis`, stably (as `sort`)."""
 
     @abc.abstractmethod
     def top_k(self, out: Template, tensor: Tensor, k: int, part: int) -> Tensor:
@@ -79,10 +81,10 @@ class Array(ArrayBase, Interface):
     # overflows. On XLA a sort moves the values themselves (one sort, as jnp.sort), and an
     # argsort sorts an iota of the index type along (as jnp.argsort).
 
-    def sort(self, out, tensor, axis, descending, stable):
+    def sort(self, out, tensor, axis, descending):
         data = self._as(tensor, out)
         if self.xp is np:
-            index = self._argsort(data, axis, descending, stable)
+            index = self._argsort(data, axis, descending)
             return self._wrap(out, np.take_along_axis(data, index, axis=axis))
         if not descending:
             return self._wrap(out, jax.lax.sort(data, dimension=axis, is_stable=True))
@@ -91,11 +93,11 @@ class Array(ArrayBase, Interface):
         flipped = jax.lax.sort(jax.lax.rev(data, (axis,)), dimension=axis, is_stable=True)
         return self._wrap(out, jax.lax.rev(flipped, (axis,)))
 
-    def argsort(self, out, tensor, axis, descending, stable):
-        index = self._argsort(self.xp.asarray(tensor.data), axis, descending, stable, out.type.dtype)
+    def argsort(self, out, tensor, axis, descending):
+        index = self._argsort(self.xp.asarray(tensor.data), axis, descending, out.type.dtype)
         return self._wrap(out, index.astype(out.type.dtype))
 
-    def _argsort(self, data, axis, descending, stable, index_dtype=np.int32):
+    def _argsort(self, data, axis, descending, index_dtype=np.int32):
         """A stable argsort in Nx's order (above), as indices of `index_dtype` where the
         axis fits in it (int32 otherwise)."""
         xp, size = self.xp, data.shape[axis]
@@ -116,7 +118,7 @@ class Array(ArrayBase, Interface):
     def top_k(self, out, tensor, k, part):
         data = self.xp.asarray(tensor.data)
         if self.xp is np:
-            index = self._argsort(data, data.ndim - 1, True, True)[..., :k]
+            index = self._argsort(data, data.ndim - 1, True)[..., :k]
             result = index if part else np.take_along_axis(data, index, axis=-1)
             return self._wrap(out, result.astype(out.type.dtype))
         # lax.top_k (a partial selection, as JAX's own) compares floats in total order, where
