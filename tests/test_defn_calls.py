@@ -281,6 +281,21 @@ def test_repeated_calls_of_one_tensor_check_the_argument_each_call(events):
     assert events[-1][0] == "cache_hit" and events[-1][2]["function"] == "renamed_double"
 
 
+def test_the_one_tensor_route_keeps_a_named_record_of_the_last_call():
+    """Route 1 compares a call with a named record of the last one (`SingleCall`); the record
+    holds no hit counter, so a renamed defn keeps the route and counts under its new name."""
+    double = nbt.defn(lambda t: t * 2)
+    a = nbt.tensor([1.0, 2.0], names=["x"])
+    double(a), double(a)  # compiled on the general route, then recorded by route 2
+    last = double._last_single
+    assert isinstance(last, _cached_call.SingleCall)
+    assert (last.type, last.names, last.backend, last.shape) == (a.type, a.names, a.backend, a.shape)
+    assert (last.out_type, last.out_names) == (a.type, ("x",)) and last.key
+    double.name = "renamed_record_double"
+    assert double(a).to_numpy().tolist() == [2.0, 4.0] and double._last_single is last
+    assert nbt.telemetry.counts()["renamed_record_double"]["cache_hits"] == 1
+
+
 def test_repeated_calls_with_containers_of_tensors_take_the_fast_path_and_check_every_leaf(monkeypatch):
     """Tensors in tuples, lists and dicts (a model's parameters) are read by route 2 without
     flattening a signature; any change of a leaf's type, names, shape or backend, or of the

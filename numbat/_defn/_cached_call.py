@@ -6,9 +6,9 @@ lock, and then called on raw arrays: through `jax.jit`'s C++ dispatch when the c
 no `jax.enable_x64` at call time. Three routes, cheapest first:
 
 1. One tensor with the signature of the last one-tensor call (a loop), for an entry with
-   one plain tensor out: compared field by field with `Defn._last_single`, a tuple laid
-   out as `SINGLE_FIELDS` (`NO_CALL_YET` until such a call), then the entry runs and its
-   result is built without `Tensor.__init__`.
+   one plain tensor out: compared field by field with `Defn._last_single`, a `SingleCall`
+   (`NO_CALL_YET` until such a call), then the entry runs and its result is built without
+   `Tensor.__init__`.
 2. Tensors, alone or in tuples, lists and dicts (a model's parameters): `hot_key` reads
    the arguments' structure and each tensor's `(shape, type, names, backend)` in one walk,
    and the entry is the last such call's (`Defn._last_hot`) when the keys are equal, else
@@ -17,6 +17,10 @@ no `jax.enable_x64` at call time. Three routes, cheapest first:
 3. Everything else (static values, numbers, arrays, other containers, keyword options, a
    call while a defn traces, a miss) takes `Defn._call`, which flattens the arguments
    into a `Signature`.
+
+Each route pays for itself: without route 1, a one-tensor call takes route 2, which builds
+its key first (about 10% slower); without route 2, tensors in containers are flattened
+into a `Signature` (several times slower).
 
 Every route checks what makes the call correct: the arguments' types, names, backends
 and shapes; that no defn is tracing (else the call is inlined); a freed argument (named
@@ -29,10 +33,22 @@ from __future__ import annotations
 from .. import _expr, telemetry
 from .._tensor import Tensor
 
-# `Defn._last_single`: the arguments' (type, names, backend, shape), the entry's call, the
-# defn's hit counter, the result's (type, names, backend), and the entry's telemetry key.
-SINGLE_FIELDS = ("type", "names", "backend", "shape", "call", "hits", "out_type", "out_names", "out_backend", "key")
-NO_CALL_YET = (object(),) * len(SINGLE_FIELDS)  # no tensor's type is this object
+
+class SingleCall:
+    """Route 1's record of a defn's last one-tensor call (`Defn._last_single`): the
+    argument's `type`, `names`, `backend` and `shape`, the compiled entry's `call`, the
+    result's `out_type` and `out_names`, and the entry's telemetry `key`. (Slots, not a
+    NamedTuple: a slot is read as fast as a tuple's item, a NamedTuple's field is not.)"""
+
+    __slots__ = ("backend", "call", "key", "names", "out_names", "out_type", "shape", "type")
+
+    def __init__(self, type, names, backend, shape, call, out_type, out_names, key):
+        self.type, self.names, self.backend, self.shape = type, names, backend, shape
+        self.call, self.out_type, self.out_names, self.key = call, out_type, out_names, key
+
+
+_NEVER = object()  # no tensor's type, names or backend is this object
+NO_CALL_YET = SingleCall(_NEVER, _NEVER, _NEVER, _NEVER, None, None, None, None)
 NO_HOT_CALL_YET = ((object(),), None)  # `Defn._last_hot` before a call on route 2: (key, entry)
 MAX_DEPTH = 16  # containers nested deeper take the general route, which checks the nesting
 _current_recorder = _expr._current.get  # the context variable read without a call in between
@@ -91,31 +107,31 @@ def call(self, *args, **options):
     # (`*args` as it comes: re-packing a first argument and the rest costs more than `[0]`.)
     if not options and len(args) == 1:
         first = args[0]
-        single = self._last_single
+        last = self._last_single
         try:
             data = first.data
             same = (
-                (first.type is single[0] or first.type == single[0])
-                and (first.names is single[1] or first.names == single[1])
-                and first.backend is single[2]
-                and data.aval.shape == single[3]
+                (first.type is last.type or first.type == last.type)
+                and (first.names is last.names or first.names == last.names)
+                and first.backend is last.backend
+                and data.aval.shape == last.shape
             )
         except AttributeError:  # not a tensor (or no argument)
             same = False
         if same and _current_recorder() is None:
             try:
-                out = single[4](data)
+                out = last.call(data)
             except RuntimeError:
                 self._raise_if_deallocated((first,))
                 raise
-            single[5][0] += 1
+            self._hits[0] += 1
             if telemetry.listened:
-                telemetry.cache_hit(self.name, single[9], counted=True)
+                telemetry.cache_hit(self.name, last.key, counted=True)
             result = _new(Tensor)
             result.data = out
-            result.type = single[6]
-            result.names = single[7]
-            result.backend = single[8]
+            result.type = last.out_type
+            result.names = last.out_names
+            result.backend = self.backend
             return result
     hot = self._hot
     if hot is None or options or _current_recorder() is not None:
@@ -139,17 +155,10 @@ def call(self, *args, **options):
             return self._call(args, options)  # a new signature, or one the general route keeps
         self._last_hot = (key, entry)
         if len(args) == 1 and entry.plain is not None and args[0].__class__ is Tensor:
-            first = args[0]
-            self._last_single = (
-                first.type,
-                first.names,
-                first.backend,
-                key[0][0],  # the tensor's shape
-                entry.call,
-                self._hits,
-                *entry.plain,
-                self.backend,
-                entry.key,
+            first, (out_type, out_names) = args[0], entry.plain
+            shape = key[0][0]
+            self._last_single = SingleCall(
+                first.type, first.names, first.backend, shape, entry.call, out_type, out_names, entry.key
             )
     try:
         out = entry.call(*datas)

@@ -187,9 +187,9 @@ class Defn:
         self._hot: dict | None = {} if compiler == "xla" and self.cache is not False and not self.debug else None
         self._last_hot: tuple = _cached_call.NO_HOT_CALL_YET  # route 2's last (key, entry)
         self._last: _signature.Signature | None = None
-        # The last one-tensor call with one plain tensor out (`_cached_call.SINGLE_FIELDS`):
-        # a loop calls with the same signature again and again.
-        self._last_single: tuple = _cached_call.NO_CALL_YET
+        # The last one-tensor call with one plain tensor out: a loop calls with the same
+        # signature again and again.
+        self._last_single: _cached_call.SingleCall = _cached_call.NO_CALL_YET
         self._lock = threading.RLock()
         self._devectorized: Defn | None = None  # compiles calls with vectorized tensors
         self._compiles_per_shapes: dict[tuple, int] = {}
@@ -207,7 +207,6 @@ class Defn:
             self._release_hits()
             self._earlier_hits += self._hits[0]
         self._name = name
-        self._last_single = _cached_call.NO_CALL_YET  # it holds the hit counter, which a new name replaces
         # One live counter serves both cache_info() and telemetry.counts(): a hit bumps it once.
         self._hits = telemetry.hit_cell(name)
         self._release_hits = weakref.finalize(self, telemetry.release_cell, name, self._hits)
