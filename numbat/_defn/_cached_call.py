@@ -19,7 +19,7 @@ no `jax.enable_x64` at call time. Three routes, cheapest first:
    into a `Signature`.
 
 Each route pays for itself: without route 1, a one-tensor call takes route 2, which builds
-its key first (about 10% slower); without route 2, tensors in containers are flattened
+its key first (about 5% slower); without route 2, tensors in containers are flattened
 into a `Signature` (several times slower).
 
 Every route checks what makes the call correct: the arguments' types, names, backends
