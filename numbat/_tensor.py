@@ -1,7 +1,9 @@
 """`Tensor`: data (a NumPy array or a `jax.Array`), an Nx type and axis names.
 
 A Tensor is a JAX pytree: its data is the leaf, its type, names and backend
-are static aux data, so `jax.jit`, `grad` and `vmap` see through it.
+are static aux data, so `jax.jit`, `grad`, `vmap` and `lax.scan` see through it
+(docs/guides/jax_libraries.md). A transformation that maps over the leading axis
+(`vmap`, `scan`) hands back data of another rank; the names follow the axes.
 
 >>> t = nbt.tensor([[1, 2], [3, 4]], names=["x", "y"])
 >>> t.shape, t.names, str(t.type), t.rank, t.size
@@ -22,6 +24,7 @@ import typing
 
 import jax
 import numpy as np
+from jax._src import core as _jax_core
 
 from . import _format
 from ._errors import ArgumentError
@@ -100,7 +103,46 @@ class Tensor:
         return array if dtype is None else array.astype(dtype)
 
     def __jax_array__(self):
-        return self.data if isinstance(self.data, jax.Array) else jax.numpy.asarray(self.to_numpy())
+        """The tensor's array for a `jax.numpy` function (`jnp.exp(t)`, `jnp.asarray(t)`): the
+        names and the Nx type stay behind. JAX reads it only in `jax.numpy`; its transformations
+        take a Tensor as a pytree."""
+        data = self.data
+        if isinstance(data, jax.Array):
+            return data
+        return jax.numpy.asarray(self.to_numpy())
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The DLPack capsule of the tensor's array (`np.from_dlpack(t)`, `jax.dlpack.from_dlpack(t)`,
+        `torch.from_dlpack(t)`); names travel only to `nbt.from_dlpack` of the tensor itself.
+
+        >>> np.from_dlpack(nbt.tensor([1.0, 2.0], backend=nbt.NumPyBackend()))
+        array([1., 2.], dtype=float32)
+        """
+        kwargs = {"stream": stream, "max_version": max_version, "dl_device": dl_device, "copy": copy}
+        return self._dlpack_array().__dlpack__(**{key: value for key, value in kwargs.items() if value is not None})
+
+    def __dlpack_device__(self) -> tuple:
+        return self._dlpack_array().__dlpack_device__()
+
+    def _dlpack_array(self):
+        _check_concrete(self, "export through DLPack")
+        if self.data.__class__ is VectorizedData:
+            raise ArgumentError(
+                f"cannot export a vectorized tensor (vectorized axes {_format.vectorized_header(self.data.axes)}) "
+                "through DLPack; call nbt.devectorize(t) first"
+            )
+        if self.type.bits < 8:
+            raise ArgumentError(
+                f"DLPack has no {self.type} type (numbat stores {self.type} one element a byte, in ml_dtypes' "
+                f"{self.type.dtype}); cast with nbt.as_type(t, '{self.type.kind}8') first"
+            )
+        data = self.data if isinstance(self.data, (np.ndarray, jax.Array)) else np.asarray(self.data)
+        if isinstance(data, np.ndarray) and data.dtype.kind == "V":  # bf16, f8, f8_e4m3fn: ml_dtypes' types
+            raise ArgumentError(
+                f"NumPy's DLPack export has no {self.type} (ml_dtypes' {self.type.dtype}); the XLA backend's arrays "
+                "export it: nbt.backend_transfer(t, nbt.XLABackend()), or cast with nbt.as_type"
+            )
+        return data
 
     def __len__(self) -> int:
         if not self.names:
@@ -185,7 +227,8 @@ def _check_concrete(tensor: Tensor, action: str) -> None:
     if _is_traced(tensor):
         raise ArgumentError(
             f"cannot {action} a traced tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}) "
-            "inside a defn: its values exist only when the compiled code runs. "
+            "inside a defn or a JAX transformation (jax.jit, jax.grad, jax.vmap, ...): "
+            "its values exist only when the compiled code runs. "
             "Compute with numbat ops instead; for a Python `if` on a tensor use nbt.cond (or nbt.select element-wise)"
         )
     if _is_deallocated(tensor):
@@ -211,10 +254,47 @@ def _unflatten(aux, children) -> Tensor:
     (data,) = children
     if len(aux) == 4:
         return Tensor(VectorizedData(data, aux[3]), *aux[:3])
-    return Tensor(data, *aux)
+    type_, names, backend = aux
+    # JAX unflattens whatever it holds: arrays, tracers, and placeholders (None, object()).
+    rank = getattr(data, "ndim", None)
+    if rank is not None and rank != len(names):
+        names = _names_for_rank(names, data, rank)
+    if device_backend is not None and isinstance(data, jax.Array) and not isinstance(backend, device_backend):
+        backend = device_backend()  # a tracer (or jit's device array) of a NumPy tensor: numbat's ops run it on XLA
+    return Tensor(data, type_, names, backend)
 
+
+def _names_for_rank(names: tuple, data, rank: int) -> tuple:
+    """The names of a tensor whose data JAX handed back with another rank. `jax.vmap`'s
+    tracer says which axis it maps (its `batch_dim`); otherwise, as `lax.scan` and vmap's
+    default `in_axes=0`/`out_axes=0` do, the leading axes were taken away or added."""
+    if rank > len(names):
+        return (None,) * (rank - len(names)) + names
+    mapped = getattr(data, "batch_dim", None)
+    if rank == len(names) - 1 and type(mapped) is int and 0 <= mapped < len(names):
+        return names[:mapped] + names[mapped + 1 :]
+    return names[len(names) - rank :]
+
+
+def _not_a_jax_value(tensor: Tensor):
+    """JAX's type of a Tensor where JAX wants an array itself (not a pytree): the output of
+    `jax.grad`'s function, a `lax` operand. An error that names numbat's way."""
+    raise ArgumentError(
+        f"JAX needs an array here and got a numbat Tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}): "
+        "jax.grad and jax.value_and_grad need the function to return a JAX scalar, so return jnp.asarray(loss) "
+        "(the tensor's array) or differentiate with nbt.grad / nbt.value_and_grad, which return tensors; "
+        "lax functions take jnp.asarray(t). jax.jit, jax.vmap and lax.scan take and return tensors as they are"
+    )
+
+
+# The XLA backend class, installed by numbat.backends (this layer imports none): the backend
+# of a tensor whose data is a JAX array or tracer that JAX handed back.
+device_backend = None
 
 jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
+# JAX 0.10 reads `__jax_array__` only in jax.numpy; where it needs an array's type (jax.grad's
+# output, lax operands) it would say only that `__jax_array__` is no longer supported there.
+_jax_core.pytype_aval_mappings[Tensor] = _not_a_jax_value
 
 
 @typing.final

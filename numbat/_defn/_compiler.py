@@ -516,7 +516,10 @@ def _key(name: str, signature: _signature.Signature) -> str:
 
 
 def _tensor_output(backend):
+    """Numbers and JAX arrays a defn returns become tensors (a `jax.numpy` result is a
+    tracer: an unnamed tensor of its dtype's Nx type), as the Evaluator makes them."""
+
     def convert(value):
-        return _dispatch.to_tensor(value, backend) if is_number(value) else value
+        return _dispatch.to_tensor(value, backend) if is_number(value) or isinstance(value, jax.Array) else value
 
     return convert
