@@ -105,6 +105,33 @@ def test_a_defn_and_control_flow_inside_jax_jit():
     _close(grown, X * 8)
 
 
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_defn_under_jax_jit_traces_into_it_without_compiling_on_its_own(warm):
+    """A defn called with the caller's tracers is part of the caller's computation: it
+    compiles no executable (a compiled one cannot take tracers) and keeps its settings."""
+    precise = nbt.defn(lambda a, b: nbt.dot(a, b), precision="highest")
+    wide = nbt.defn(lambda a: nbt.as_type(a, "f64") * 2)
+    square = _tensor(X[:, :2])
+    if warm:  # the defn's cached executables are for concrete calls only
+        precise(square, square)
+        wide(square)
+    events = []
+    nbt.telemetry.attach("interop-compilations", ("numbat", "compilation"), lambda *event: events.append(event))
+    try:
+        product = jax.jit(precise)(square, square)
+        doubled = jax.jit(wide)(square)
+        gradient = jax.grad(lambda a: jnp.asarray(nbt.sum(wide(a))))(square)
+    finally:
+        nbt.telemetry.detach("interop-compilations")
+    assert events == []
+    assert precise.cache_info()["compiled"] == int(warm)
+    _close(product, X[:, :2] @ X[:, :2])
+    assert (str(doubled.type), doubled.data.dtype) == ("f64", np.float64)
+    _close(doubled, X[:, :2] * 2)
+    _close(gradient, np.full((2, 2), 2.0))
+    assert "HIGHEST" in jax.jit(precise).lower(square, square).as_text()
+
+
 def test_reading_values_under_jax_jit_says_why_it_cannot():
     with pytest.raises(nbt.ArgumentError, match=r"inside a defn or a JAX transformation \(jax.jit"):
         jax.jit(lambda a: float(nbt.sum(a)))(_tensor())
