@@ -247,7 +247,10 @@ def _flatten(tensor: Tensor):
     data = tensor.data
     if data.__class__ is VectorizedData:  # the array is the leaf; the vectorized axes are static
         return (data.array,), (tensor.type, tensor.names, tensor.backend, data.axes)
-    return (data,), (tensor.type, tensor.names, tensor.backend)
+    names = tensor.names
+    if names.__class__ is _Refitted and names.leaf == id(data):
+        names = names.given  # the very tensor JAX built: JAX gets its own structure back
+    return (data,), (tensor.type, names, tensor.backend)
 
 
 def _unflatten(aux, children) -> Tensor:
@@ -258,22 +261,34 @@ def _unflatten(aux, children) -> Tensor:
     # JAX unflattens whatever it holds: arrays, tracers, and placeholders (None, object()).
     rank = getattr(data, "ndim", None)
     if rank is not None and rank != len(names):
-        names = _names_for_rank(names, data, rank)
+        names = _Refitted.of(names, data, rank)
     if device_backend is not None and isinstance(data, jax.Array) and not isinstance(backend, device_backend):
         backend = device_backend()  # a tracer (or jit's device array) of a NumPy tensor: numbat's ops run it on XLA
     return Tensor(data, type_, names, backend)
 
 
-def _names_for_rank(names: tuple, data, rank: int) -> tuple:
-    """The names of a tensor whose data JAX handed back with another rank. `jax.vmap`'s
-    tracer says which axis it maps (its `batch_dim`); otherwise, as `lax.scan` and vmap's
-    default `in_axes=0`/`out_axes=0` do, the leading axes were taken away or added."""
-    if rank > len(names):
-        return (None,) * (rank - len(names)) + names
-    mapped = getattr(data, "batch_dim", None)
-    if rank == len(names) - 1 and type(mapped) is int and 0 <= mapped < len(names):
-        return names[:mapped] + names[mapped + 1 :]
-    return names[len(names) - rank :]
+class _Refitted(tuple):
+    """The names of a tensor whose data JAX handed back with another rank: a plain tuple of
+    names to numbat. `jax.vmap`'s tracer says which axis it maps (its `batch_dim`);
+    otherwise, as `lax.scan`, vmap's default axes and `jax.jacfwd`'s basis do, leading axes
+    were taken away or added. Flattening that very tensor again gives JAX the names it
+    gave (`given`; `leaf` is the id of its data), as JAX compares the structures of trees
+    it builds (`jacfwd`) with the trees it was given."""
+
+    @classmethod
+    def of(cls, names: tuple, data, rank: int) -> _Refitted:
+        mapped = getattr(data, "batch_dim", None)
+        if rank > len(names):
+            fitted = cls((None,) * (rank - len(names)) + names)
+        elif rank == len(names) - 1 and type(mapped) is int and 0 < mapped < len(names):
+            return cls(names[:mapped] + names[mapped + 1 :])  # not leading: a new structure
+        else:
+            fitted = cls(names[len(names) - rank :])
+        fitted.given, fitted.leaf = names, id(data)
+        return fitted
+
+    given: tuple = ()
+    leaf: int = -1
 
 
 def _not_a_jax_value(tensor: Tensor):

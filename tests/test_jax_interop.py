@@ -178,6 +178,17 @@ def test_a_defn_inside_jax_grad_and_nbt_grad_inside_jax_jit():
     _close(jax.jit(nbt.grad(_loss))(_tensor()), _loss_gradient_reference(X))
 
 
+def test_jacfwd_over_a_tensor():
+    """jacfwd builds its basis as the input's tree with a leading axis and compares the two
+    trees' structures: the refitted names must give JAX its own structure back."""
+    t = nbt.tensor([0.5, -1.0, 2.0], names=["feature"])
+    gradient = jax.jacfwd(lambda a: jnp.asarray(nbt.sum(nbt.sin(a) * 2)))(t)
+    assert (gradient.names, gradient.shape) == (("feature",), (3,))
+    _close(gradient, 2 * np.cos([0.5, -1.0, 2.0]))
+    same = jax.vmap(lambda row: row)(_tensor())
+    assert same.names == ("batch", "feature")
+
+
 def test_checkpoint_gives_the_same_gradient():
     plain = jax.grad(lambda a: jnp.asarray(_loss(a)))(_tensor())
     remat = jax.grad(lambda a: jnp.asarray(jax.checkpoint(_loss)(a)))(_tensor())
