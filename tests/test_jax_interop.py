@@ -271,6 +271,12 @@ def test_a_jax_numpy_function_inside_a_defn_gives_an_unnamed_tensor(compiler):
     _close(returned, np.tanh(X))
 
 
+def test_a_jax_function_s_result_wrapped_with_the_tensor_s_names():
+    wrapped = nbt.defn(lambda t: nbt.tensor(jax.nn.softplus(t), names=t.names))(_tensor())
+    assert (str(wrapped.type), wrapped.names) == ("f32", ("batch", "feature"))
+    _close(wrapped, np.log1p(np.exp(X)))
+
+
 def test_the_graph_shows_a_jax_value_as_one_node():
     expr = nbt.debug_expr(lambda a: nbt.sum(jnp.exp(a)))(_tensor())
     ops = [node.op for node in expr.nodes]
