@@ -258,6 +258,8 @@ def _unflatten(aux, children) -> Tensor:
     if len(aux) == 4:
         return Tensor(VectorizedData(data, aux[3]), *aux[:3])
     type_, names, backend = aux
+    if data.__class__ is Tensor:  # jax.jacfwd/jacrev: the input's tree inside the output's
+        return _jacobian(names, data)
     # JAX unflattens whatever it holds: arrays, tracers, and placeholders (None, object()).
     rank = getattr(data, "ndim", None)
     if rank is not None and rank != len(names):
@@ -265,6 +267,16 @@ def _unflatten(aux, children) -> Tensor:
     if device_backend is not None and isinstance(data, jax.Array) and not isinstance(backend, device_backend):
         backend = device_backend()  # a tracer (or jit's device array) of a NumPy tensor: numbat's ops run it on XLA
     return Tensor(data, type_, names, backend)
+
+
+def _jacobian(names: tuple, inner: Tensor) -> Tensor:
+    """The Jacobian of a tensor-to-tensor function, which JAX builds as a tensor (the output's
+    structure) of tensors (the input's, over arrays of the output's axes then the input's):
+    one tensor, named by the output's axes then the input's, as `nbt.jacobian` gives it."""
+    inner_names = inner.names
+    if len(names) <= len(inner_names):
+        inner_names = names + tuple(inner_names[len(names) :])
+    return Tensor(inner.data, inner.type, inner_names, inner.backend)
 
 
 class _Refitted(tuple):

@@ -189,6 +189,18 @@ def test_jacfwd_over_a_tensor():
     assert same.names == ("batch", "feature")
 
 
+@pytest.mark.parametrize("jacobian", [jax.jacfwd, jax.jacrev])
+def test_the_jacobian_of_a_tensor_function_is_one_tensor_as_nbt_jacobian_gives(jacobian):
+    t = nbt.tensor([0.5, -1.0, 2.0], names=["feature"])
+    out = jacobian(lambda a: nbt.sin(a[:2]) * 2)(t)
+    ours = nbt.jacobian(lambda a: nbt.sin(a[:2]) * 2)(t)
+    assert isinstance(out.data, jax.Array)  # not a tensor of tensors
+    assert (out.shape, str(out.type)) == (ours.shape, str(ours.type)) == ((2, 3), "f32")
+    assert out.names == ours.names == ("feature", "feature")  # the output's axis names, then the input's
+    _close(out, ours.to_numpy())
+    _close(out, np.diag(2 * np.cos([0.5, -1.0, 2.0]))[:2])
+
+
 def test_checkpoint_gives_the_same_gradient():
     plain = jax.grad(lambda a: jnp.asarray(_loss(a)))(_tensor())
     remat = jax.grad(lambda a: jnp.asarray(jax.checkpoint(_loss)(a)))(_tensor())
