@@ -282,20 +282,21 @@ def _jacobian(names: tuple, inner: Tensor) -> Tensor:
 class _Refitted(tuple):
     """The names of a tensor whose data JAX handed back with another rank: a plain tuple of
     names to numbat. `jax.vmap`'s tracer says which axis it maps (its `batch_dim`);
-    otherwise, as `lax.scan`, vmap's default axes and `jax.jacfwd`'s basis do, leading axes
-    were taken away or added. Flattening that very tensor again gives JAX the names it
-    gave (`given`; `leaf` is the id of its data), as JAX compares the structures of trees
-    it builds (`jacfwd`) with the trees it was given."""
+    otherwise, as `lax.scan` and vmap's default axes do, leading axes were taken away.
+    Added axes (vmap's and scan's outputs, `jax.jacfwd`'s basis) lead and are unnamed, and
+    flattening that very tensor again gives JAX the names it gave (`given`; `leaf` is the
+    id of its data): JAX compares the trees it builds with the trees it was given
+    (`jacfwd`), and a user's `tree_map` over parameters and vmap's per-example gradients
+    does the same."""
 
     @classmethod
     def of(cls, names: tuple, data, rank: int) -> _Refitted:
-        mapped = getattr(data, "batch_dim", None)
-        if rank > len(names):
-            fitted = cls((None,) * (rank - len(names)) + names)
-        elif rank == len(names) - 1 and type(mapped) is int and 0 < mapped < len(names):
-            return cls(names[:mapped] + names[mapped + 1 :])  # not leading: a new structure
-        else:
-            fitted = cls(names[len(names) - rank :])
+        if rank < len(names):  # the tensor a function of vmap or scan gets: a structure of its own
+            mapped = getattr(data, "batch_dim", None)
+            if rank == len(names) - 1 and type(mapped) is int and 0 <= mapped < len(names):
+                return cls(names[:mapped] + names[mapped + 1 :])
+            return cls(names[len(names) - rank :])
+        fitted = cls((None,) * (rank - len(names)) + names)
         fitted.given, fitted.leaf = names, id(data)
         return fitted
 

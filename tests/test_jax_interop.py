@@ -186,7 +186,21 @@ def test_jacfwd_over_a_tensor():
     assert (gradient.names, gradient.shape) == (("feature",), (3,))
     _close(gradient, 2 * np.cos([0.5, -1.0, 2.0]))
     same = jax.vmap(lambda row: row)(_tensor())
-    assert same.names == ("batch", "feature")
+    assert same.names == (None, "feature")
+
+
+def test_control_flow_and_tree_map_under_vmap():
+    """A row vmap hands a function is a tensor of its own (nbt.cond's branches compare
+    their structures); vmap's outputs give JAX back the function's structure, so a
+    tree_map over parameters and per-example gradients lines up."""
+    doubled = jax.vmap(lambda row: nbt.cond(nbt.sum(row) > 1, lambda v: v * 2, lambda v: v, row))(_tensor())
+    _close(doubled, np.where(X.sum(axis=1, keepdims=True) > 1, X * 2, X))
+    params = nbt.tensor([1.0, 2.0, 3.0], names=["feature"])
+    per_example = jax.vmap(nbt.grad(lambda p, row: nbt.sum(p * row)), in_axes=(None, 0))(params, _tensor())
+    assert per_example.names == (None, "feature")
+    stepped = jax.tree.map(lambda p, g: p - 0.1 * g.mean(axis=0), params, per_example)
+    assert stepped.names == ("feature",)
+    _close(stepped, np.array([1.0, 2.0, 3.0]) - 0.1 * X.mean(axis=0))
 
 
 @pytest.mark.parametrize("jacobian", [jax.jacfwd, jax.jacrev])
