@@ -163,7 +163,7 @@ class Tensor:
 
     def __repr__(self) -> str:
         if _is_traced(self):
-            body = f"<traced {type(self.data).__name__}: values exist only when the defn runs>"
+            body = f"<traced {type(self.data).__name__}: values exist only when the compiled code runs>"
         elif _is_deallocated(self):
             body = "<deallocated by nbt.backend_deallocate>"
         else:
