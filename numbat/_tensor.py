@@ -264,7 +264,7 @@ def _unflatten(aux, children) -> Tensor:
     rank = getattr(data, "ndim", None)
     if rank is not None and rank != len(names):
         names = _Refitted.of(names, data, rank)
-    if device_backend is not None and isinstance(data, jax.Array) and not isinstance(backend, device_backend):
+    if device_backend is not None and not isinstance(backend, device_backend) and isinstance(data, jax.Array):
         backend = device_backend()  # a tracer (or jit's device array) of a NumPy tensor: numbat's ops run it on XLA
     return Tensor(data, type_, names, backend)
 
