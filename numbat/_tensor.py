@@ -305,8 +305,9 @@ class _Refitted(tuple):
 
 
 def _not_a_jax_value(tensor: Tensor):
-    """JAX's type of a Tensor where JAX wants an array itself (not a pytree): the output of
-    `jax.grad`'s function, a `lax` operand. An error that names numbat's way."""
+    """JAX's type of a Tensor where JAX reads an array's type itself (not a pytree's leaves):
+    the output of `jax.grad`'s function, above all. An error that names numbat's way (`lax`
+    functions check their operands' dtype first and give JAX's own message)."""
     raise ArgumentError(
         f"JAX needs an array here and got a numbat Tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}): "
         "jax.grad and jax.value_and_grad need the function to return a JAX scalar, so return jnp.asarray(loss) "
@@ -321,7 +322,7 @@ device_backend = None
 
 jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
 # JAX 0.10 reads `__jax_array__` only in jax.numpy; where it needs an array's type (jax.grad's
-# output, lax operands) it would say only that `__jax_array__` is no longer supported there.
+# output) it would say only that `__jax_array__` is no longer supported there.
 _jax_core.pytype_aval_mappings[Tensor] = _not_a_jax_value
 
 
