@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numbers
 import typing
+import warnings
 
 import ml_dtypes
 import numpy as np
@@ -157,7 +158,9 @@ def _refuse_numpy_spelling(spec: str) -> None:
     """An error naming the Nx type for a NumPy spelling that is not a dtype's name (`"float"`,
     `"f4"`, `"<i8"`): such codes are ambiguous beside Nx's names."""
     try:
-        dtype = np.dtype(spec)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # NumPy 2's deprecated aliases ("a")
+            dtype = np.dtype(spec)
     except (TypeError, ValueError):
         return
     found = _BY_NUMPY_NAME.get(dtype.name)
