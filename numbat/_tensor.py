@@ -20,6 +20,7 @@ installed on the class by `numbat._ops.tensor_methods` when the ops load (as JAX
 
 from __future__ import annotations
 
+import contextvars
 import typing
 
 import jax
@@ -223,11 +224,18 @@ def _is_traced(tensor: Tensor) -> bool:
     return isinstance(array_of(tensor), jax.core.Tracer)
 
 
+# The recorder of the defn tracing now (`numbat._expr` records into it): a tracer seen while
+# none records belongs to a JAX transformation of the caller's own.
+recording: contextvars.ContextVar = contextvars.ContextVar("numbat_recorder", default=None)
+
+
 def _check_concrete(tensor: Tensor, action: str) -> None:
     if _is_traced(tensor):
+        where = (
+            "inside a defn" if recording.get() is not None else "under a JAX transformation (jax.jit, jax.grad, ...)"
+        )
         raise ArgumentError(
-            f"cannot {action} a traced tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}) "
-            "inside a defn or a JAX transformation (jax.jit, jax.grad, jax.vmap, ...): "
+            f"cannot {action} a traced tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}) {where}: "
             "its values exist only when the compiled code runs. "
             "Compute with numbat ops instead; for a Python `if` on a tensor use nbt.cond (or nbt.select element-wise)"
         )

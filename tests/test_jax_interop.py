@@ -133,8 +133,10 @@ def test_a_defn_under_jax_jit_traces_into_it_without_compiling_on_its_own(warm):
 
 
 def test_reading_values_under_jax_jit_says_why_it_cannot():
-    with pytest.raises(nbt.ArgumentError, match=r"inside a defn or a JAX transformation \(jax.jit"):
+    with pytest.raises(nbt.ArgumentError, match=r"\(f32\) under a JAX transformation \(jax.jit"):
         jax.jit(lambda a: float(nbt.sum(a)))(_tensor())
+    with pytest.raises(nbt.ArgumentError, match=r"f32\) inside a defn: its values exist"):
+        nbt.defn(lambda a: float(nbt.sum(a)))(_tensor())
     shown = []
     jax.jit(lambda a: shown.append(repr(a)) or a)(_tensor())
     assert "values exist only when the compiled code runs" in shown[0]
