@@ -94,6 +94,13 @@ def test_jit_keeps_64_bit_types_without_x64():
     assert nbt.to_number(total) == 2**40 + 2
 
 
+def test_a_list_of_traced_values_points_to_stack():
+    with pytest.raises(nbt.ArgumentError, match=r"traced values .* nbt.stack\(values\)"):
+        jax.jit(lambda a: nbt.tensor([a[0], a[1]]))(jnp.ones(2))
+    stacked = jax.jit(lambda a: nbt.stack([a[0], a[1] * 2]))(jnp.ones(2))
+    _close(stacked, [1.0, 2.0])
+
+
 def test_a_defn_and_control_flow_inside_jax_jit():
     softmax = nbt.defn(_softmax)
     out = jax.jit(softmax)(_tensor())

@@ -169,6 +169,11 @@ def _host_array(data, requested: _types.Type | None = None) -> tuple[np.ndarray,
         array = np.asarray(data)
     except OverflowError:
         array = np.asarray(data, dtype=object)
+    except jax.errors.TracerArrayConversionError:
+        raise ArgumentError(
+            "nbt.tensor reads numbers, and this list holds traced values (under a JAX transformation "
+            "or a defn): join them with nbt.stack(values) or nbt.concatenate"
+        ) from None
     if array.dtype.kind == "O" or (array.dtype.kind == "f" and array.size and np.abs(array).max() >= 2**63):
         # NumPy holds ints from 2**63 mixed with smaller ones as floats (or objects): keep them exact
         objects = np.asarray(data, dtype=object)
