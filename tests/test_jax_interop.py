@@ -315,6 +315,17 @@ def test_a_jax_function_s_result_wrapped_with_the_tensor_s_names():
     _close(wrapped, np.log1p(np.exp(X)))
 
 
+def test_jax_transformations_inside_a_defn():
+    mapped = nbt.defn(lambda t: jax.vmap(lambda row: nbt.sum(row * row))(t))(_tensor())
+    _close(mapped, (X * X).sum(axis=1))
+    total, ys = nbt.defn(lambda t: lax.scan(lambda c, r: (c + nbt.sum(r), r * c), nbt.tensor(0.0), t))(_tensor())
+    _close(total, X.sum())
+    _close(ys, X * np.array([[0.0], [X[0].sum()]]))
+    gradient = nbt.defn(lambda t: jax.grad(lambda a: jnp.asarray(_loss(a)))(t))(_tensor())
+    assert gradient.names == ("batch", "feature")
+    _close(gradient, _loss_gradient_reference(X))
+
+
 def test_the_graph_shows_a_jax_value_as_one_node():
     expr = nbt.debug_expr(lambda a: nbt.sum(jnp.exp(a)))(_tensor())
     ops = [node.op for node in expr.nodes]
