@@ -6,6 +6,9 @@ definitions compiled to XLA; a compiler you can see into from Jupyter.
 6
 """
 
+import functools as _functools
+
+from . import _types
 from . import constants as constants
 from . import linalg as linalg
 from . import notebook as notebook
@@ -45,6 +48,7 @@ from ._errors import HookError as HookError
 from ._heatmap import Heatmap as Heatmap
 from ._heatmap import to_heatmap as to_heatmap
 from ._ops import _keywords
+from ._ops._convert import from_dlpack as from_dlpack
 from ._ops._convert import tensor as tensor
 from ._ops.composite.construct import diff as diff
 from ._ops.composite.construct import fill as fill
@@ -248,6 +252,101 @@ _keywords.guard_namespace(vars(linalg), ("numbat.linalg",), "linalg.")
 _keywords.guard_namespace(vars(random), ("numbat.random",), "random.")
 
 
+def _one_or_two(op, reduction: str):
+    """Nx's element-wise `max`/`min` of two tensors, answering NumPy's one-argument habit."""
+
+    @_functools.wraps(op)
+    def call(left, right=_ONE_ARGUMENT, **options):
+        if right is _ONE_ARGUMENT:
+            raise TypeError(
+                f"{op.__name__}() missing 1 required positional argument: 'right': nbt.{op.__name__}(a, b) is Nx's "
+                f"element-wise {op.__name__} of two tensors; the {op.__name__}imum of one tensor's elements is "
+                f"nbt.{reduction}(t, axes=None, keep_axes=False)"
+            )
+        return op(left, right, **options)
+
+    return call
+
+
+_ONE_ARGUMENT = object()
+max = _one_or_two(max, "reduce_max")
+min = _one_or_two(min, "reduce_min")
+
+# NumPy's and JAX's names that numbat spells otherwise (Nx's names): `nbt.zeros` says how.
+_SPELLINGS = {
+    "zeros": "nbt.broadcast(0.0, shape) (Nx builds constant tensors by broadcasting a number; type= with as_type)",
+    "ones": "nbt.broadcast(1.0, shape)",
+    "full": "nbt.broadcast(value, shape)",
+    "empty": "nbt.broadcast(0.0, shape)",
+    "zeros_like": "nbt.fill(t, 0)",
+    "ones_like": "nbt.fill(t, 1)",
+    "full_like": "nbt.fill(t, value)",
+    "empty_like": "nbt.fill(t, 0)",
+    "arange": "nbt.iota((n,)) (0 to n-1; nbt.iota((n,)) * step + start for a range) or nbt.linspace",
+    "identity": "nbt.eye(n)",
+    "array": "nbt.tensor(data, type=..., names=...)",
+    "asarray": "nbt.tensor(data, type=..., names=...)",
+    "from_numpy": "nbt.tensor(array)",
+    "astype": "nbt.as_type(t, type)",
+    "matmul": "nbt.dot(a, b) (or a @ b)",
+    "einsum": "nbt.dot(a, contract_axes, b, contract_axes) (Nx's dot with contraction and batch axes)",
+    "tensordot": "nbt.dot(a, contract_axes, b, contract_axes)",
+    "inner": "nbt.dot(a, b)",
+    "concat": "nbt.concatenate(tensors, axis=0)",
+    "hstack": "nbt.concatenate(tensors, axis=-1) (or axis=0 for vectors)",
+    "vstack": "nbt.concatenate(tensors, axis=0) (nbt.stack for vectors)",
+    "append": "nbt.concatenate([t, values], axis=0)",
+    "expand_dims": "nbt.new_axis(t, axis, name=None)",
+    "newaxis": "nbt.new_axis(t, axis, name=None)",
+    "swapaxes": "nbt.transpose(t, axes=[...])",
+    "moveaxis": "nbt.transpose(t, axes=[...])",
+    "ravel": "nbt.flatten(t)",
+    "flip": "nbt.reverse(t, axes=None)",
+    "where": "nbt.select(pred, on_true, on_false)",
+    "maximum": "nbt.max(a, b)",
+    "minimum": "nbt.min(a, b)",
+    "amax": "nbt.reduce_max(t, axes=None, keep_axes=False)",
+    "amin": "nbt.reduce_min(t, axes=None, keep_axes=False)",
+    "prod": "nbt.product(t, axes=None, keep_axes=False)",
+    "std": "nbt.standard_deviation(t, axes=None, keep_axes=False, ddof=0)",
+    "var": "nbt.variance(t, axes=None, keep_axes=False, ddof=0)",
+    "average": "nbt.weighted_mean(t, weights, axes=None)",
+    "cumsum": "nbt.cumulative_sum(t, axis=0)",
+    "cumprod": "nbt.cumulative_product(t, axis=0)",
+    "power": "nbt.pow(a, b)",
+    "square": "nbt.multiply(t, t) (or t * t, or nbt.pow(t, 2))",
+    "absolute": "nbt.abs(t)",
+    "isnan": "nbt.is_nan(t)",
+    "isinf": "nbt.is_infinity(t)",
+    "allclose": "nbt.all_close(a, b, rtol=1e-05, atol=1e-08)",
+    "isclose": "nbt.all_close(a, b) for the whole tensors (element-wise: nbt.abs(a - b) <= atol + rtol * nbt.abs(b))",
+    "array_equal": "nbt.to_number(nbt.all(nbt.equal(a, b)))",
+    "diag": "nbt.make_diagonal(t) (vector to matrix) or nbt.take_diagonal(t) (matrix to vector)",
+    "tolist": "nbt.to_list(t)",
+    "item": "nbt.to_number(t)",
+    "vmap": "nbt.vectorize(t, name) for named batching; jax.vmap works over numbat code too",
+}
+
+
+def __getattr__(name: str):
+    # PEP 562: runs only for a name the module does not have.
+    spelling = _SPELLINGS.get(name)
+    if spelling is None and name.isidentifier() and not name.startswith("_"):
+        spelling = _type_spelling(name)
+    if spelling is None:
+        raise AttributeError(f"module 'numbat' has no attribute {name!r}")
+    raise AttributeError(f"module 'numbat' has no attribute {name!r}: numbat spells it {spelling}")
+
+
+def _type_spelling(name: str) -> str | None:
+    """`nbt.float32` and friends: the Nx type's name, for a NumPy dtype's name."""
+    try:
+        nx_type = _types.parse(name)
+    except ArgumentError:
+        return None
+    return f'the Nx type "{nx_type}" (type="{nx_type}", nbt.Type{tuple(nx_type)!r} or a NumPy dtype work)'
+
+
 # The public API: what `help(nbt)`, `from numbat import *`, tab completion and the API pages list.
 __all__ = [
     "AbstractBackend",
@@ -340,6 +439,7 @@ __all__ = [
     "floor",
     "fori_loop",
     "from_binary",
+    "from_dlpack",
     "gather",
     "global_default_backend",
     "global_default_defn_options",

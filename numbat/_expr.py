@@ -28,7 +28,7 @@ import typing
 import jax
 import numpy as np
 
-from . import _check, _format
+from . import _check, _format, _tensor
 from ._scoped import scoped
 from ._tensor import Template, Tensor
 
@@ -296,7 +296,7 @@ class Recorder:
         return Expr(tuple(n for n in self.nodes if n.id in needed or n.op == "parameter"), out_ids)
 
 
-_current: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("numbat_recorder", default=None)
+_current: contextvars.ContextVar[Recorder | None] = _tensor.recording  # the recorder of the defn tracing now
 
 
 def current() -> Recorder | None:

@@ -1,7 +1,9 @@
 """`Tensor`: data (a NumPy array or a `jax.Array`), an Nx type and axis names.
 
 A Tensor is a JAX pytree: its data is the leaf, its type, names and backend
-are static aux data, so `jax.jit`, `grad` and `vmap` see through it.
+are static aux data, so `jax.jit`, `grad`, `vmap` and `lax.scan` see through it
+(docs/guides/jax_libraries.md). A transformation that maps over the leading axis
+(`vmap`, `scan`) hands back data of another rank; the names follow the axes.
 
 >>> t = nbt.tensor([[1, 2], [3, 4]], names=["x", "y"])
 >>> t.shape, t.names, str(t.type), t.rank, t.size
@@ -18,10 +20,12 @@ installed on the class by `numbat._ops.tensor_methods` when the ops load (as JAX
 
 from __future__ import annotations
 
+import contextvars
 import typing
 
 import jax
 import numpy as np
+from jax._src import core as _jax_core
 
 from . import _format
 from ._errors import ArgumentError
@@ -100,7 +104,46 @@ class Tensor:
         return array if dtype is None else array.astype(dtype)
 
     def __jax_array__(self):
-        return self.data if isinstance(self.data, jax.Array) else jax.numpy.asarray(self.to_numpy())
+        """The tensor's array for a `jax.numpy` function (`jnp.exp(t)`, `jnp.asarray(t)`): the
+        names and the Nx type stay behind. JAX reads it only in `jax.numpy`; its transformations
+        take a Tensor as a pytree."""
+        data = self.data
+        if isinstance(data, jax.Array):
+            return data
+        return jax.numpy.asarray(self.to_numpy())
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The DLPack capsule of the tensor's array (`np.from_dlpack(t)`, `jax.dlpack.from_dlpack(t)`,
+        `torch.from_dlpack(t)`); names travel only to `nbt.from_dlpack` of the tensor itself.
+
+        >>> np.from_dlpack(nbt.tensor([1.0, 2.0], backend=nbt.NumPyBackend()))
+        array([1., 2.], dtype=float32)
+        """
+        kwargs = {"stream": stream, "max_version": max_version, "dl_device": dl_device, "copy": copy}
+        return self._dlpack_array().__dlpack__(**{key: value for key, value in kwargs.items() if value is not None})
+
+    def __dlpack_device__(self) -> tuple:
+        return self._dlpack_array().__dlpack_device__()
+
+    def _dlpack_array(self):
+        _check_concrete(self, "export through DLPack")
+        if self.data.__class__ is VectorizedData:
+            raise ArgumentError(
+                f"cannot export a vectorized tensor (vectorized axes {_format.vectorized_header(self.data.axes)}) "
+                "through DLPack; call nbt.devectorize(t) first"
+            )
+        if self.type.bits < 8:
+            raise ArgumentError(
+                f"DLPack has no {self.type} type (numbat stores {self.type} one element a byte, in ml_dtypes' "
+                f"{self.type.dtype}); cast with nbt.as_type(t, '{self.type.kind}8') first"
+            )
+        data = self.data if isinstance(self.data, (np.ndarray, jax.Array)) else np.asarray(self.data)
+        if isinstance(data, np.ndarray) and data.dtype.kind == "V":  # bf16, f8, f8_e4m3fn: ml_dtypes' types
+            raise ArgumentError(
+                f"NumPy's DLPack export has no {self.type} (ml_dtypes' {self.type.dtype}); the XLA backend's arrays "
+                "export it: nbt.backend_transfer(t, nbt.XLABackend()), or cast with nbt.as_type"
+            )
+        return data
 
     def __len__(self) -> int:
         if not self.names:
@@ -121,7 +164,7 @@ class Tensor:
 
     def __repr__(self) -> str:
         if _is_traced(self):
-            body = f"<traced {type(self.data).__name__}: values exist only when the defn runs>"
+            body = f"<traced {type(self.data).__name__}: values exist only when the compiled code runs>"
         elif _is_deallocated(self):
             body = "<deallocated by nbt.backend_deallocate>"
         else:
@@ -172,11 +215,19 @@ def _is_traced(tensor: Tensor) -> bool:
     return isinstance(array_of(tensor), jax.core.Tracer)
 
 
+# The recorder of the defn tracing now (`numbat._expr` records into it): a tracer seen while
+# none records belongs to a JAX transformation of the caller's own.
+recording: contextvars.ContextVar = contextvars.ContextVar("numbat_recorder", default=None)
+
+
 def _check_concrete(tensor: Tensor, action: str) -> None:
     if _is_traced(tensor):
+        where = (
+            "inside a defn" if recording.get() is not None else "under a JAX transformation (jax.jit, jax.grad, ...)"
+        )
         raise ArgumentError(
-            f"cannot {action} a traced tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}) "
-            "inside a defn: its values exist only when the compiled code runs. "
+            f"cannot {action} a traced tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}) {where}: "
+            "its values exist only when the compiled code runs. "
             "Compute with numbat ops instead; for a Python `if` on a tensor use nbt.cond (or nbt.select element-wise)"
         )
     if _is_deallocated(tensor):
@@ -195,17 +246,83 @@ def _flatten(tensor: Tensor):
     data = tensor.data
     if data.__class__ is VectorizedData:  # the array is the leaf; the vectorized axes are static
         return (data.array,), (tensor.type, tensor.names, tensor.backend, data.axes)
-    return (data,), (tensor.type, tensor.names, tensor.backend)
+    names = tensor.names
+    if names.__class__ is _Refitted and names.leaf == id(data):
+        names = names.given  # the very tensor JAX built: JAX gets its own structure back
+    return (data,), (tensor.type, names, tensor.backend)
 
 
 def _unflatten(aux, children) -> Tensor:
     (data,) = children
     if len(aux) == 4:
         return Tensor(VectorizedData(data, aux[3]), *aux[:3])
-    return Tensor(data, *aux)
+    type_, names, backend = aux
+    if data.__class__ is Tensor:  # jax.jacfwd/jacrev: the input's tree inside the output's
+        return _jacobian(names, data)
+    # JAX unflattens whatever it holds: arrays, tracers, and placeholders (None, object()).
+    rank = getattr(data, "ndim", None)
+    if rank is not None and rank != len(names):
+        names = _Refitted.of(names, data, rank)
+    if device_backend is not None and not isinstance(backend, device_backend) and isinstance(data, jax.Array):
+        backend = device_backend()  # a tracer (or jit's device array) of a NumPy tensor: numbat's ops run it on XLA
+    return Tensor(data, type_, names, backend)
 
+
+def _jacobian(names: tuple, inner: Tensor) -> Tensor:
+    """The Jacobian of a tensor-to-tensor function, which JAX builds as a tensor (the output's
+    structure) of tensors (the input's, over arrays of the output's axes then the input's):
+    one tensor, named by the output's axes then the input's, as `nbt.jacobian` gives it."""
+    inner_names = inner.names
+    if len(names) <= len(inner_names):
+        inner_names = names + tuple(inner_names[len(names) :])
+    return Tensor(inner.data, inner.type, inner_names, inner.backend)
+
+
+class _Refitted(tuple):
+    """The names of a tensor whose data JAX handed back with another rank: a plain tuple of
+    names to numbat. `jax.vmap`'s tracer says which axis it maps (its `batch_dim`);
+    otherwise, as `lax.scan` and vmap's default axes do, leading axes were taken away.
+    Added axes (vmap's and scan's outputs, `jax.jacfwd`'s basis) lead and are unnamed, and
+    flattening that very tensor again gives JAX the names it gave (`given`; `leaf` is the
+    id of its data): JAX compares the trees it builds with the trees it was given
+    (`jacfwd`), and a user's `tree_map` over parameters and vmap's per-example gradients
+    does the same."""
+
+    @classmethod
+    def of(cls, names: tuple, data, rank: int) -> _Refitted:
+        if rank < len(names):  # the tensor a function of vmap or scan gets: a structure of its own
+            mapped = getattr(data, "batch_dim", None)
+            if rank == len(names) - 1 and type(mapped) is int and 0 <= mapped < len(names):
+                return cls(names[:mapped] + names[mapped + 1 :])
+            return cls(names[len(names) - rank :])
+        fitted = cls((None,) * (rank - len(names)) + names)
+        fitted.given, fitted.leaf = names, id(data)
+        return fitted
+
+    given: tuple = ()
+    leaf: int = -1
+
+
+def _not_a_jax_value(tensor: Tensor):
+    """JAX's type of a Tensor where JAX reads an array's type itself (not a pytree's leaves):
+    the output of `jax.grad`'s function, above all. An error that names numbat's way (`lax`
+    functions check their operands' dtype first and give JAX's own message)."""
+    raise ArgumentError(
+        f"JAX needs an array here and got a numbat Tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}): "
+        "jax.grad and jax.value_and_grad need the function to return a JAX scalar, so return jnp.asarray(loss) "
+        "(the tensor's array) or differentiate with nbt.grad / nbt.value_and_grad, which return tensors; "
+        "lax functions take jnp.asarray(t). jax.jit, jax.vmap and lax.scan take and return tensors as they are"
+    )
+
+
+# The XLA backend class, installed by numbat.backends (this layer imports none): the backend
+# of a tensor whose data is a JAX array or tracer that JAX handed back.
+device_backend = None
 
 jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
+# JAX 0.10 reads `__jax_array__` only in jax.numpy; where it needs an array's type (jax.grad's
+# output) it would say only that `__jax_array__` is no longer supported there.
+_jax_core.pytype_aval_mappings[Tensor] = _not_a_jax_value
 
 
 @typing.final

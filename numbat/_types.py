@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numbers
 import typing
+import warnings
 
 import ml_dtypes
 import numpy as np
@@ -109,25 +110,35 @@ C64 = Type("c", 64)
 
 _BY_NAME = {str(Type(kind, bits)): Type(kind, bits) for kind, bits in _DTYPES}
 _BY_DTYPE = {dtype: Type(kind, bits) for (kind, bits), dtype in _DTYPES.items()}
+# NumPy's (and ml_dtypes') dtype names, "float64" or "bool": each names one dtype, so one Nx type.
+_BY_NUMPY_NAME = {dtype.name: type_ for dtype, type_ in _BY_DTYPE.items()} | {"bool": U8, "bool_": U8}
 
 
 def parse(spec: str | Type | tuple | np.dtype | type) -> Type:
-    """Parses a type from `"f32"`, `("f", 32)`, a `Type` or a NumPy dtype.
+    """Parses a type from `"f32"`, `("f", 32)`, a `Type`, a NumPy dtype or a NumPy dtype's
+    name (`"float64"`, `"bool"`). NumPy's one-letter codes are refused: `"f8"` is Nx's
+    8-bit float, where NumPy's `"f8"` is float64.
 
-    >>> parse("s64"), parse(("u", 8)), parse(np.float16), parse("u4")
-    (Type('s', 64), Type('u', 8), Type('f', 16), Type('u', 4))
+    >>> parse("s64"), parse(("u", 8)), parse(np.float16), parse("u4"), parse("float64"), parse("bool")
+    (Type('s', 64), Type('u', 8), Type('f', 16), Type('u', 4), Type('f', 64), Type('u', 8))
     >>> parse("f31")
     Traceback (most recent call last):
     ...
     numbat.ArgumentError: unknown type 'f31'; types are s2, s4, s8, s16, s32, s64, u2, u4, u8, u16, u32, u64, f8, f16, f32, f64, bf16, f8_e4m3fn, c64, c128
+    >>> parse("float")
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: unknown type 'float': NumPy reads it as float64, which numbat spells 'f64' (a NumPy dtype's full name, such as 'float64', works too)
     """
     if isinstance(spec, Type):
         return spec
     if spec is None:
         raise ArgumentError("a type is needed, such as 'f32' or 's64', got None")
     if isinstance(spec, str):
-        if spec in _BY_NAME:
-            return _BY_NAME[spec]
+        found = _BY_NAME.get(spec) or _BY_NUMPY_NAME.get(spec)
+        if found is not None:
+            return found
+        _refuse_numpy_spelling(spec)
     elif isinstance(spec, tuple):
         if len(spec) == 2 and all(isinstance(part, (str, int)) for part in spec) and tuple(spec) in _DTYPES:
             return Type(*spec)
@@ -141,6 +152,23 @@ def parse(spec: str | Type | tuple | np.dtype | type) -> Type:
         if dtype in _BY_DTYPE:
             return _BY_DTYPE[dtype]
     raise ArgumentError(f"unknown type {spec!r}; types are {', '.join(_BY_NAME)}")
+
+
+def _refuse_numpy_spelling(spec: str) -> None:
+    """An error naming the Nx type for a NumPy spelling that is not a dtype's name (`"float"`,
+    `"f4"`, `"<i8"`): such codes are ambiguous beside Nx's names."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # NumPy 2's deprecated aliases ("a")
+            dtype = np.dtype(spec)
+    except (TypeError, ValueError):
+        return
+    found = _BY_NUMPY_NAME.get(dtype.name)
+    if found is not None:
+        raise ArgumentError(
+            f"unknown type {spec!r}: NumPy reads it as {dtype.name}, which numbat spells '{found}' "
+            f"(a NumPy dtype's full name, such as {dtype.name!r}, works too)"
+        )
 
 
 def of_dtype(dtype: np.dtype) -> Type:

@@ -30,6 +30,8 @@ telemetry handler listens.
 
 from __future__ import annotations
 
+import jax
+
 from .. import _expr, telemetry
 from .._tensor import Tensor
 
@@ -124,6 +126,10 @@ def call(self, *args, **options):
             except RuntimeError:
                 self._raise_if_deallocated((first,))
                 raise
+            except TypeError:  # a tracer of the caller's JAX transformation, for a compiled executable
+                if not isinstance(data, jax.core.Tracer):
+                    raise
+                return self._call(args, options)
             self._hits[0] += 1
             if telemetry.listened:
                 telemetry.cache_hit(self.name, last.key, counted=True)
@@ -165,6 +171,10 @@ def call(self, *args, **options):
     except RuntimeError:
         self._raise_if_deallocated(args)
         raise
+    except TypeError:  # a tracer of the caller's JAX transformation, for a compiled executable
+        if not any(isinstance(data, jax.core.Tracer) for data in datas):
+            raise
+        return self._call(args, options)
     self._hits[0] += 1
     if telemetry.listened:
         telemetry.cache_hit(self.name, entry.key, counted=True)

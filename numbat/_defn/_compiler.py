@@ -258,6 +258,8 @@ class Defn:
             self._raise_if_deallocated(args)
             raise
         datas = [t.data for t in tensors]
+        if any(isinstance(data, jax.core.Tracer) for data in datas):
+            return self._call_traced(signature, datas)
         entry = self._cache.get(signature)
         if entry is None:
             with self._lock:  # re-entrant: a hook or a nested call on this thread cannot deadlock
@@ -279,6 +281,23 @@ class Defn:
             self._raise_if_deallocated(args)
             raise
         return self._outputs(entry, out)
+
+    def _call_traced(self, signature: _signature.Signature, datas: list):
+        """A call under the caller's own JAX transformation (`jax.jit`, `grad`, `vmap`,
+        `lax.scan`): the body traces into the caller's computation under this defn's settings
+        (x64 for 64-bit inputs, precision) and compiles with it, so the defn compiles no
+        executable of its own and emits no compilation event."""
+        flat, traced = self.trace(signature)
+        with self.lowering_context(any(t.type.bits >= 64 for t in signature.templates)):
+            out = jax.jit(flat)(*datas)
+        outs = (out,) if traced["single"] else out
+        results = [Tensor(data, t.type, t.names, self.backend) for data, t in zip(outs, traced["templates"])]
+        shape = _output_shape(traced["treedef"])
+        if shape == "tuple":
+            return tuple(results)
+        if shape == "tree":
+            return jax.tree_util.tree_unflatten(traced["treedef"], results)
+        return _vectorized_call.unflatten_outputs(traced["treedef"], results)
 
     def _raise_if_deallocated(self, args: tuple) -> None:
         """Raises the numbat error for a call on a tensor freed with `backend_deallocate`
@@ -515,7 +534,10 @@ def _key(name: str, signature: _signature.Signature) -> str:
 
 
 def _tensor_output(backend):
+    """Numbers and JAX arrays a defn returns become tensors (a `jax.numpy` result is a
+    tracer: an unnamed tensor of its dtype's Nx type), as the Evaluator makes them."""
+
     def convert(value):
-        return _dispatch.to_tensor(value, backend) if is_number(value) else value
+        return _dispatch.to_tensor(value, backend) if is_number(value) or isinstance(value, jax.Array) else value
 
     return convert

@@ -15,6 +15,7 @@ from .._errors import ArgumentError
 from .._tensor import Template, Tensor
 from ..backends import _default
 from ..backends._abstract import AbstractBackend
+from ..backends.xla_backend import XLABackend
 
 
 def to_tensor(value, backend: AbstractBackend | None = None) -> Tensor:
@@ -56,6 +57,8 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
             f"a template ({data}) has no data, so ops cannot run on it; pass it to nbt.compile or "
             "nbt.xla.to_mlir_module, or build a tensor with nbt.broadcast(0, shape)"
         )
+    if isinstance(data, jax.core.Tracer):
+        return _traced(data, type, names, backend)
     requested = None if type is None else _types.parse(type)
     array, inferred = _host_array(data, requested)
     type_ = inferred if requested is None else requested
@@ -74,6 +77,60 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
     if recorder is not None:  # inside a defn: a constant of the graph, with its values
         recorder.constant(result, array)
     return result
+
+
+def from_dlpack(array, names=None, backend=None) -> Tensor:
+    """A tensor of any DLPack exporter (a NumPy or JAX array, a PyTorch tensor, a numbat
+    tensor), sharing its memory where the backend can (NumPy's on the CPU, XLA's on the
+    array's device). The Nx type is the dtype's (bool is u8); a numbat tensor keeps its
+    type and, unless `names` says otherwise, its names.
+
+    >>> nbt.from_dlpack(np.arange(3, dtype=np.int16), names=["x"])
+    numbat.Tensor<
+      s16[x: 3]
+      [0, 1, 2]
+    >
+    >>> nbt.from_dlpack([1, 2])
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: from_dlpack takes an array with __dlpack__ (NumPy, JAX, PyTorch, a numbat tensor), got list [1, 2]; nbt.tensor reads lists and numbers
+    """
+    if not hasattr(array, "__dlpack__"):
+        raise ArgumentError(
+            f"from_dlpack takes an array with __dlpack__ (NumPy, JAX, PyTorch, a numbat tensor), "
+            f"got {builtins.type(array).__name__} {_preview(array)}; nbt.tensor reads lists and numbers"
+        )
+    backend = _default.resolve(backend)
+    if isinstance(backend, XLABackend):
+        with jax.enable_x64(True):  # f64 stays f64
+            data = jax.dlpack.from_dlpack(array, device=backend.device)
+    else:
+        try:
+            data = np.from_dlpack(array)
+        except (RuntimeError, BufferError, TypeError) as error:  # a dtype or a device NumPy cannot take
+            raise ArgumentError(
+                f"from_dlpack: NumPy cannot import this array ({error}); the XLA backend takes what JAX "
+                "does: nbt.from_dlpack(array, backend=nbt.XLABackend())"
+            ) from error
+    if isinstance(array, Tensor):
+        type_, names = array.type, array.names if names is None else names
+    else:
+        type_ = _types.of_dtype(data.dtype)
+    if data.dtype != type_.dtype:  # a bool array, held as u8
+        data = data.astype(type_.dtype)
+    return Tensor(data, type_, _names.normalize(names, data.ndim), backend)
+
+
+def _traced(data: jax.core.Tracer, type, names, backend) -> Tensor:
+    """A tensor of a JAX tracer (numbat code under `jax.jit`, `grad` or `vmap`; a `jax.numpy`
+    result inside a defn): XLA data of its dtype's Nx type (bool is u8), unnamed unless
+    `names` says, as `nbt.tensor` reads a concrete `jax.Array`."""
+    type_ = _types.of_dtype(data.dtype) if type is None else _types.parse(type)
+    if data.dtype != type_.dtype:
+        data = data.astype(type_.dtype)
+    if not isinstance(backend, XLABackend):  # a tracer's values live where JAX computes them
+        backend = XLABackend()
+    return Tensor(data, type_, _names.normalize(names, data.ndim), backend)
 
 
 def _from_tensor(tensor: Tensor, type, names) -> Tensor:
@@ -112,6 +169,11 @@ def _host_array(data, requested: _types.Type | None = None) -> tuple[np.ndarray,
         array = np.asarray(data)
     except OverflowError:
         array = np.asarray(data, dtype=object)
+    except jax.errors.TracerArrayConversionError:
+        raise ArgumentError(
+            "nbt.tensor reads numbers, and this list holds traced values (under a JAX transformation "
+            "or a defn): join them with nbt.stack(values) or nbt.concatenate"
+        ) from None
     if array.dtype.kind == "O" or (array.dtype.kind == "f" and array.size and np.abs(array).max() >= 2**63):
         # NumPy holds ints from 2**63 mixed with smaller ones as floats (or objects): keep them exact
         objects = np.asarray(data, dtype=object)

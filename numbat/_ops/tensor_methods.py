@@ -110,14 +110,36 @@ def _spelling(tensor: Tensor, name: str) -> str:
             f"{message}: a tensor has an Nx type, t.type (here {tensor.type}); "
             "t.type.dtype is the NumPy dtype that stores it"
         )
-    if name in ("ndim", "nbytes", "itemsize"):
-        spelling = {"ndim": "t.rank", "nbytes": "nbt.byte_size(t)", "itemsize": "t.type.size // 8"}[name]
+    spelling = _METHOD_SPELLINGS.get(name)
+    if spelling is not None:
         return f"{message}: numbat spells it {spelling}"
     op = _OPS.get(name)
     if op is not None:
         parameters = list(inspect.signature(op).parameters.values())[1:]
         return f"{message}: numbat's ops are functions, as in Nx: nbt.{name}(t{''.join(', ' + str(p) for p in parameters)})"
     return message
+
+
+# NumPy's and JAX's array attributes that numbat spells otherwise (a method here is an op there).
+_METHOD_SPELLINGS = {
+    "ndim": "t.rank",
+    "nbytes": "nbt.byte_size(t)",
+    "itemsize": "t.type.bits // 8",
+    "tolist": "nbt.to_list(t)",
+    "item": "nbt.to_number(t)",
+    "numpy": "t.to_numpy() (or np.asarray(t))",
+    "max": "nbt.reduce_max(t, axes=None, keep_axes=False) (nbt.max(a, b) is element-wise)",
+    "min": "nbt.reduce_min(t, axes=None, keep_axes=False) (nbt.min(a, b) is element-wise)",
+    "prod": "nbt.product(t, axes=None, keep_axes=False)",
+    "std": "nbt.standard_deviation(t, axes=None, keep_axes=False, ddof=0)",
+    "var": "nbt.variance(t, axes=None, keep_axes=False, ddof=0)",
+    "cumsum": "nbt.cumulative_sum(t, axis=0)",
+    "ravel": "nbt.flatten(t)",
+    "transpose": "nbt.transpose(t, axes=None) (or t.T)",
+    "swapaxes": "nbt.transpose(t, axes=[...])",
+    "tobytes": "nbt.to_binary(t)",
+    "copy": "nbt.backend_copy(t) (tensors are immutable: an op never changes its inputs)",
+}
 
 
 class _Spelled:
@@ -175,7 +197,7 @@ Tensor.reshape = reshape
 Tensor.astype = astype
 # The names that get a hint (those the class has work); `dir(t)` leaves them out, so
 # completion offers only what works.
-_SPELLED = frozenset(name for name in ("dtype", "ndim", "nbytes", "itemsize", *_OPS) if name not in vars(Tensor))
+_SPELLED = frozenset(name for name in ("dtype", *_METHOD_SPELLINGS, *_OPS) if name not in vars(Tensor))
 for _name in _SPELLED:
     setattr(Tensor, _name, _Spelled(_name))
 Tensor.__dir__ = _dir

@@ -10,7 +10,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .. import _client
+from .. import _client, _tensor
 from .._tensor import Template, Tensor
 from . import _kernels
 from ._array import ArrayBackend
@@ -84,3 +84,6 @@ class XLABackend(ArrayBackend):
     def describe(self) -> str:
         device = self.device
         return f"XLA {self.client or _client.default_client()}:{device.id} ({device.device_kind})"
+
+
+_tensor.device_backend = XLABackend  # the backend of data JAX hands back (see `_tensor._unflatten`)
