@@ -20,7 +20,7 @@ from numbat.xla import _disk_cache, _signing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXECUTABLE = b"NUMBAT-FUNCTION-2 executable\n"
-PORTABLE = b"NUMBAT-FUNCTION-2 portable\n"
+PORTABLE = b"NUMBAT-FUNCTION-3 portable\n"
 
 
 class _Planted:
@@ -316,7 +316,7 @@ def test_unreadable_entries_unwritable_directories_and_a_full_disk_degrade(tmp_p
 def _parts(blob):
     """(magic, mac, header, payload) of a blob that serialize wrote."""
     magic = EXECUTABLE if blob.startswith(EXECUTABLE) else PORTABLE
-    mac = blob[len(magic) : len(magic) + 32] if magic == EXECUTABLE else b""
+    mac = blob[len(magic) : len(magic) + 32]
     body = blob[len(magic) + len(mac) :]
     (length,) = struct.unpack_from("<Q", body)
     return magic, mac, json.loads(body[8 : 8 + length]), body[8 + length :]
@@ -325,8 +325,7 @@ def _parts(blob):
 def _join(magic, header, payload, sign=False, mac=b""):
     encoded = json.dumps(header).encode()
     body = struct.pack("<Q", len(encoded)) + encoded + payload
-    if magic == EXECUTABLE:
-        mac = _signing.sign(magic + body) if sign else mac
+    mac = _signing.sign(magic + body) if sign else mac
     return magic + mac + body
 
 
@@ -394,8 +393,9 @@ def test_a_damaged_portable_header_is_refused(data_dir, edit, message):
     blob = nbt.xla.serialize(lambda x: (x * 2, nbt.sum(x)), [nbt.template((2,), "f32")], portable=True)
     magic, _, header, payload = _parts(blob)
     edit(header)
-    with pytest.raises(nbt.ArgumentError, match=message):
-        nbt.xla.deserialize(_join(magic, header, payload))
+    for edited in (_join(magic, header, payload, sign=True), _join(magic, header, payload, mac=bytes(32))):
+        with pytest.raises(nbt.ArgumentError, match=message):
+            nbt.xla.deserialize(edited)
 
 
 _UNPICKLED = []
@@ -425,7 +425,7 @@ def test_the_portable_format_unpickles_nothing(data_dir):
     assert found[True] == [] and found[False] != []
 
 
-def test_a_portable_blob_calling_a_custom_call_outside_jaxs_stable_list_is_refused(data_dir):
+def test_a_strangers_portable_blob_calling_a_custom_call_outside_jaxs_stable_list_is_refused(data_dir):
     blob = nbt.xla.serialize(lambda x: x * 2, [nbt.template((2,), "f32")], portable=True)
     magic, _, header, _ = _parts(blob)
 
@@ -434,8 +434,6 @@ def test_a_portable_blob_calling_a_custom_call_outside_jaxs_stable_list_is_refus
 
     unchecked = [jax.export.DisabledSafetyCheck.custom_call("numbat_test_target")]
     exported = jax.export.export(jax.jit(foreign), disabled_checks=unchecked)(jax.ShapeDtypeStruct((2,), "float32"))
-    crafted = _join(magic, header, bytes(exported.serialize()))
-    with pytest.raises(
-        nbt.ArgumentError, match="calls numbat_test_target, outside jax.export's list of stable custom calls"
-    ):
+    crafted = _join(magic, header, bytes(exported.serialize()), mac=bytes(32))
+    with pytest.raises(nbt.ArgumentError, match="refuses it: it calls the custom call 'numbat_test_target'"):
         nbt.xla.deserialize(crafted)
