@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import tracemalloc
 import warnings
 
 import jax
@@ -108,6 +109,44 @@ def test_the_key_lives_in_the_xdg_data_home_without_numbat_data_dir(tmp_path, mo
     assert _signing.key_path() == str(tmp_path / "home" / ".local" / "share" / "numbat" / "signing_key")
 
 
+def test_a_relative_xdg_data_home_is_ignored(tmp_path, monkeypatch):
+    """The XDG spec: a relative path in XDG_DATA_HOME is invalid and is ignored."""
+    monkeypatch.delenv("NUMBAT_DATA_DIR")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    for value in ("relative/data", "", "."):
+        monkeypatch.setenv("XDG_DATA_HOME", value)
+        assert _signing.key_path() == str(tmp_path / "home" / ".local" / "share" / "numbat" / "signing_key")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="modes and owners are POSIX's")
+def test_a_data_directory_others_can_write_or_another_user_owns_is_refused(data_dir, monkeypatch):
+    _signing.sign(b"create it")
+    assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700
+    for mode in (0o777, 0o770, 0o702):
+        data_dir.chmod(mode)
+        with pytest.raises(nbt.xla.KeyFileError, match=rf"data directory .* has mode {oct(mode)}: others could"):
+            _signing.sign(b"x")
+    data_dir.chmod(0o755)  # readable by others is fine: the key itself is 0600
+    mac = _signing.sign(b"x")
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(data_dir).st_uid + 1)
+    with pytest.raises(nbt.xla.KeyFileError, match="data directory .* belongs to another user"):
+        _signing.sign(b"x")
+    monkeypatch.undo()
+    monkeypatch.setenv("NUMBAT_DATA_DIR", str(data_dir))
+    assert _signing.sign(b"x") == mac
+
+
+def test_a_key_is_never_created_in_a_directory_others_can_write(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("NUMBAT_DATA_DIR", str(shared))
+    with pytest.raises(nbt.xla.KeyFileError, match="others could replace the signing key"):
+        _signing.sign(b"x")
+    assert list(shared.iterdir()) == []
+
+
 def test_a_key_file_with_the_wrong_mode_size_kind_or_owner_is_refused(data_dir, monkeypatch):
     _signing.sign(b"create it")
     key = data_dir / "signing_key"
@@ -196,6 +235,34 @@ def test_a_signed_entry_renamed_to_another_modules_key_is_rejected(data_dir, tmp
     with pytest.warns(_disk_cache.CacheWarning, match="written for another module"):
         result = nbt.defn(lambda x: x - 1, cache=str(cache))(nbt.tensor([0.0]))
     assert result.to_numpy().tolist() == [-1.0]
+
+
+@pytest.mark.parametrize("size, reason", [(1 << 30, "more than an entry numbat writes"), (1 << 28, "signature")])
+def test_a_planted_huge_entry_costs_o_chunk_memory_and_one_warning(data_dir, tmp_path, size, reason):
+    """A sparse file (it costs the attacker nothing) under an entry's name: past the cap it
+    is refused unread; under it, its MAC is checked in chunks. Either way the memory it costs
+    is a chunk's, not its size (the old reader read 1 GiB whole: a 4 GiB peak)."""
+    cache = tmp_path / "cache"
+    entry = _entry(cache)
+    with open(entry, "r+b") as file:
+        file.seek(len(_disk_cache.MAGIC) + 32)
+        file.truncate(size)  # the magic and a MAC stay; the rest reads as zeros
+    tracemalloc.start()
+    try:
+        result, caught, from_disk = _call(cache)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result == [3.0] and not from_disk and len(caught) == 1 and reason in caught[0], caught
+    assert peak < 16 << 20, f"reading the planted entry took {peak} bytes"
+    assert _call(cache) == ([3.0], [], True)  # rewritten
+
+
+def test_an_executable_larger_than_an_entry_holds_is_compiled_without_the_cache(data_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(_disk_cache, "MAX_ENTRY_BYTES", 1000)
+    result, caught, _ = _call(tmp_path / "cache")
+    assert result == [3.0] and len(caught) == 1 and "more than an entry holds (1000)" in caught[0]
+    assert list((tmp_path / "cache").glob("*.xla")) == []
 
 
 # Faults of the disk cache: one warning, the defn runs, nothing blocks.
