@@ -80,17 +80,17 @@ def check(op: str, out: Template, backend, vectorized: tuple = (), public: bool 
             )
     if any(size < 0 for size in whole):
         return  # a malformed shape: the op's own checks name it
-    if math.prod(whole) >= _DIMENSION_LIMIT:
-        raise AllocationError(
-            f"{_named(op, public)}: {_describe(out, vectorized)} has {math.prod(whole)} elements, more than "
-            f"64 bits can count (at most {_DIMENSION_LIMIT - 1})"
-        )
     needed = nbytes(whole, out.type)
     capacity, what = capacity_of(backend)
     if capacity is not None and needed > capacity:
         raise AllocationError(
             f"{_named(op, public)} needs {_human(needed)} ({needed} bytes) for {_describe(out, vectorized)}, more "
             f"than {what} has ({_human(capacity)} of {'physical memory' if what == 'the host' else 'device memory'})"
+        )
+    if math.prod(whole) >= _DIMENSION_LIMIT:  # no known capacity: XLA still cannot count the elements
+        raise AllocationError(
+            f"{_named(op, public)}: {_describe(out, vectorized)} has {math.prod(whole)} elements, more than "
+            f"64 bits can count (at most {_DIMENSION_LIMIT - 1})"
         )
     if needed >= _DIMENSION_LIMIT:  # no known capacity: XLA still cannot size it
         raise AllocationError(

@@ -73,6 +73,8 @@ def test_a_device_without_a_limit_still_refuses_int64_overflow():
     _allocation.check("iota", Template((2**40,), _types.Type("s", 32), (None,)), backend)  # unknown limit: allowed
     with pytest.raises(nbt.AllocationError, match="more than 64 bits"):
         _allocation.check("iota", Template((2**62,), _types.Type("s", 32), (None,)), backend)
+    with pytest.raises(nbt.AllocationError, match=r"s4\[2147483648\]\[4294967296\] has 9223372036854775808 elements"):
+        _allocation.check("iota", Template((2**31, 2**32), _types.Type("s", 4), (None, None)), backend)  # 2**62 bytes
 
 
 def test_a_shape_checked_small_once_costs_a_set_lookup_afterwards(monkeypatch):
