@@ -122,21 +122,17 @@ def _public_functions() -> dict:
     """The code of each public numbat function, by its public name (`random.choice`), read
     from the loaded package on the error path (this layer imports nothing above it)."""
     package = sys.modules.get("numbat")
-    if package is None:
-        return {}
+    xla = getattr(package, "xla", None)
+    exported = set(getattr(xla, "__all__", ()))
+    namespaces = [("", package)] + [(f"{name}.", getattr(package, name, None)) for name in ("random", "linalg")]
+    namespaces += [("xla.", module) for name, module in list(sys.modules.items()) if name.startswith("numbat.xla")]
     found: dict = {}
-    namespaces = [("", package), ("random.", package.random), ("linalg.", package.linalg), ("xla.", package.xla)]
-    namespaces += [("xla.", module) for name, module in list(sys.modules.items()) if name.startswith("numbat.xla._")]
     for prefix, namespace in namespaces:
-        for name, value in list(vars(namespace).items()):
-            if name.startswith("_") or not inspect.isfunction(value) or prefix == "xla." and name not in _xla(package):
+        for name, value in list(vars(namespace).items()) if namespace is not None else ():
+            if name.startswith("_") or not inspect.isfunction(value) or (prefix == "xla." and name not in exported):
                 continue
             found.setdefault(inspect.unwrap(value).__code__, prefix + name)
     return found
-
-
-def _xla(package) -> set:
-    return set(getattr(package.xla, "__all__", ()))
 
 
 def capacity_of(backend) -> tuple[int | None, str]:

@@ -47,7 +47,10 @@ def vet(exported: jax.export.Exported, backend) -> None:
             module = exported.mlir_module(serialized=False)
         except Exception as error:  # noqa: BLE001 - a damaged module fails to parse in several ways
             raise ArgumentError(f"deserialize: the exported module cannot be read ({error})") from None
-        _walk(module.operation, backend, problems)
+        try:
+            _walk(module.operation, backend, problems)
+        except RecursionError:
+            problems.append("its regions are nested too deeply to check")
         entry = _entry(module)
         if entry is None:
             problems.append("it has no public entry function")
