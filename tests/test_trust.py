@@ -411,6 +411,22 @@ def test_a_crafted_executable_blob_is_refused_and_runs_nothing(data_dir, tmp_pat
         nbt.xla.deserialize(crafted, trusted="yes")
 
 
+@pytest.mark.parametrize("magic", [EXECUTABLE, PORTABLE])
+def test_a_huge_forged_blob_is_refused_without_a_copy(data_dir, magic):
+    """The MAC is checked in chunks over the caller's buffer: a 256 MiB forged blob costs no
+    copy of itself (the old check copied it twice: bytes(blob), then magic + body)."""
+    _signing.sign(b"create the key")
+    forged = bytearray(magic + bytes(32) + struct.pack("<Q", 2) + b"{}" + bytes(1 << 28))
+    tracemalloc.start()
+    try:
+        with pytest.raises(nbt.ArgumentError):
+            nbt.xla.deserialize(forged)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20, f"checking the blob took {peak} bytes"
+
+
 def test_an_executable_blob_from_another_key_loads_only_when_trusted(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBAT_DATA_DIR", str(tmp_path / "alice"))
     blob = nbt.xla.serialize(lambda x: x * 2, [nbt.template((2,), "f32")])
