@@ -14,6 +14,12 @@ The guard's cost on the eager fast path is one set lookup: `FINE` holds the
 shapes `check` found small (non-empty, at most `SMALL` elements, which no device
 is too small for in any type), and callers call `check` only for other shapes.
 
+A vectorized tensor is checked whole, its vectorized axes included (`vectorized`).
+The message names the public function the user called (`nbt.linspace`, not the
+`iota` it runs): on the error path only, the stack is read up to the first frame
+outside numbat (and the JAX frames a defn or vmap traces through), and the
+outermost public numbat function there names the call.
+
 >>> check("iota", Template((2**62,), _types.Type("s", 32), (None,)), NumPyBackend())
 Traceback (most recent call last):
 ...
@@ -22,12 +28,14 @@ numbat.AllocationError: iota needs 16 EiB (18446744073709551616 bytes) for s32[4
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
+import sys
 
 from . import _types
 from ._errors import AllocationError
-from ._format import header
+from ._format import header, vectorized_header
 from ._tensor import Template
 from .backends.numpy_backend import NumPyBackend
 
@@ -53,29 +61,78 @@ def nbytes(shape, type_: _types.Type) -> int:
     return (math.prod(int(d) for d in shape) * type_.bits + 7) // 8
 
 
-def check(op: str, out: Template, backend) -> None:
-    """Raises `numbat.AllocationError` when `out` cannot be allocated on `backend`'s device."""
+def check(op: str, out: Template, backend, vectorized: tuple = (), public: bool = True) -> None:
+    """Raises `numbat.AllocationError` when `out` cannot be allocated on `backend`'s device;
+    `vectorized` are the `(name, size)` axes a vectorized tensor holds besides `out`'s shape.
+    With `public`, the message names the public call that runs op `op` (see above)."""
+    sizes = tuple(size for _, size in vectorized)
     shape = tuple(out.shape)
-    if 0 < math.prod(shape) <= SMALL:
-        if shape.__class__ is out.shape.__class__:
+    whole = sizes + shape
+    if 0 < math.prod(whole) <= SMALL:
+        if not sizes and shape.__class__ is out.shape.__class__:
             _remember(shape)
         return
-    for size in shape:
+    for size in whole:
         if size >= _DIMENSION_LIMIT:
             raise AllocationError(
-                f"{op}: dimension {size} of {_describe(out)} does not fit in 64 bits (at most {_DIMENSION_LIMIT - 1})"
+                f"{_named(op, public)}: dimension {size} of {_describe(out, vectorized)} does not fit in 64 bits "
+                f"(at most {_DIMENSION_LIMIT - 1})"
             )
-    if any(size < 0 for size in shape):
+    if any(size < 0 for size in whole):
         return  # a malformed shape: the op's own checks name it
-    needed = nbytes(shape, out.type)
+    needed = nbytes(whole, out.type)
     capacity, what = capacity_of(backend)
     if capacity is not None and needed > capacity:
         raise AllocationError(
-            f"{op} needs {_human(needed)} ({needed} bytes) for {_describe(out)}, more than {what} has "
-            f"({_human(capacity)} of {'physical memory' if what == 'the host' else 'device memory'})"
+            f"{_named(op, public)} needs {_human(needed)} ({needed} bytes) for {_describe(out, vectorized)}, more "
+            f"than {what} has ({_human(capacity)} of {'physical memory' if what == 'the host' else 'device memory'})"
+        )
+    if math.prod(whole) >= _DIMENSION_LIMIT:  # no known capacity: XLA still cannot count the elements
+        raise AllocationError(
+            f"{_named(op, public)}: {_describe(out, vectorized)} has {math.prod(whole)} elements, more than "
+            f"64 bits can count (at most {_DIMENSION_LIMIT - 1})"
         )
     if needed >= _DIMENSION_LIMIT:  # no known capacity: XLA still cannot size it
-        raise AllocationError(f"{op} needs {_human(needed)} ({needed} bytes) for {_describe(out)}, more than 64 bits")
+        raise AllocationError(
+            f"{_named(op, public)} needs {_human(needed)} ({needed} bytes) for {_describe(out, vectorized)}, "
+            "more than 64 bits"
+        )
+
+
+_PASS_THROUGH = ("numbat.", "jax.", "jaxlib.", "contextlib", "functools")
+
+
+def _named(op: str, public: bool) -> str:
+    """The public function on the stack that runs op `op` (the outermost one called from
+    outside numbat), else `op`."""
+    if not public:
+        return op
+    functions = _public_functions()
+    found, frame = None, sys._getframe(2)
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if module != "numbat" and not module.startswith(_PASS_THROUGH):
+            break
+        found = functions.get(frame.f_code, found)
+        frame = frame.f_back
+    return found or op
+
+
+def _public_functions() -> dict:
+    """The code of each public numbat function, by its public name (`random.choice`), read
+    from the loaded package on the error path (this layer imports nothing above it)."""
+    package = sys.modules.get("numbat")
+    xla = getattr(package, "xla", None)
+    exported = set(getattr(xla, "__all__", ()))
+    namespaces = [("", package)] + [(f"{name}.", getattr(package, name, None)) for name in ("random", "linalg")]
+    namespaces += [("xla.", module) for name, module in list(sys.modules.items()) if name.startswith("numbat.xla")]
+    found: dict = {}
+    for prefix, namespace in namespaces:
+        for name, value in list(vars(namespace).items()) if namespace is not None else ():
+            if name.startswith("_") or not inspect.isfunction(value) or (prefix == "xla." and name not in exported):
+                continue
+            found.setdefault(inspect.unwrap(value).__code__, prefix + name)
+    return found
 
 
 def capacity_of(backend) -> tuple[int | None, str]:
@@ -112,9 +169,10 @@ def host_memory() -> int | None:
         return None
 
 
-def _describe(out: Template) -> str:
+def _describe(out: Template, vectorized: tuple = ()) -> str:
     names = tuple(out.names) if out.names and len(out.names) == len(out.shape) else (None,) * len(out.shape)
-    return header(out.type, tuple(out.shape), names)
+    text = header(out.type, tuple(out.shape), names)
+    return f"{vectorized_header(vectorized)} {text}" if vectorized else text
 
 
 def _human(count: int) -> str:

@@ -9,7 +9,10 @@ client's `default_device_id` (device 0 unless configured).
 from __future__ import annotations
 
 import functools
+import importlib.metadata
+import importlib.util
 import os
+import pkgutil
 import re
 
 import jax
@@ -107,6 +110,29 @@ def available() -> tuple[str, ...]:
             continue
         names.append(name)
     return tuple(names)
+
+
+def present() -> tuple[str, ...]:
+    """The clients this machine has, known without starting the client: once it started, the
+    available ones; before, host and each accelerator whose JAX plugin is installed and whose
+    device is there (NVIDIA's /dev/nvidiactl, AMD's /dev/kfd, libtpu for a TPU).
+
+    >>> "host" in present()
+    True
+    """
+    if started():
+        return available()
+    plugins = {entry.name for entry in importlib.metadata.entry_points(group="jax_plugins")}
+    spec = importlib.util.find_spec("jax_plugins")
+    if spec is not None and spec.submodule_search_locations:
+        plugins |= {module.name for module in pkgutil.iter_modules(spec.submodule_search_locations)}
+    found = {
+        "cuda": any("cuda" in name for name in plugins) and os.path.exists("/dev/nvidiactl"),
+        "rocm": any("rocm" in name for name in plugins) and os.path.exists("/dev/kfd"),
+        "tpu": importlib.util.find_spec("libtpu") is not None,
+        "host": True,
+    }
+    return tuple(name for name in PLATFORMS if found[name])
 
 
 def default_client() -> str:

@@ -9,15 +9,18 @@ cannot run code; a damaged one raises `ArgumentError`.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import math
 import os
 import struct
+import zipfile
 import zlib
 
 import numpy as np
 
-from . import _types
+from . import _allocation, _types
 from ._errors import ArgumentError
 from ._ops import _convert
 from ._ops.composite.vectorization import vectorize
@@ -67,14 +70,33 @@ def deserialize(blob: bytes, backend=None):
         raise ArgumentError("deserialize: these bytes were not written by nbt.serialize")
     (length,) = struct.unpack_from("<Q", blob, len(_MAGIC))
     start = len(_MAGIC) + 8
+    backend = _default.resolve(backend)
     try:
         header = json.loads(blob[start : start + length])
         payload = blob[start + length :]
+        total = _claimed(header["structure"], backend)  # the header's sizes, checked before anything is allocated
         if header["compressed"]:
-            payload = zlib.decompress(payload)
-        return _decode(header["structure"], memoryview(payload), _default.resolve(backend))
-    except (ValueError, KeyError, TypeError, IndexError, zlib.error) as error:
+            payload = zlib.decompressobj().decompress(payload, total + 1)  # a zlib bomb stops at the claim
+        if len(payload) != total:
+            raise ValueError(f"the payload holds {len(payload)} bytes where the header says {total}")
+        return _decode(header["structure"], memoryview(payload), backend)
+    except (ValueError, KeyError, TypeError, IndexError, RecursionError, zlib.error) as error:
         raise ArgumentError(f"deserialize: the data is damaged or truncated ({error})") from None
+
+
+def _claimed(node: dict, backend) -> int:
+    """The payload bytes the header's tensors take, each tensor checked by the allocation guard."""
+    if "tensor" in node:
+        type_name, shape, _, size = node["tensor"]
+        vectorized = tuple((str(name), int(count)) for name, count in node.get("vectorized", ()))
+        template = Template(tuple(int(d) for d in shape), _types.parse(type_name), (None,) * len(shape))
+        _allocation.check("deserialize", template, backend, vectorized, public=False)
+        counts = tuple(count for _, count in vectorized)
+        if not isinstance(size, int) or size != math.prod(counts + template.shape) * template.type.dtype.itemsize:
+            raise ValueError(f"the header's size {size!r} does not match its shape {list(shape)} of {type_name}")
+        return size
+    items = node.get("tuple", node.get("list", list(node.get("dict", {}).values())))
+    return sum(_claimed(item, backend) for item in items)
 
 
 def _encode(value, buffers: list, where: str):
@@ -125,7 +147,8 @@ def _decode(node: dict, payload: memoryview, backend, offset: list | None = None
 
 
 def load_numpy(source, backend=None) -> Tensor:
-    """A tensor from a NumPy .npy file: its bytes, or a path. Pickled object arrays are refused.
+    """A tensor from a NumPy .npy file: its bytes, or a path. Pickled object arrays are refused;
+    the header's shape is checked against the data and the device before anything is allocated.
 
     >>> import io, numpy as np
     >>> buffer = io.BytesIO(); np.save(buffer, np.array([[1, 2]], dtype=np.int16))
@@ -137,7 +160,7 @@ def load_numpy(source, backend=None) -> Tensor:
       ]
     >
     """
-    array = _np_load(source, "load_numpy")
+    array = _np_load(source, "load_numpy", backend)
     if not isinstance(array, np.ndarray):
         raise ArgumentError("load_numpy: this is a .npz archive; use nbt.load_numpy_archive")
     return _from_array(array, backend, "load_numpy")
@@ -145,22 +168,62 @@ def load_numpy(source, backend=None) -> Tensor:
 
 def load_numpy_archive(source, backend=None) -> dict:
     """The tensors of a NumPy .npz archive (its bytes, or a path), by name."""
-    archive = _np_load(source, "load_numpy_archive")
+    archive = _np_load(source, "load_numpy_archive", backend)
     if isinstance(archive, np.ndarray):
         raise ArgumentError("load_numpy_archive: this is a single .npy array; use nbt.load_numpy")
     with archive:
-        return {name: _from_array(archive[name], backend, f"load_numpy_archive ({name})") for name in archive.files}
+        tensors = {}
+        for name in archive.files:
+            op = f"load_numpy_archive ({name})"
+            member = name + ".npy" if name + ".npy" in archive.zip.namelist() else name
+            try:
+                with archive.zip.open(member) as file:
+                    _vet_header(file, archive.zip.getinfo(member).file_size, op, backend)
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile) as error:
+                raise ArgumentError(f"{op}: cannot read it as NumPy data ({error})") from None
+            tensors[name] = _from_array(archive[name], backend, op)
+        return tensors
 
 
-def _np_load(source, op: str):
+def _np_load(source, op: str, backend):
+    where = "these bytes" if isinstance(source, (bytes, bytearray, memoryview)) else repr(source)
     if isinstance(source, (bytes, bytearray, memoryview)):
         source = io.BytesIO(bytes(source))
     elif not isinstance(source, (str, os.PathLike)):
         raise ArgumentError(f"{op} takes the file's bytes or its path, got {type(source).__name__}")
     try:
+        with contextlib.nullcontext(source) if isinstance(source, io.BytesIO) else open(source, "rb") as file:
+            if file.read(4) != b"PK\x03\x04":  # a .npy, not a .npz (zip) archive: its header is checked first
+                size = file.seek(0, os.SEEK_END)
+                file.seek(0)
+                _vet_header(file, size, op, backend)
+        if isinstance(source, io.BytesIO):
+            source.seek(0)
         return np.load(source, allow_pickle=False)
     except (ValueError, OSError, EOFError) as error:
-        raise ArgumentError(f"{op}: cannot read {source!r} as NumPy data ({error})") from None
+        raise ArgumentError(f"{op}: cannot read {where} as NumPy data ({error})") from None
+
+
+def _vet_header(file, size: int, op: str, backend) -> None:
+    """Reads a .npy header from `file` (`size` bytes in all) and refuses a shape that the data
+    does not hold or that the device cannot, before NumPy allocates it."""
+    version = np.lib.format.read_magic(file)
+    if version == (1, 0):
+        shape, _, dtype = np.lib.format.read_array_header_1_0(file)
+    elif version == (2, 0):
+        shape, _, dtype = np.lib.format.read_array_header_2_0(file)
+    else:
+        raise ValueError(f".npy format version {version} is not one numbat reads (1.0 or 2.0)")
+    if dtype.hasobject:
+        return  # refused by np.load (no pickles)
+    needed = math.prod(shape) * dtype.itemsize
+    if needed > size - file.tell():
+        raise ValueError(f"the header claims {needed} bytes of {dtype} data for shape {shape}; the file holds fewer")
+    try:
+        type_ = _types.U8 if dtype.kind == "b" else _types.of_dtype(dtype)
+    except ArgumentError:
+        return  # refused with its reason once loaded
+    _allocation.check(op, Template(tuple(shape), type_, (None,) * len(shape)), backend, public=False)
 
 
 def _from_array(array: np.ndarray, backend, op: str) -> Tensor:

@@ -1,8 +1,17 @@
 """The allocation guard (numbat/_allocation.py): tensors that cannot fit are refused
 with numbat.AllocationError before anything is allocated, so the process lives on."""
 
+import io
+import json
+import pathlib
+import struct
+import subprocess
+import sys
 import types
+import zipfile
+import zlib
 
+import numpy as np
 import pytest
 
 import numbat as nbt
@@ -73,6 +82,8 @@ def test_a_device_without_a_limit_still_refuses_int64_overflow():
     _allocation.check("iota", Template((2**40,), _types.Type("s", 32), (None,)), backend)  # unknown limit: allowed
     with pytest.raises(nbt.AllocationError, match="more than 64 bits"):
         _allocation.check("iota", Template((2**62,), _types.Type("s", 32), (None,)), backend)
+    with pytest.raises(nbt.AllocationError, match=r"s4\[2147483648\]\[4294967296\] has 9223372036854775808 elements"):
+        _allocation.check("iota", Template((2**31, 2**32), _types.Type("s", 4), (None, None)), backend)  # 2**62 bytes
 
 
 def test_a_shape_checked_small_once_costs_a_set_lookup_afterwards(monkeypatch):
@@ -89,3 +100,113 @@ def test_a_shape_checked_small_once_costs_a_set_lookup_afterwards(monkeypatch):
     big = (2**23,)
     nbt.broadcast(nbt.tensor(0, type="u8", backend=nbt.NumPyBackend()), big)
     assert big not in _allocation.FINE  # large shapes are checked on every op
+
+
+# Issue 30: the guard's bypasses, each with the public call's name and the whole shape.
+BYPASSES = [
+    (lambda: nbt.reflect(nbt.iota((4,)), [(0, 10**12)]), r"reflect needs 3.64 TiB .* for s32\[1000000000004\]"),
+    (
+        lambda: nbt.reflect(nbt.iota((4,), backend=nbt.NumPyBackend()), [(0, 10**12)]),
+        r"reflect needs 3.64 TiB",
+    ),
+    (lambda: nbt.defn(lambda x: nbt.reflect(x, [(0, 10**12)]))(nbt.iota((4,))), r"reflect needs 3.64 TiB"),
+    (
+        lambda: nbt.broadcast(nbt.vectorize(nbt.iota((10**5,), type="f32"), "x"), (10**6,)),
+        r"broadcast needs 373 GiB \(400000000000 bytes\) for vectorized\[x: 100000\] f32\[1000000\]",
+    ),
+    (
+        lambda: nbt.broadcast(nbt.vectorize(nbt.iota((10**5,), type="f32", backend=nbt.NumPyBackend()), "x"), (10**6,)),
+        r"broadcast needs 373 GiB .* vectorized\[x: 100000\] f32\[1000000\]",
+    ),
+    (
+        lambda: nbt.defn(lambda v: nbt.broadcast(v, (10**6,)))(nbt.vectorize(nbt.iota((10**5,), type="f32"), "x")),
+        r"broadcast needs 373 GiB .* vectorized\[x: 100000\] f32\[1000000\]",
+    ),
+    (
+        lambda: nbt.pad(nbt.vectorize(nbt.iota((10**5, 1), type="f32"), "x"), 0.0, [(0, 10**6, 0)]),
+        r"pad needs 373 GiB .* vectorized\[x: 100000\] f32\[1000001\]",
+    ),
+    (
+        lambda: nbt.defn(lambda v: nbt.pad(v, 0.0, [(0, 10**6, 0)]))(
+            nbt.vectorize(nbt.iota((10**5, 1), type="f32"), "x")
+        ),
+        r"pad needs 373 GiB",
+    ),
+    (
+        lambda: nbt.tensor(np.broadcast_to(np.float64(1), (10**6, 10**6))),
+        r"tensor needs 7.28 TiB \(8000000000000 bytes\) for f64\[1000000\]\[1000000\]",
+    ),
+    (
+        lambda: nbt.tensor(np.broadcast_to(np.float64(1), (10**6, 10**6)), backend=nbt.NumPyBackend()),
+        r"tensor needs 7.28 TiB",
+    ),
+    (lambda: nbt.add(nbt.iota((3,)), np.broadcast_to(np.int32(1), (10**6, 10**6))), r"add needs 3.64 TiB"),
+    (lambda: nbt.random.choice(nbt.random.key(0), nbt.iota((10,)), samples=10**12), r"random.choice needs 3.64 TiB"),
+    (lambda: nbt.linspace(0, 1, n=10**12), r"linspace needs 3.64 TiB"),
+    (lambda: nbt.tri(10**6, 10**6), r"tri needs 3.64 TiB"),
+    (lambda: nbt.outer(nbt.iota((10**6,)), nbt.iota((10**6,))), r"outer needs 3.64 TiB"),
+]
+
+
+@pytest.mark.parametrize("call, message", BYPASSES, ids=[m.split(" ")[0] + str(i) for i, (_, m) in enumerate(BYPASSES)])
+def test_every_allocation_passes_the_guard_with_the_public_name_and_the_whole_shape(call, message):
+    with pytest.raises(nbt.AllocationError, match=message):
+        call()
+
+
+def _npy_header(shape, descr="<f4") -> bytes:
+
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, {"descr": descr, "fortran_order": False, "shape": shape})
+    return buffer.getvalue()
+
+
+def test_headers_claiming_huge_sizes_are_refused_before_anything_is_allocated(tmp_path):
+
+    lying = _npy_header((10**12,)) + bytes(12)
+    with pytest.raises(nbt.ArgumentError, match=r"claims 4000000000000 bytes of float32 data .* the file holds fewer"):
+        nbt.load_numpy(lying)
+    (tmp_path / "lying.npy").write_bytes(lying)
+    with pytest.raises(nbt.ArgumentError, match=r"lying.npy'\) as NumPy data \(the header claims 4000000000000 bytes"):
+        nbt.load_numpy(tmp_path / "lying.npy")
+    with zipfile.ZipFile(tmp_path / "lying.npz", "w") as archive:
+        archive.writestr("a.npy", lying)
+    with pytest.raises(nbt.ArgumentError, match=r"load_numpy_archive \(a\): .* claims 4000000000000 bytes"):
+        nbt.load_numpy_archive(tmp_path / "lying.npz")
+    # a truthful header that no device could hold (a sparse file: it costs nothing)
+    with open(tmp_path / "huge.npy", "wb") as file:
+        file.write(_npy_header((10**12,)))
+        file.truncate(file.tell() + 4 * 10**12)
+    with pytest.raises(nbt.AllocationError, match=r"load_numpy needs 3.64 TiB .* f32\[1000000000000\]"):
+        nbt.load_numpy(tmp_path / "huge.npy")
+    # nbt.deserialize: a header's claim is checked, and a zlib bomb inflates no further than it
+    header = json.dumps({"structure": {"tensor": ["f32", [10**12], [None], 4 * 10**12]}, "compressed": False}).encode()
+    with pytest.raises(nbt.AllocationError, match=r"deserialize needs 3.64 TiB"):
+        nbt.deserialize(b"NUMBAT-TENSORS-1\n" + struct.pack("<Q", len(header)) + header)
+    header = json.dumps({"structure": {"tensor": ["u8", [4], [None], 4]}, "compressed": True}).encode()
+    bomb = b"NUMBAT-TENSORS-1\n" + struct.pack("<Q", len(header)) + header + zlib.compress(bytes(1 << 26))
+    with pytest.raises(nbt.ArgumentError, match=r"the payload holds 5 bytes where the header says 4"):
+        nbt.deserialize(bomb)
+    with pytest.raises(nbt.AllocationError, match=r"from_binary needs"):
+        nbt.from_binary(memoryview(np.broadcast_to(np.uint8(0), (10**12,))), "s2")  # a view; 4 elements a byte
+
+
+WORKER = pathlib.Path(__file__).with_name("allocation_worker.py")
+
+
+def test_the_public_api_with_sizes_of_10_12_bytes_ends_in_numbat_errors():
+    """Every public callable, each argument in turn an element count, a shape, a NumPy view
+    or a vectorized tensor of about 10**12 bytes (tests/allocation_worker.py), in a process
+    whose address space is limited so that a missed allocation fails at once: every call
+    ends in a result or a numbat error, never a foreign MemoryError, RESOURCE_EXHAUSTED, a
+    hang or a dead process."""
+    done = subprocess.run([sys.executable, str(WORKER)], capture_output=True, text=True, timeout=1500, check=False)
+    records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith('{"')]  # calls print too
+    started = [r for r in records if "start" in r]
+    assert records and records[-1] == {"done": True}, (
+        f"died in {started[-1] if started else None}: {done.stderr[-2000:]}"
+    )
+    outcomes = [r for r in records if "call" in r]
+    assert len({r["call"] for r in outcomes}) > 250 and len(outcomes) > 1500
+    failures = [f"{r['call']}({r['label']}): {r['error']}" for r in outcomes if not r["ok"]]
+    assert not failures, "\n".join(failures)

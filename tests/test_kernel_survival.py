@@ -1,7 +1,9 @@
-"""The Numbat kernel survives every deadly cell of issue 17: allocations larger than
-memory or than 64 bits, containers nested 5,000 deep, an interrupt inside a hook and a
-bad global option each end in numbat's own error, and the good cell after each one
-still prints the right value. The notebook is built here and run by nbclient under the
+"""The Numbat kernel survives every deadly cell of issues 17 and 30: allocations larger than
+memory or than 64 bits (vectorized axes, reflect's indices and NumPy views included),
+containers nested 5,000 deep, an interrupt inside a hook, a bad global option, a
+stranger's portable blob that would corrupt the heap or abort XLA, and a client the
+machine lacks each end in numbat's own error, and the good cell after each one still
+prints the right value. The notebook is built here and run by nbclient under the
 installed Numbat kernel; the kernel must never die."""
 
 import nbformat
@@ -9,8 +11,44 @@ import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 from nbclient import NotebookClient
 
+# A stranger's portable blob, built as an attacker would (never compiled: deserialize must refuse it).
+STRANGER = """import dataclasses, json, os, struct
+import jax, jax.numpy as jnp
+from jax._src.export import _export as jax_export
+from jax._src.interpreters import mlir
+from jax._src.lib.mlir import ir
+
+def export(fun, shape=(4,)):
+    return jax.export.export(jax.jit(fun))(jax.ShapeDtypeStruct(shape, "float32"))
+
+def stranger(exported):
+    spec = lambda a: [str(a.dtype).replace("float", "f").replace("int", "s"), list(a.shape), [None] * len(a.shape)]
+    header = {"portable": True, "name": "shared", "inputs": [spec(a) for a in exported.in_avals],
+              "outputs": [spec(a) for a in exported.out_avals], "structure": 0, "jax": jax.__version__,
+              "jaxlib": jax.__version__, "platform": "cpu", "device_kind": "cpu"}
+    encoded = json.dumps(header).encode()
+    body = struct.pack("<Q", len(encoded)) + encoded + bytes(exported.serialize())
+    return b"NUMBAT-FUNCTION-3 portable\\n" + os.urandom(32) + body
+
+lu = export(lambda a: jax.lax.linalg.lu(a)[0], (64, 64))
+with mlir.make_ir_context():
+    text = lu.mlir_module().replace("tensor<64xi32>", "tensor<1xi32>")
+    undersized_lu = dataclasses.replace(lu, mlir_module_serialized=jax_export._module_to_bytecode(ir.Module.parse(text)))
+"""
+# `%numbat client cuda` on a machine without CUDA: the magic prints one line; the cell re-raises it
+# as the error this test reads, then `%numbat client host` must still work.
+CLIENT = """%load_ext numbat
+from IPython.utils.capture import capture_output
+with capture_output() as said:
+    get_ipython().run_line_magic("numbat", "client cuda")
+with capture_output() as host:
+    get_ipython().run_line_magic("numbat", "client host")
+assert "started" not in host.stdout + host.stderr, host.stderr
+raise nbt.ArgumentError(said.stdout + said.stderr)"""
+
 # (deadly cell, the error's class name, a fragment of its message)
 DEADLY = [
+    (CLIENT, "ArgumentError", "this machine has no cuda client"),  # first: before anything starts the client
     ("nbt.iota((2**62,))", "AllocationError", "iota needs 16 EiB"),
     ("nbt.broadcast(0.0, (2**31, 2**31, 4))", "AllocationError", "broadcast needs 64 EiB"),
     ("nbt.defn(lambda t: nbt.broadcast(t, (2**62,)))(nbt.tensor(1.0))", "AllocationError", "f32[4611686018427387904]"),
@@ -31,6 +69,34 @@ DEADLY = [
         'nbt.global_default_defn_options({"compiler": 3})',
         "ArgumentError",
         "unknown defn compiler 3; compilers are xla, evaluator",
+    ),
+    ("nbt.reflect(nbt.iota((4,)), [(0, 10**12)])", "AllocationError", "reflect needs 3.64 TiB"),
+    (
+        'nbt.broadcast(nbt.vectorize(nbt.iota((10**5,), type="f32"), "x"), (10**6,))',
+        "AllocationError",
+        "broadcast needs 373 GiB (400000000000 bytes) for vectorized[x: 100000] f32[1000000]",
+    ),
+    (
+        'nbt.defn(lambda v: nbt.pad(v, 0.0, [(0, 10**6, 0)]))(nbt.vectorize(nbt.iota((10**5, 1), type="f32"), "x"))',
+        "AllocationError",
+        "pad needs 373 GiB",
+    ),
+    (
+        "import numpy as np\nnbt.tensor(np.broadcast_to(np.float64(1), (10**6, 10**6)))",
+        "AllocationError",
+        "tensor needs 7.28 TiB",
+    ),
+    ("nbt.random.choice(nbt.random.key(0), nbt.iota((10,)), samples=10**12)", "AllocationError", "random.choice needs"),
+    (STRANGER + "nbt.xla.deserialize(stranger(undersized_lu))", "ArgumentError", "'lapack_sgetrf_ffi'"),
+    (
+        STRANGER + "nbt.xla.deserialize(stranger(export(lambda x: jnp.broadcast_to(x[0], (2**31,) * 3))))",
+        "ArgumentError",
+        "f32[2147483648][2147483648][2147483648]",
+    ),
+    (
+        STRANGER + "nbt.xla.deserialize(stranger(export(lambda x: jnp.broadcast_to(x[0], (2**40,)))))",
+        "ArgumentError",
+        "needs 4 TiB",
     ),
 ]
 

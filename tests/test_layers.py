@@ -70,7 +70,14 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("defn", ["numbat._defn", "numbat._defn.*"]),
     (
         "programs",
-        ["numbat.xla._lowering", "numbat.xla._ir", "numbat.xla._export", "numbat.xla._stream", "numbat.xla._sharding"],
+        [
+            "numbat.xla._lowering",
+            "numbat.xla._ir",
+            "numbat.xla._export",
+            "numbat.xla._untrusted",
+            "numbat.xla._stream",
+            "numbat.xla._sharding",
+        ],
     ),
     ("notebook", ["numbat.notebook", "numbat.notebook.*"]),
     ("entry", ["numbat", "numbat.cli", "numbat.__main__", "numbat._bench", "numbat._bench_*", "numbat._demo"]),

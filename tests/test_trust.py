@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import tracemalloc
 import warnings
 
 import jax
@@ -20,7 +21,7 @@ from numbat.xla import _disk_cache, _signing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXECUTABLE = b"NUMBAT-FUNCTION-2 executable\n"
-PORTABLE = b"NUMBAT-FUNCTION-2 portable\n"
+PORTABLE = b"NUMBAT-FUNCTION-3 portable\n"
 
 
 class _Planted:
@@ -106,6 +107,44 @@ def test_the_key_lives_in_the_xdg_data_home_without_numbat_data_dir(tmp_path, mo
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert _signing.key_path() == str(tmp_path / "home" / ".local" / "share" / "numbat" / "signing_key")
+
+
+def test_a_relative_xdg_data_home_is_ignored(tmp_path, monkeypatch):
+    """The XDG spec: a relative path in XDG_DATA_HOME is invalid and is ignored."""
+    monkeypatch.delenv("NUMBAT_DATA_DIR")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    for value in ("relative/data", "", "."):
+        monkeypatch.setenv("XDG_DATA_HOME", value)
+        assert _signing.key_path() == str(tmp_path / "home" / ".local" / "share" / "numbat" / "signing_key")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="modes and owners are POSIX's")
+def test_a_data_directory_others_can_write_or_another_user_owns_is_refused(data_dir, monkeypatch):
+    _signing.sign(b"create it")
+    assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700
+    for mode in (0o777, 0o770, 0o702):
+        data_dir.chmod(mode)
+        with pytest.raises(nbt.xla.KeyFileError, match=rf"data directory .* has mode {oct(mode)}: others could"):
+            _signing.sign(b"x")
+    data_dir.chmod(0o755)  # readable by others is fine: the key itself is 0600
+    mac = _signing.sign(b"x")
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(data_dir).st_uid + 1)
+    with pytest.raises(nbt.xla.KeyFileError, match="data directory .* belongs to another user"):
+        _signing.sign(b"x")
+    monkeypatch.undo()
+    monkeypatch.setenv("NUMBAT_DATA_DIR", str(data_dir))
+    assert _signing.sign(b"x") == mac
+
+
+def test_a_key_is_never_created_in_a_directory_others_can_write(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("NUMBAT_DATA_DIR", str(shared))
+    with pytest.raises(nbt.xla.KeyFileError, match="others could replace the signing key"):
+        _signing.sign(b"x")
+    assert list(shared.iterdir()) == []
 
 
 def test_a_key_file_with_the_wrong_mode_size_kind_or_owner_is_refused(data_dir, monkeypatch):
@@ -196,6 +235,34 @@ def test_a_signed_entry_renamed_to_another_modules_key_is_rejected(data_dir, tmp
     with pytest.warns(_disk_cache.CacheWarning, match="written for another module"):
         result = nbt.defn(lambda x: x - 1, cache=str(cache))(nbt.tensor([0.0]))
     assert result.to_numpy().tolist() == [-1.0]
+
+
+@pytest.mark.parametrize("size, reason", [(1 << 30, "more than an entry numbat writes"), (1 << 28, "signature")])
+def test_a_planted_huge_entry_costs_o_chunk_memory_and_one_warning(data_dir, tmp_path, size, reason):
+    """A sparse file (it costs the attacker nothing) under an entry's name: past the cap it
+    is refused unread; under it, its MAC is checked in chunks. Either way the memory it costs
+    is a chunk's, not its size (the old reader read 1 GiB whole: a 4 GiB peak)."""
+    cache = tmp_path / "cache"
+    entry = _entry(cache)
+    with open(entry, "r+b") as file:
+        file.seek(len(_disk_cache.MAGIC) + 32)
+        file.truncate(size)  # the magic and a MAC stay; the rest reads as zeros
+    tracemalloc.start()
+    try:
+        result, caught, from_disk = _call(cache)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result == [3.0] and not from_disk and len(caught) == 1 and reason in caught[0], caught
+    assert peak < 16 << 20, f"reading the planted entry took {peak} bytes"
+    assert _call(cache) == ([3.0], [], True)  # rewritten
+
+
+def test_an_executable_larger_than_an_entry_holds_is_compiled_without_the_cache(data_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(_disk_cache, "MAX_ENTRY_BYTES", 1000)
+    result, caught, _ = _call(tmp_path / "cache")
+    assert result == [3.0] and len(caught) == 1 and "more than an entry holds (1000)" in caught[0]
+    assert list((tmp_path / "cache").glob("*.xla")) == []
 
 
 # Faults of the disk cache: one warning, the defn runs, nothing blocks.
@@ -316,7 +383,7 @@ def test_unreadable_entries_unwritable_directories_and_a_full_disk_degrade(tmp_p
 def _parts(blob):
     """(magic, mac, header, payload) of a blob that serialize wrote."""
     magic = EXECUTABLE if blob.startswith(EXECUTABLE) else PORTABLE
-    mac = blob[len(magic) : len(magic) + 32] if magic == EXECUTABLE else b""
+    mac = blob[len(magic) : len(magic) + 32]
     body = blob[len(magic) + len(mac) :]
     (length,) = struct.unpack_from("<Q", body)
     return magic, mac, json.loads(body[8 : 8 + length]), body[8 + length :]
@@ -325,8 +392,7 @@ def _parts(blob):
 def _join(magic, header, payload, sign=False, mac=b""):
     encoded = json.dumps(header).encode()
     body = struct.pack("<Q", len(encoded)) + encoded + payload
-    if magic == EXECUTABLE:
-        mac = _signing.sign(magic + body) if sign else mac
+    mac = _signing.sign(magic + body) if sign else mac
     return magic + mac + body
 
 
@@ -343,6 +409,22 @@ def test_a_crafted_executable_blob_is_refused_and_runs_nothing(data_dir, tmp_pat
     assert marker.exists()
     with pytest.raises(nbt.ArgumentError, match="trusted must be True or False"):
         nbt.xla.deserialize(crafted, trusted="yes")
+
+
+@pytest.mark.parametrize("magic", [EXECUTABLE, PORTABLE])
+def test_a_huge_forged_blob_is_refused_without_a_copy(data_dir, magic):
+    """The MAC is checked in chunks over the caller's buffer: a 256 MiB forged blob costs no
+    copy of itself (the old check copied it twice: bytes(blob), then magic + body)."""
+    _signing.sign(b"create the key")
+    forged = bytearray(magic + bytes(32) + struct.pack("<Q", 2) + b"{}" + bytes(1 << 28))
+    tracemalloc.start()
+    try:
+        with pytest.raises(nbt.ArgumentError):
+            nbt.xla.deserialize(forged)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20, f"checking the blob took {peak} bytes"
 
 
 def test_an_executable_blob_from_another_key_loads_only_when_trusted(tmp_path, monkeypatch):
@@ -394,8 +476,9 @@ def test_a_damaged_portable_header_is_refused(data_dir, edit, message):
     blob = nbt.xla.serialize(lambda x: (x * 2, nbt.sum(x)), [nbt.template((2,), "f32")], portable=True)
     magic, _, header, payload = _parts(blob)
     edit(header)
-    with pytest.raises(nbt.ArgumentError, match=message):
-        nbt.xla.deserialize(_join(magic, header, payload))
+    for edited in (_join(magic, header, payload, sign=True), _join(magic, header, payload, mac=bytes(32))):
+        with pytest.raises(nbt.ArgumentError, match=message):
+            nbt.xla.deserialize(edited)
 
 
 _UNPICKLED = []
@@ -425,7 +508,7 @@ def test_the_portable_format_unpickles_nothing(data_dir):
     assert found[True] == [] and found[False] != []
 
 
-def test_a_portable_blob_calling_a_custom_call_outside_jaxs_stable_list_is_refused(data_dir):
+def test_a_strangers_portable_blob_calling_a_custom_call_outside_jaxs_stable_list_is_refused(data_dir):
     blob = nbt.xla.serialize(lambda x: x * 2, [nbt.template((2,), "f32")], portable=True)
     magic, _, header, _ = _parts(blob)
 
@@ -434,8 +517,6 @@ def test_a_portable_blob_calling_a_custom_call_outside_jaxs_stable_list_is_refus
 
     unchecked = [jax.export.DisabledSafetyCheck.custom_call("numbat_test_target")]
     exported = jax.export.export(jax.jit(foreign), disabled_checks=unchecked)(jax.ShapeDtypeStruct((2,), "float32"))
-    crafted = _join(magic, header, bytes(exported.serialize()))
-    with pytest.raises(
-        nbt.ArgumentError, match="calls numbat_test_target, outside jax.export's list of stable custom calls"
-    ):
+    crafted = _join(magic, header, bytes(exported.serialize()), mac=bytes(32))
+    with pytest.raises(nbt.ArgumentError, match="refuses it: it calls the custom call 'numbat_test_target'"):
         nbt.xla.deserialize(crafted)

@@ -16,7 +16,7 @@ from jax._src.named_sharding import DuplicateSpecError
 from jax.sharding import NamedSharding, PartitionSpec
 
 import numbat as nbt
-from numbat import _bench, cli
+from numbat import _bench, _client, cli
 from numbat._defn import _compiler
 from numbat.xla import _disk_cache, _lowering, _sharding
 
@@ -82,6 +82,41 @@ def test_preferred_clients_takes_the_first_available_and_requires_none():
         """
     )
     assert out.split() == ["None", "True", "{CpuDevice(id=0)}"]
+
+
+def test_a_client_this_machine_lacks_is_refused_before_it_is_stored_and_changes_nothing():
+    """On a machine without CUDA (this one, unless it has an NVIDIA device and JAX's plugin),
+    `%numbat client cuda` and configure name what the machine has; host still works after."""
+    if "cuda" in _client.present():
+        pytest.skip("this machine has a CUDA client")
+    out = _python(
+        """
+        import numbat as nbt
+        from numbat.notebook import _settings
+        print(_settings.client(["cuda"]))
+        for options in ({"default_client": "cuda"}, {"preferred_clients": ["cuda", "rocm"]}):
+            try:
+                nbt.xla.configure(**options)
+            except nbt.ArgumentError as error:
+                print(error)
+        print(nbt.xla.started(), nbt.xla.settings()["default client"])
+        print(_settings.client(["host"])[0].title, nbt.to_number(nbt.sum(nbt.iota((4,)))))
+        """
+    )
+    lines = out.splitlines()
+    assert (
+        lines[0] == "numbat: xla.configure: this machine has no cuda client (its JAX plugin or device is missing); "
+        "it has host. Nothing was changed"
+    ), lines
+    assert lines[1].startswith("xla.configure: this machine has no cuda client") and lines[1].endswith(
+        "has host. Nothing was changed"
+    )
+    assert (
+        lines[2]
+        == "xla.configure: none of the preferred clients ['cuda', 'rocm'] is on this machine; it has host. Nothing was changed"
+    )
+    assert lines[3] == "False ('(first available)', 'default')"  # nothing stored, nothing started
+    assert lines[4] == "XLA client 6"
 
 
 def test_shard_jit_compiles_once_reports_it_and_names_a_mesh_axis_used_twice():

@@ -216,7 +216,9 @@ def _leaf_name(treedef, position: int) -> str:
 def while_loop(condition, body, state, unroll: int = 1):
     """Runs `state = body(state)` while `condition(state)` is true and returns the
     final state (any container of tensors). With `unroll=n`, each compiled iteration
-    runs the body up to `n` times.
+    runs the body up to `n` times. A compiled loop that never ends cannot be interrupted
+    (JAX's limit too: XLA runs it in native code that Python's interrupt does not reach):
+    restart the kernel, and bound a loop you are unsure of with a counter in `condition`.
 
     >>> nbt.while_loop(lambda s: s[0] < 10, lambda s: (s[0] * 2, s[1] + 1), (nbt.tensor(1), nbt.tensor(0)))
     (numbat.Tensor<

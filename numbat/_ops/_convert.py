@@ -10,7 +10,7 @@ import jax
 import ml_dtypes
 import numpy as np
 
-from .. import _check, _expr, _names, _types
+from .. import _allocation, _check, _expr, _names, _types
 from .._errors import ArgumentError
 from .._tensor import Template, Tensor
 from ..backends import _default
@@ -67,6 +67,8 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
             f"cannot build a {type_} tensor from floats in {_preview(data)}; pass integers or a float type"
         )
     out = Template(array.shape, type_, _names.normalize(names, array.ndim))
+    if out.shape not in _allocation.FINE:  # a NumPy view (np.broadcast_to) can claim any size
+        _allocation.check("tensor", out, backend)
     if type_.kind == "f8_e4m3fn" and array.dtype.kind == "f":  # no infinities: saturate, as Nx does
         finite_max = float(ml_dtypes.finfo(type_.dtype).max)
         array = np.where(np.isnan(array), array, np.clip(array, -finite_max, finite_max))

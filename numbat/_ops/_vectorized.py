@@ -18,7 +18,7 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from .. import _expr
+from .. import _allocation, _expr
 from .._errors import ArgumentError
 from .._tensor import Tensor, VectorizedData, axes_of
 from ..backends.numpy_backend import NumPyBackend
@@ -69,6 +69,7 @@ def run(op: str, out, inputs: tuple, backend, params: dict) -> Tensor:
     """Runs op `op` (output template `out`, for one entry) over every entry of the
     inputs' vectorized axes; the result is vectorized over all of them."""
     axes = canonical(inputs)
+    _allocation.check(op, out, backend, vectorized=axes)  # the whole result: `run` checked one entry
     arrays, has = zip(*(aligned(t, axes) for t in inputs))
     sizes = tuple(size for _, size in axes)
     traced = any(isinstance(a, jax.core.Tracer) for a in arrays)

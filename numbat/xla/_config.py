@@ -95,6 +95,17 @@ def configure(clients: dict | None = None, default_client: str | None = None, pr
         if name is not None and name not in PLATFORMS and name not in checked:
             raise ArgumentError(f"xla.configure: unknown client {name!r}; clients are {', '.join(PLATFORMS)}")
     _refuse_after_start("client configuration")
+    present = _client.present()  # checked before anything is stored: a refusal changes nothing
+    if order is not None and not any(_client_name(checked, n) in present for n in order):
+        raise ArgumentError(
+            f"xla.configure: none of the preferred clients {order} is on this machine; it has {', '.join(present)}. "
+            "Nothing was changed"
+        )
+    if default_client is not None and _client_name(checked, default_client) not in present:
+        raise ArgumentError(
+            f"xla.configure: this machine has no {_client_name(checked, default_client)} client (its JAX plugin "
+            f"or device is missing); it has {', '.join(present)}. Nothing was changed"
+        )
     for options in checked.values():
         if "preallocate" in options:
             set_memory(preallocate=options["preallocate"])

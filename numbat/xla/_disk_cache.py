@@ -7,7 +7,8 @@ bytes in `$NUMBAT_DATA_DIR`, `$XDG_DATA_HOME/numbat` or `~/.local/share/numbat`,
 0600), a one-line JSON header (the key, the compile time it saves) and the executable
 as `jax.experimental.serialize_executable` writes it, which is a pickle around native
 code. The MAC covers everything after itself and the magic, and it is checked, in
-constant time, before any of the entry is parsed, unpickled or loaded: an entry that
+chunks and in constant time, before any of the entry is parsed, unpickled or loaded (an
+entry larger than `MAX_ENTRY_BYTES`, the most numbat writes, is refused unread): an entry that
 another user wrote, that was edited, truncated or crafted, or that was written for
 another module is never loaded. It gives one `CacheWarning`, and the defn compiles and
 rewrites the entry.
@@ -44,7 +45,7 @@ from .._errors import ArgumentError
 from . import _signing
 
 MAGIC = b"numbat-xla-cache-v2\n"
-MAX_ENTRY_BYTES = 1 << 30
+MAX_ENTRY_BYTES = 1 << 29  # larger executables are compiled without the cache
 _logger = logging.getLogger("numbat.xla.cache")
 
 
@@ -87,7 +88,10 @@ class _Unusable(Exception):
 
 def _read(path: str, entry_key: str) -> tuple[bytes, int] | None:
     """The payload of an authentic entry and the compile time it saves; None when there is
-    no entry. Raises `_Unusable` for anything else, before parsing any of it."""
+    no entry. Raises `_Unusable` for anything else, before parsing any of it: the size is
+    checked before a byte is read, then the MAC is checked in chunks (O(chunk) memory, so a
+    planted entry of any size costs nothing), and only an authentic entry is read whole (and
+    its MAC checked again on what was read, in case the file changed in between)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         handle = os.open(path, flags)
@@ -95,37 +99,44 @@ def _read(path: str, entry_key: str) -> tuple[bytes, int] | None:
         return None
     except OSError as error:
         raise _Unusable(f"it cannot be opened ({error.strerror or error})") from None
+    start = len(MAGIC) + _signing.MAC_BYTES
     try:
         info = os.fstat(handle)
         if not stat.S_ISREG(info.st_mode):
             raise _Unusable("it is not a regular file")
         if info.st_size > MAX_ENTRY_BYTES:
-            raise _Unusable(f"it holds {info.st_size} bytes, more than an entry can")
-        chunks, size = [], 0
-        while chunk := os.read(handle, min(1 << 24, MAX_ENTRY_BYTES + 1 - size)):
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > MAX_ENTRY_BYTES:
-                raise _Unusable("it grew past the size an entry can have")
-        blob = b"".join(chunks)
+            raise _Unusable(f"it holds {info.st_size} bytes, more than an entry numbat writes ({MAX_ENTRY_BYTES})")
+        head = os.pread(handle, start, 0)
+        if len(head) < start or head[: len(MAGIC)] != MAGIC:
+            raise _Unusable("it is not a numbat cache entry of this version")
+        verifier = _signing.Verifier()
+        verifier.update(MAGIC)
+        offset = start
+        while chunk := os.pread(handle, min(_signing.CHUNK_BYTES, MAX_ENTRY_BYTES + 1 - offset), offset):
+            verifier.update(chunk)
+            offset += len(chunk)
+        if not verifier.matches(head[len(MAGIC) :]):
+            raise _Unusable(
+                "its signature does not match this user's key (written by another user, edited or truncated)"
+            )
+        body = os.pread(handle, offset - start, start)
     except OSError as error:
         raise _Unusable(f"it cannot be read ({error.strerror or error})") from None
     finally:
         os.close(handle)
-    start = len(MAGIC) + _signing.MAC_BYTES
-    if not blob.startswith(MAGIC) or len(blob) < start:
-        raise _Unusable("it is not a numbat cache entry of this version")
-    if not _signing.verify(MAGIC + blob[start:], blob[len(MAGIC) : start]):
-        raise _Unusable("its signature does not match this user's key (written by another user, edited or truncated)")
-    header_end = blob.find(b"\n", start)
-    header = json.loads(blob[start:header_end])  # signed by this user: numbat wrote it
+    if not _signing.verify_existing((MAGIC, body), head[len(MAGIC) :]):
+        raise _Unusable("it changed while it was read")
+    header_end = body.find(b"\n")
+    header = json.loads(body[:header_end])  # signed by this user: numbat wrote it
     if header["key"] != entry_key:
         raise _Unusable("it was written for another module")
-    return blob[header_end + 1 :], int(header["compile_time"])
+    return body[header_end + 1 :], int(header["compile_time"])
 
 
 def _write(path: str, entry_key: str, payload: bytes, compile_us: int) -> None:
     body = json.dumps({"key": entry_key, "compile_time": compile_us}).encode() + b"\n" + payload
+    if len(MAGIC) + _signing.MAC_BYTES + len(body) > MAX_ENTRY_BYTES:
+        raise ValueError(f"the executable takes {len(payload)} bytes, more than an entry holds ({MAX_ENTRY_BYTES})")
     mac = _signing.sign(MAGIC + body)
     handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
     try:

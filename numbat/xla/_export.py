@@ -4,27 +4,29 @@
 Two forms. The default holds the compiled executable as XLA serializes it (through
 `jax.experimental.serialize_executable`, a pickle around native code), so the loading
 process runs it without tracing or compiling; it loads only with the same JAX and
-jaxlib versions on the same kind of device, and only for the user who wrote it: the
-blob carries an HMAC-SHA256 under this user's secret key (`_signing`: 32 random bytes,
-mode 0600, in `$NUMBAT_DATA_DIR`, `$XDG_DATA_HOME/numbat` or `~/.local/share/numbat`)
-over all of its bytes, and `deserialize` checks it, in constant time, before it parses
-or unpickles anything. A blob that fails (another user's, edited, crafted) is an
-`ArgumentError` and nothing in it runs, unless the caller passes `trusted=True`: that
-loads it without the check, and is only for a blob from a source you trust as you trust
-code you run.
+jaxlib versions on the same kind of device, and only for the user who wrote it.
 
 `portable=True` holds the StableHLO module through `jax.export` instead, serialized as
-a flatbuffer (no pickle, no native code): it needs no key, loads for any user, on any
-platform the export lists and with later JAX versions, and XLA compiles it once when it
-loads. It is the way to share a function across users and machines. As JAX warns that
-such a module may call any custom call registered in jaxlib, `deserialize` refuses one
-that calls a target outside jax.export's list of stable custom calls (the check
-`serialize` passed), whatever checks the blob says were disabled.
+a flatbuffer (no pickle, no native code): it loads for any user, on any platform the
+export lists and with later JAX versions, and XLA compiles it once when it loads. It is
+the way to share a function across users and machines.
+
+Both carry an HMAC-SHA256 under this user's secret key (`_signing`: 32 random bytes, mode
+0600, in `$NUMBAT_DATA_DIR`, `$XDG_DATA_HOME/numbat` or `~/.local/share/numbat`) over all
+of their bytes, checked in chunks, in constant time, before anything else in them is
+parsed. An executable blob that fails (another user's, edited, crafted) is an
+`ArgumentError` and nothing in it runs. A portable blob that fails is a stranger's, and is
+data until proven harmless (`_untrusted.vet`, before anything compiles it): no custom
+calls at all, no host transfers, every shape static, within int64 and within the target
+device's memory, the entry function as the export record says; else an `ArgumentError`
+saying why. `trusted=True` skips the signature and those checks: it loads a blob as code,
+and is only for a blob from a source you trust as you trust code you run.
 
 Around the payload is a JSON header (the argument templates, the output structure and
 templates, the versions and platform). `deserialize` checks it against what it loads:
 argument and result types and shapes that differ from the executable's or the module's
-are an `ArgumentError`, so an edited header cannot relabel data.
+are an `ArgumentError`, so an edited header cannot relabel data; outputs that the target
+device cannot hold are an `AllocationError` when the blob loads.
 """
 
 from __future__ import annotations
@@ -32,18 +34,14 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import pickle
-import re
 import struct
 import typing
 
 import jax
 import numpy as np
-from jax._src import config as jax_config
-from jax._src.export import _export as jax_export
-from jax._src.interpreters import mlir
 from jax.experimental import serialize_executable
 
-from .. import _types
+from .. import _allocation, _types
 from .._defn._compiler import refuse_subbyte_executable
 from .._defn._signature import flatten
 from .._errors import ArgumentError
@@ -51,12 +49,14 @@ from .._ops import _dispatch
 from .._tensor import Template, Tensor
 from ..backends import _default
 from ..backends.xla_backend import XLABackend
-from . import _signing
+from . import _signing, _untrusted
 from ._lowering import _placeholder, as_defn
 
 _EXECUTABLE = b"NUMBAT-FUNCTION-2 executable\n"
-_PORTABLE = b"NUMBAT-FUNCTION-2 portable\n"
+_PORTABLE = b"NUMBAT-FUNCTION-3 portable\n"  # signed, as executables are
+_UNSIGNED_PORTABLE = b"NUMBAT-FUNCTION-2 portable\n"  # numbat's before portable blobs were signed
 _OLD = b"NUMBAT-FUNCTION-1\n"
+_HEADER_LIMIT = 1 << 24  # bytes of JSON; a header holds templates, far less than this
 
 
 def serialize(fun, args, portable: bool = False, **opts) -> bytes:
@@ -105,16 +105,16 @@ def serialize(fun, args, portable: bool = False, **opts) -> bytes:
     }
     encoded = json.dumps(header).encode()
     body = struct.pack("<Q", len(encoded)) + encoded + payload
-    if portable:
-        return _PORTABLE + body
-    return _EXECUTABLE + _signing.sign(_EXECUTABLE + body) + body
+    magic = _PORTABLE if portable else _EXECUTABLE
+    return magic + _signing.sign(magic + body) + body
 
 
 def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = False) -> SerializedFunction:
     """The function `serialize` wrote, ready to call on tensors (on `backend`, default
-    the current default XLA backend). An executable blob loads only if this user's key
-    signed it; `trusted=True` skips that check, for a blob from a source you trust as you
-    trust code you run. Portable blobs need no signature.
+    the current default XLA backend). A blob this user's key signed loads as it is. Another
+    executable blob is refused; another portable blob is checked as data first (no custom
+    calls, shapes that fit the device, a true header). `trusted=True` skips both, for a
+    blob from a source you trust as you trust code you run.
 
     >>> blob = nbt.xla.serialize(lambda x: x * 2, [nbt.template((2,), "f32")])
     >>> forged = blob[:40] + bytes([blob[40] ^ 1]) + blob[41:]
@@ -127,28 +127,26 @@ def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = 
         raise ArgumentError(f"deserialize expects bytes, got {type(blob).__name__}")
     if not isinstance(trusted, bool):
         raise ArgumentError(f"deserialize: trusted must be True or False, got {trusted!r}")
-    blob = bytes(blob)
-    if blob.startswith(_EXECUTABLE):
-        mac, body = (
-            blob[len(_EXECUTABLE) : len(_EXECUTABLE) + _signing.MAC_BYTES],
-            blob[len(_EXECUTABLE) + _signing.MAC_BYTES :],
-        )
-        if not trusted and not _signing.verify(_EXECUTABLE + body, mac):
-            raise ArgumentError(
-                "deserialize: this executable blob is not signed with your numbat key (another user or machine "
-                "wrote it, or it was edited or truncated). An executable is native code, so numbat loads only "
-                "the ones it wrote for you: serialize with portable=True to share a function, or pass "
-                "trusted=True only for a blob from a source you trust as you trust code you run"
-            )
-        portable = False
-    elif blob.startswith(_PORTABLE):
-        body, portable = blob[len(_PORTABLE) :], True
-    elif blob.startswith(_OLD):
+    view = memoryview(blob).cast("B")  # no copy of the blob before it is authenticated
+    magic = next((m for m in (_EXECUTABLE, _PORTABLE, _UNSIGNED_PORTABLE, _OLD) if view[: len(m)] == m), None)
+    if magic is None:
+        raise ArgumentError("deserialize: these bytes were not written by nbt.xla.serialize")
+    if magic == _OLD:
         raise ArgumentError(
             "deserialize: these bytes were written by an older numbat, without a signature; serialize again"
         )
-    else:
-        raise ArgumentError("deserialize: these bytes were not written by nbt.xla.serialize")
+    signed = magic != _UNSIGNED_PORTABLE
+    start = len(magic) + (_signing.MAC_BYTES if signed else 0)
+    body = view[start:]
+    own = signed and len(view) >= start and _signing.verify_existing((magic, body), view[len(magic) : start])
+    portable = magic != _EXECUTABLE
+    if not portable and not own and not trusted:
+        raise ArgumentError(
+            "deserialize: this executable blob is not signed with your numbat key (another user or machine "
+            "wrote it, or it was edited or truncated). An executable is native code, so numbat loads only "
+            "the ones it wrote for you: serialize with portable=True to share a function, or pass "
+            "trusted=True only for a blob from a source you trust as you trust code you run"
+        )
     header, payload = _header(body)
     if header["portable"] is not portable:
         raise ArgumentError("deserialize: the header's format does not match the blob's")
@@ -164,7 +162,8 @@ def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = 
             exported = jax.export.deserialize(bytearray(payload))
         except Exception as error:  # noqa: BLE001 - jax.export reports a damaged module in several ways
             raise ArgumentError(f"deserialize: the exported module cannot be read ({error})") from None
-        _check_custom_calls(exported)
+        if not own and not trusted:
+            _untrusted.vet(exported, backend)
         _check("argument", inputs, exported.in_avals, exported.in_tree == in_tree)
         _check("result", outputs, exported.out_avals, exported.out_tree == out_tree)
         call = exported.call
@@ -179,13 +178,15 @@ def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = 
         try:
             with jax.enable_x64(True):
                 call = serialize_executable.deserialize_and_load(
-                    payload, in_tree, out_tree, execution_devices=[backend.device]
+                    bytes(payload), in_tree, out_tree, execution_devices=[backend.device]
                 )
         except (RuntimeError, ValueError, TypeError, EOFError, pickle.UnpicklingError) as error:
             raise ArgumentError(f"deserialize: XLA cannot load the executable ({error})") from None
         in_avals = jax.tree_util.tree_leaves(call.args_info)
         _check("argument", inputs, in_avals, True)
         _check("result", outputs, jax.tree_util.tree_leaves(call.out_info), True)
+    for position, template in enumerate(outputs):  # a function whose results cannot fit never runs
+        _allocation.check(f"deserialize: output {position} of {header['name']}", template, backend, public=False)
     return SerializedFunction(header["name"], inputs, outputs, header["structure"], call, backend)
 
 
@@ -193,9 +194,9 @@ def _header(body: bytes) -> tuple[dict, bytes]:
     """The JSON header and the payload after it, with every field checked."""
     try:
         (length,) = struct.unpack_from("<Q", body)
-        if length > len(body) - 8:
-            raise ValueError("its length runs past the end of the blob")
-        header = json.loads(body[8 : 8 + length])
+        if length > len(body) - 8 or length > _HEADER_LIMIT:
+            raise ValueError(f"its length {length} runs past the end of the blob or past {_HEADER_LIMIT} bytes")
+        header = json.loads(bytes(body[8 : 8 + length]))
         if not isinstance(header.get("name"), str) or not isinstance(header.get("portable"), bool):
             raise TypeError("name or format missing")
         for field in ("jax", "jaxlib", "platform"):
@@ -210,25 +211,6 @@ def _header(body: bytes) -> tuple[dict, bytes]:
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, struct.error) as error:
         raise ArgumentError(f"deserialize: the header is damaged ({error})") from None
     return header, body[8 + length :]
-
-
-def _check_custom_calls(exported: jax.export.Exported) -> None:
-    """Refuses a module that calls a custom call outside jax.export's list of stable
-    targets (the check `serialize` passed): jax.export warns that a module may otherwise
-    run any custom call registered in jaxlib. The blob's own list of disabled checks is
-    ignored."""
-    try:
-        with mlir.make_ir_context():
-            module = exported.mlir_module(serialized=False)
-            jax_export._check_module(module, disabled_checks=(), shardy_enabled=jax_config.use_shardy_partitioner.value)
-    except ValueError as error:
-        targets = sorted(set(re.findall(r"custom_call @([\w.$-]+)", str(error)))) or [str(error)]
-        raise ArgumentError(
-            f"deserialize: the exported module calls {', '.join(targets)}, outside jax.export's list of stable "
-            "custom calls; numbat refuses it, as a crafted module could run any kernel registered in jaxlib"
-        ) from None
-    except Exception as error:  # noqa: BLE001 - a damaged module fails to parse in several ways
-        raise ArgumentError(f"deserialize: the exported module cannot be read ({error})") from None
 
 
 def _check(kind: str, templates: tuple, avals: list, same_structure: bool) -> None:

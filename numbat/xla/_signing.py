@@ -4,11 +4,17 @@ A compiled executable is native code, so numbat loads one (from the disk cache o
 `nbt.xla.deserialize`) only if it carries an HMAC-SHA256 made with this key, and checks the
 MAC before it parses anything else in the bytes. The key is 32 random bytes in the file
 `signing_key` under numbat's data directory: `$NUMBAT_DATA_DIR` if set, else
-`$XDG_DATA_HOME/numbat`, else `~/.local/share/numbat`. It is created on first use with mode
-0600 (its directory 0700), written whole to a temporary file and linked into place, so two
-processes that start together agree on one key. A key file that is not a regular file of 32
-bytes, is readable by group or others, or belongs to another user is refused with a
-`KeyFileError` naming the fix; numbat never signs or loads with it.
+`$XDG_DATA_HOME/numbat` (an absolute `XDG_DATA_HOME`: the XDG spec ignores a relative one),
+else `~/.local/share/numbat`. It is created on first use with mode 0600 (its directory 0700),
+written whole to a temporary file and linked into place, so two processes that start together
+agree on one key. A key file that is not a regular file of 32 bytes, is readable by group or
+others, or belongs to another user, and a data directory that belongs to another user or that
+group or others can write to (they could swap the key), are refused with a `KeyFileError`
+naming the fix; numbat never signs or loads with them.
+
+Signed bytes are checked in chunks (`Verifier`), so bytes of any size cost O(chunk) memory
+before they are authenticated; `verify_existing` never creates a key (bytes cannot carry this
+user's MAC before the user has a key).
 
 >>> mac = sign(b"some bytes")
 >>> len(mac), verify(b"some bytes", mac), verify(b"other bytes", mac)
@@ -25,6 +31,7 @@ import os
 import secrets
 import stat
 import tempfile
+import typing
 
 KEY_BYTES = 32
 MAC_BYTES = hashlib.sha256().digest_size
@@ -41,8 +48,10 @@ def data_dir() -> str:
     explicit = os.environ.get("NUMBAT_DATA_DIR")
     if explicit:
         return os.path.abspath(explicit)
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(os.path.abspath(base), "numbat")
+    base = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(base):  # unset, empty or relative: the spec's default
+        base = os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "numbat")
 
 
 def key_path() -> str:
@@ -60,6 +69,44 @@ def verify(message: bytes, mac: bytes) -> bool:
     return hmac.compare_digest(sign(message), mac)
 
 
+CHUNK_BYTES = 1 << 20
+
+
+@typing.final
+class Verifier:
+    """An HMAC of this user's key fed in parts (`update` takes any buffer, in chunks of
+    `CHUNK_BYTES`, without copying it whole), then compared with `matches`.
+
+    >>> verifier = Verifier(); verifier.update(b"some "); verifier.update(memoryview(b"bytes"))
+    >>> verifier.matches(sign(b"some bytes")), verifier.matches(bytes(32))
+    (True, False)
+    """
+
+    def __init__(self, key: bytes | None = None):
+        self._mac = hmac.new(_key() if key is None else key, digestmod=hashlib.sha256)
+
+    def update(self, data) -> None:
+        view = memoryview(data).cast("B")
+        for start in range(0, len(view), CHUNK_BYTES):
+            self._mac.update(view[start : start + CHUNK_BYTES])
+
+    def matches(self, mac) -> bool:
+        return hmac.compare_digest(self._mac.digest(), bytes(mac))
+
+
+def verify_existing(parts, mac) -> bool:
+    """Whether `mac` is this user's HMAC of the concatenated buffers `parts`; False without
+    creating a key when this user has none yet."""
+    try:
+        key = _read(key_path())
+    except FileNotFoundError:
+        return False
+    verifier = Verifier(key)
+    for part in parts:
+        verifier.update(part)
+    return verifier.matches(mac)
+
+
 def _key() -> bytes:
     path = key_path()
     try:
@@ -70,7 +117,32 @@ def _key() -> bytes:
     return _read(path)
 
 
+def _check_directory(directory: str) -> None:
+    """Refuses a data directory that another user owns or that group or others can write
+    to: whoever can write there can replace the key (and so sign what numbat loads)."""
+    try:
+        info = os.stat(directory)
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise KeyFileError(f"numbat's data directory {directory} cannot be read ({error})") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise KeyFileError(f"numbat's data directory {directory} is not a directory; {_DIRECTORY_FIX}")
+    if os.name != "posix":
+        return
+    if info.st_uid != os.geteuid():
+        raise KeyFileError(
+            f"numbat's data directory {directory} belongs to another user (uid {info.st_uid}); {_DIRECTORY_FIX}"
+        )
+    if info.st_mode & 0o022:
+        raise KeyFileError(
+            f"numbat's data directory {directory} has mode {oct(info.st_mode & 0o777)}: others could replace "
+            f"the signing key in it. Run `chmod go-w {directory}` (numbat makes it 0700), or {_DIRECTORY_FIX}"
+        )
+
+
 def _read(path: str) -> bytes:
+    _check_directory(os.path.dirname(path))
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         handle = os.open(path, flags)
@@ -104,6 +176,7 @@ def _create(path: str) -> None:
     directory = os.path.dirname(path)
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
+        _check_directory(directory)
         handle, temporary = tempfile.mkstemp(dir=directory, prefix=".signing_key-")  # O_EXCL, mode 0600
     except OSError as error:
         raise KeyFileError(
@@ -126,3 +199,4 @@ def _create(path: str) -> None:
 
 
 _FIX = "delete it and numbat makes a new one (entries it signed are then recompiled)"
+_DIRECTORY_FIX = "set NUMBAT_DATA_DIR to a private directory of yours"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _check, _names, _packing, _types
+from ... import _allocation, _check, _names, _packing, _types
 from ..._errors import ArgumentError
 from ..._tensor import Template
 from ...backends import _default
@@ -358,13 +358,16 @@ def from_binary(binary: bytes, type, backend=None):
     type_ = _types.parse(type)
     if not isinstance(binary, (bytes, bytearray, memoryview)):
         raise ArgumentError(f"from_binary needs bytes, got {binary.__class__.__name__}")
+    backend = _default.resolve(backend)
+    size = memoryview(binary).nbytes  # len() of a memoryview counts its first axis only
+    count = size * 8 // type_.bits if type_.bits < 8 else size // type_.dtype.itemsize
+    _allocation.check("from_binary", Template((count,), type_, (None,)), backend)
     if type_.bits < 8:  # Nx's packing: every bit of the bytes is part of an element
         array = _packing.unpack(bytes(binary), type_.kind, type_.bits).astype(type_.dtype)
-    elif len(binary) % type_.dtype.itemsize:
-        raise ArgumentError(f"from_binary: {len(binary)} bytes are not a whole number of {type_} values")
+    elif size % type_.dtype.itemsize:
+        raise ArgumentError(f"from_binary: {size} bytes are not a whole number of {type_} values")
     else:
         array = np.frombuffer(bytes(binary), dtype=type_.dtype)
-    backend = _default.resolve(backend)
     return backend.from_numpy(Template(array.shape, type_, (None,)), array)
 
 

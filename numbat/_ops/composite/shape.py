@@ -8,8 +8,9 @@ import math
 
 import numpy as np
 
-from ... import _check, _names
+from ... import _allocation, _check, _names, _types
 from ..._errors import ArgumentError
+from ..._tensor import Template
 from .. import _dispatch
 from ..primitive.creation import broadcast
 from ..primitive.indexing import slice, take
@@ -65,6 +66,11 @@ def pad_outer(tensor, value, config):
             raise ArgumentError(f"pad_outer: {value} padding must be >= 0, got {(low, high)} for axis {axis}")
         if size == 0 and low + high:
             raise ArgumentError(f"pad_outer: cannot {value}-pad axis {axis} of size 0")
+    padded = tuple(size + low + high for (low, high), size in zip(pairs, tensor.shape))
+    vectorized = tensor.vectorized_axes
+    _allocation.check("pad_outer", Template(padded, tensor.type, tensor.names), tensor.backend, vectorized)
+    for size in padded:  # the host's index arrays below
+        _allocation.check("pad_outer", Template((size,), _types.S64, (None,)), None)
     result = tensor
     for axis, ((low, high), size) in enumerate(zip(pairs, tensor.shape)):
         if low or high:  # the source index of every output position, worked out on the host

@@ -40,7 +40,8 @@ def reshape(tensor, shape, names=None):
         if not (isinstance(size, str) and size == "auto") and (
             isinstance(size, bool) or not isinstance(size, int) or size < -1
         ):
-            raise ArgumentError(f"reshape: a shape holds sizes >= 0 and at most one 'auto', got {shape!r}")
+            shown = repr(shape) if len(shape) <= 32 else f"{size!r} among {len(shape)} sizes"  # a repr can be huge
+            raise ArgumentError(f"reshape: a shape holds sizes >= 0 and at most one 'auto', got {shown}")
     new_shape = _shape.reshape(tensor.shape, tuple(-1 if isinstance(size, str) else size for size in shape))
     out = Template(new_shape, tensor.type, _names.normalize(names, len(new_shape)))
     return _dispatch.run("reshape", out, (tensor,))
