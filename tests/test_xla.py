@@ -72,6 +72,28 @@ def test_memory_reports_live_bytes_on_the_host():
         nbt.xla.memory("gpu")
 
 
+def test_memory_counts_each_live_buffer_once_however_often_it_is_asked():
+    # Reading a shard's data makes a second Array on the same buffer, which stays alive: memory() counted
+    # it on the next call (4,000,000 bytes, then 8,000,000, for one f32[1000, 1000]).
+    out = _python(
+        """
+        import gc
+        import numbat as nbt
+        nbt.xla.configure(clients={"host": {"platform": "host", "device_count": 2}})
+        big = nbt.iota((1000, 1000), type="f32")
+        mesh = nbt.Mesh("mesh", (2,), client="host")
+        data = nbt.iota((8, 4), type="f32")
+        split = nbt.xla.shard_jit(lambda t: t * 2, mesh, input_shardings=[{0: [0]}])([[data[0:4]], [data[4:8]]])
+        data = None
+        gc.collect()
+        for _ in range(3):
+            print([row["in_use"] for row in nbt.xla.memory("host")])
+        """
+    )
+    # big on device 0; split's two f32[4, 4] halves, one per device; the pieces fed to shard_jit are gone.
+    assert out.splitlines() == ["[4000064, 64]"] * 3
+
+
 def test_fusion_report_puts_the_seed_example_in_one_kernel():
     x = nbt.iota((64,), type="f32")
     report = nbt.xla.fusion_report(lambda x, y, z: x + y * z, [x, x, x])

@@ -184,6 +184,27 @@ def test_one_lowering_gives_every_view_the_precision_the_call_runs(tmp_path):
     assert _disk_cache.key(default) != _disk_cache.key(lowered)
 
 
+def test_options_given_with_a_defn_merge_over_its_own_in_every_view():
+    # Each view dropped the options when handed a defn (nbt.defn(d, **options) merges them).
+    args = [nbt.iota((4, 4), type="f32")] * 2
+    matmul = nbt.defn(lambda a, b: nbt.dot(a, b))
+    mlir = nbt.xla.to_mlir_module(matmul, args, precision="highest")
+    hlo = nbt.xla.hlo(matmul, args, precision="highest")
+    report = nbt.xla.fusion_report(matmul, args, precision="highest")
+    blob = nbt.xla.serialize(matmul, args, precision="highest", portable=True)
+    assert "precision = [HIGHEST, HIGHEST]" in mlir
+    assert "operand_precision={highest,highest}" in hlo and "operand_precision={highest,highest}" in report.hlo
+    exported = jax.export.deserialize(bytearray(blob[blob.index(b"}") + 1 :]))
+    assert "precision = [HIGHEST, HIGHEST]" in exported.mlir_module()
+    # The defn's own options stay where none are given, and are overridden, not dropped, where some are.
+    highest = nbt.defn(matmul, precision="highest")
+    assert "precision = [HIGHEST, HIGHEST]" in nbt.xla.to_mlir_module(highest, args)
+    assert "precision = [HIGHEST, HIGHEST]" not in nbt.xla.to_mlir_module(highest, args, precision="default")
+    assert "precision = [HIGHEST, HIGHEST]" not in nbt.xla.to_mlir_module(matmul, args)
+    with pytest.raises(nbt.ArgumentError, match="precision"):
+        nbt.xla.hlo(matmul, args, precision="fastest")
+
+
 def test_lazy_transfers_always_is_refused_and_the_evaluator_honours_client_and_device():
     with pytest.raises(nbt.ArgumentError, match='lazy_transfers="always" is not supported'):
         nbt.defn(lambda a: a, lazy_transfers="always")
