@@ -120,6 +120,28 @@ def test_stream_running_sum():
         t.send(nbt.tensor(2, type="s64"))
 
 
+def test_shard_jit_reports_why_it_compiles_as_a_defn_does(monkeypatch):
+    from numbat import telemetry
+    from numbat.xla import _sharding
+
+    monkeypatch.setattr(_sharding, "_CACHE_LIMIT", 1)
+    mesh = nbt.Mesh("one", (1,), client="host")
+    double = nbt.xla.shard_jit(lambda t: t * 2, mesh, input_shardings=[{0: [0]}])
+    triple = nbt.xla.shard_jit(lambda t: t * 3, mesh, input_shardings=[{0: [0]}])
+    start = telemetry.last_sequence()
+    double([[nbt.tensor([1, 2])]])
+    double([[nbt.tensor([1.0, 2.0])]])
+    triple([[nbt.tensor([1, 2])]])  # a cache of one program: pushes double's out
+    double([[nbt.tensor([1.0, 2.0])]])
+    reasons = [record.metadata["reason"] for record in telemetry.log(since=start, event=telemetry.COMPILATION)]
+    assert reasons == [
+        "first call",
+        "input 0 changed from s32[2] to f32[2]",
+        "first call",
+        "dropped from shard_jit's cache of 1 programs",
+    ]
+
+
 def test_shard_jit_runs_the_seed_example_on_two_host_devices():
     out = _python(
         """
