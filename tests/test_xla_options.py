@@ -276,6 +276,35 @@ def test_cache_info_counts_the_compiles_of_vectorized_calls():
     assert double.cache_info() == {"compiled": 1, "hits": 1}
 
 
+def test_cache_info_counts_every_compile_when_nothing_is_cached():
+    # cache=False compiles on every call: cache_info() said {'compiled': 0, 'hits': 0} after three.
+    fresh = nbt.defn(lambda x: x * 2, cache=False)
+    for _ in range(3):
+        fresh(nbt.tensor([1, 2]))
+    assert fresh.cache_info() == {"compiled": 3, "hits": 0}
+    assert not nbt.is_cached(fresh, [nbt.tensor([1, 2])])
+
+
+def test_is_cached_finds_an_authentic_entry_in_the_disk_cache(tmp_path):
+    # A defn with a disk cache loads an entry another defn (another process, say) stored: is_cached said False.
+    def scale(t):
+        return t * 3
+
+    x = nbt.tensor([1.0, 2.0])
+    assert not nbt.xla.is_cached(nbt.defn(scale, cache=str(tmp_path)), [x])
+    nbt.defn(scale, cache=str(tmp_path))(x)
+    reader = nbt.defn(scale, cache=str(tmp_path))
+    assert nbt.xla.is_cached(reader, [x]) and nbt.is_cached(reader, [nbt.tensor([5.0, 6.0])])
+    assert not nbt.is_cached(reader, [nbt.tensor([1.0, 2.0, 3.0])])
+    start = nbt.telemetry.last_sequence()
+    reader(x)
+    (record,) = nbt.telemetry.log(since=start, event=nbt.telemetry.COMPILATION)
+    assert record.metadata["cached_on_disk"]  # what is_cached promised
+    (entry,) = tmp_path.glob("*.xla")
+    entry.write_bytes(entry.read_bytes()[:-1] + b"!")  # no longer authentic: a call would compile
+    assert not nbt.is_cached(nbt.defn(scale, cache=str(tmp_path)), [x])
+
+
 def test_bench_refuses_a_size_that_cannot_fit_before_allocating(capsys):
     assert cli.main(["bench", "notebook", "--size", "1000000"]) == 2
     assert "bench notebook --size 1000000 needs about 10.9 TiB" in capsys.readouterr().err
