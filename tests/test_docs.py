@@ -6,6 +6,7 @@ about a minute and a half, too slow for the normal suite.
 """
 
 import importlib.util
+import inspect
 import json
 import re
 import sys
@@ -72,6 +73,38 @@ def test_all_lists_every_public_name_of_numbat():
         # telemetry.cache_hit, hit_cell and release_cell are defn's plumbing, not API for users.
         assert defined - set(module.__all__) <= {"cache_hit", "hit_cell", "release_cell"}, name
     assert all(hasattr(module, name) for module in _public_modules() for name in module.__all__)
+
+
+def _every_public_module():
+    """numbat and each of its modules whose dotted name has no part starting with "_"."""
+    import pkgutil
+
+    names = ["numbat"] + [
+        info.name
+        for info in pkgutil.walk_packages(nbt.__path__, "numbat.")
+        if not any(part.startswith("_") for part in info.name.split("."))
+    ]
+    return [importlib.import_module(name) for name in names]
+
+
+def test_every_public_module_has_all_with_its_public_names():
+    # The README says every public module has __all__: numbat.xla.distributed, numbat.backends and its
+    # modules and numbat.cli had none.
+    modules = _every_public_module()
+    assert {"numbat.cli", "numbat.xla.distributed", "numbat.backends", "numbat.backends.xla_backend"} <= {
+        module.__name__ for module in modules
+    }
+    for module in modules:
+        assert isinstance(getattr(module, "__all__", None), list), f"{module.__name__} has no __all__"
+        assert all(hasattr(module, name) for name in module.__all__), module.__name__
+        own = {
+            name
+            for name, value in vars(module).items()
+            if not name.startswith("_")
+            and (inspect.isfunction(value) or inspect.isclass(value))
+            and value.__module__ == module.__name__
+        }
+        assert own <= set(module.__all__) | {"cache_hit", "hit_cell", "release_cell"}, module.__name__
 
 
 def test_help_and_tab_completion_list_the_api():

@@ -84,3 +84,6 @@ class XLABackend(ArrayBackend):
     def describe(self) -> str:
         device = self.device
         return f"XLA {self.client or _client.default_client()}:{device.id} ({device.device_kind})"
+
+
+__all__ = ["XLABackend"]
