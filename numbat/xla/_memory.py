@@ -3,9 +3,10 @@
 A device with an allocator of its own (a GPU, a TPU) reports its figures through
 `jax.Device.memory_stats()`: bytes in use, the peak and the limit of that device. The
 host client keeps no such statistics, so numbat counts the bytes held by live JAX
-arrays on each host device, gives the machine's memory as the limit, and reports the
-peak as not tracked (None): the process's peak resident memory is not any one
-device's peak.
+arrays on each host device (each buffer once per device), gives the machine's memory as
+the limit, and reports the peak as not tracked (None): the process's peak resident
+memory is not any one device's peak. All host devices are the same RAM: an array moved
+from one to another may share the original's buffer, and then counts on both.
 """
 
 from __future__ import annotations
