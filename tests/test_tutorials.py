@@ -122,7 +122,7 @@ def test_tutorial_04_fixes_softplus_with_a_stable_formula_and_plots(executed):
 
 def test_tutorial_06_counts_memory_once_and_draws_it(executed):
     outputs = executed("06_clients_devices_memory.ipynb")
-    assert _text(outputs).count("[4000012, 12, 0, 0]") == 2  # big and t on device 0, t's move on device 1
+    assert "added: [4000000, 0, 0, 0] asked twice, the same: True" in _text(outputs)  # f32[1000, 1000], once
     assert _data(outputs, "image/png")
     assert "[True, False]" in _text(outputs)  # the precision reaches the HLO of the "highest" product only
 
