@@ -61,6 +61,9 @@ html_theme_options = {
     "footer_end": ["sphinx-version"],
     "search_bar_text": "Search the docs (e.g. argmax)",
 }
+# Pages of the top-level toctree with no pages under them: the theme's "Section Navigation"
+# would be an empty heading there; the page's own sections are in the right-hand sidebar.
+html_sidebars = {page: [] for page in ("guides/install", "nx_to_numbat", "changelog")}
 html_show_sourcelink = False
 html_copy_source = False
 templates_path = ["_templates"]

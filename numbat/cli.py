@@ -291,3 +291,6 @@ def main(argv: list[str] | None = None) -> int:
     """Runs the `numbat` command line; returns the exit code (argparse exits 2 on bad usage)."""
     args = _parser().parse_args(argv)
     return args.run(args)
+
+
+__all__ = ["KERNEL_NAME", "install_kernel", "kernel_spec", "main"]

@@ -163,8 +163,8 @@ _STATE = """() => {
 EXPECTED = {
     "01": {"tensors": 8, "pictures": 2, "byte_headers": 8, "graphs": 1, "strips": 2, "hidden_inputs": 1},
     "02": {"tensors": 12, "pictures": 6, "hidden_inputs": 1},
-    "03": {"graphs": 2, "strips": 3, "dashboards": 1, "hidden_inputs": 1},
-    "04": {"tensors": 0, "strips": 1, "hidden_inputs": 1},
+    "03": {"graphs": 2, "ir": 1, "strips": 3, "dashboards": 1, "hidden_inputs": 1},
+    "04": {"tensors": 0, "strips": 1, "plots": 2, "hidden_inputs": 1},
     "05": {
         "graphs": 1,
         "kernels": 1,
@@ -174,7 +174,7 @@ EXPECTED = {
         "precision_tables": 1,
         "hidden_inputs": 1,
     },
-    "06": {"panels": 1, "strips": 1, "hidden_inputs": 1},
+    "06": {"panels": 1, "strips": 1, "plots": 1, "hidden_inputs": 1},
     "07": {"shards": 4, "shard_devices": 4, "tensors": 1, "pictures": 1, "strips": 1, "hidden_inputs": 1},
     "08": {"plots": 5, "pictures": 2, "widgets": 1, "explorer_pictures": 1, "hidden_inputs": 1},
 }

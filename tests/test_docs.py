@@ -6,6 +6,7 @@ about a minute and a half, too slow for the normal suite.
 """
 
 import importlib.util
+import inspect
 import json
 import re
 import sys
@@ -72,6 +73,61 @@ def test_all_lists_every_public_name_of_numbat():
         # telemetry.cache_hit, hit_cell and release_cell are defn's plumbing, not API for users.
         assert defined - set(module.__all__) <= {"cache_hit", "hit_cell", "release_cell"}, name
     assert all(hasattr(module, name) for module in _public_modules() for name in module.__all__)
+
+
+def _every_public_module():
+    """numbat and each of its modules whose dotted name has no part starting with "_"."""
+    import pkgutil
+
+    names = ["numbat"] + [
+        info.name
+        for info in pkgutil.walk_packages(nbt.__path__, "numbat.")
+        if not any(part.startswith("_") for part in info.name.split("."))
+    ]
+    return [importlib.import_module(name) for name in names]
+
+
+def test_every_public_module_has_all_with_its_public_names():
+    # The README says every public module has __all__: numbat.xla.distributed, numbat.backends and its
+    # modules and numbat.cli had none.
+    modules = _every_public_module()
+    assert {"numbat.cli", "numbat.xla.distributed", "numbat.backends", "numbat.backends.xla_backend"} <= {
+        module.__name__ for module in modules
+    }
+    for module in modules:
+        assert isinstance(getattr(module, "__all__", None), list), f"{module.__name__} has no __all__"
+        assert all(hasattr(module, name) for name in module.__all__), module.__name__
+        own = {
+            name
+            for name, value in vars(module).items()
+            if not name.startswith("_")
+            and (inspect.isfunction(value) or inspect.isclass(value))
+            and value.__module__ == module.__name__
+        }
+        assert own <= set(module.__all__) | {"cache_hit", "hit_cell", "release_cell"}, module.__name__
+
+
+def test_numpy_names_lead_to_numbats_on_the_nx_page():
+    # Searching the site for matmul, zeros or arange found nothing that led to dot, broadcast or iota.
+    page = (DOCS / "nx_to_numbat.md").read_text()
+    section = page.split("## NumPy to numbat", 1)[1].split("\n## ", 1)[0]
+    rows = {line.split(" | ")[0]: line for line in section.splitlines() if line.startswith("| `np.")}
+    for numpy_name, numbat_name in [("matmul", "nbt.dot"), ("zeros", "nbt.broadcast"), ("arange", "nbt.iota")]:
+        row = next(line for key, line in rows.items() if f"np.{numpy_name}(" in key)
+        assert numbat_name in row.split(" | ")[1], row
+        assert hasattr(nbt, numbat_name.removeprefix("nbt."))
+
+
+def test_top_level_pages_without_pages_under_them_have_no_empty_section_navigation():
+    # The theme's "Section Navigation" was an empty heading on the Nx-to-numbat page.
+    spec = importlib.util.spec_from_file_location("numbat_docs_conf", DOCS / "conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    toctree = (DOCS / "index.md").read_text().split("```{toctree}", 1)[1].split("```", 1)[0]
+    pages = [line.strip() for line in toctree.splitlines() if line.strip() and not line.startswith(":")]
+    leaves = [page for page in pages if "{toctree}" not in (DOCS / f"{page}.md").read_text()]
+    assert "nx_to_numbat" in leaves
+    assert {page: conf.html_sidebars.get(page) for page in leaves} == {page: [] for page in leaves}
 
 
 def test_help_and_tab_completion_list_the_api():

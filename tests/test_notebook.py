@@ -131,6 +131,31 @@ def test_a_cell_that_compiles_shows_the_strip(ip):
     assert lines[-1] == f"numbat: cache hits: {name} 1"
 
 
+def test_the_strip_says_compiled_on_the_first_compile_of_shard_jit_and_stream(ip):
+    # shard_jit reported every compile with the reason "first call for this signature and mesh", which the
+    # strip read as a recompile ("numbat: recompiled" on the first cell that ran one).
+    run(ip, "import numbat as nbt")
+    first = run(
+        ip,
+        """
+        doubled = nbt.xla.shard_jit(lambda t: t * 2, nbt.Mesh("one", (1,)), input_shardings=[{0: [0]}])
+        doubled([[nbt.tensor([1, 2])]])
+        steps = nbt.xla.stream(lambda x, acc: (acc, x + acc), [nbt.template((), "s64"), 0])
+        steps.send(1)
+        """,
+    )
+    assert first.result.success, first.result.error_in_exec
+    (strip,) = first.strips()
+    lines = strip["text/plain"].splitlines()
+    assert lines[0].startswith("numbat: compiled <lambda> (s32[2])") and "recompiled" not in strip["text/plain"]
+    assert lines[1].startswith("numbat: compiled <lambda> (s64, s64)") and "recompiled" not in strip["text/html"]
+    again = run(ip, "doubled([[nbt.tensor([1, 2, 3])]]); doubled([[nbt.tensor([4, 5])]])")
+    (strip,) = again.strips()
+    assert strip["text/plain"].startswith("numbat: recompiled <lambda> (s32[3])")
+    assert "(input 0 changed from s32[2] to s32[3])" in strip["text/plain"]
+    assert strip["text/plain"].endswith("numbat: cache hits: <lambda> 1")
+
+
 def test_the_strip_escapes_function_names(ip):
     cell = run(ip, "nbt.jit(lambda t: t + 1)(nbt.tensor([1]))")
     (strip,) = cell.strips()

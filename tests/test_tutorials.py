@@ -99,9 +99,40 @@ def test_tutorial_03_inlines_a_defn_and_its_branches_say_what_they_do(executed):
     assert "[3.0, -1.0]" in text and "[3.0, 1.0]" in text  # flipped, then the element-wise abs
 
 
+def test_tutorial_03_shows_the_stablehlo_module_and_hints_at_quotient(executed):
+    outputs = executed("03_defn_and_the_compiler.ipynb")
+    assert any("numbat-ir" in h and "stablehlo.exponential" in h for h in _data(outputs, "text/html"))
+    cells = _cells("03_defn_and_the_compiler.ipynb")
+    assert any(c.source.startswith("%numbat graph softmax_defn t --mlir") for c in cells)
+    exercise = next(c.source for c in cells if "## Exercise" in c.source)
+    assert "nbt.quotient" in exercise and "collapsed" in exercise
+
+
 def test_tutorial_04_answers_yes_or_no_with_booleans(executed):
     outputs = executed("04_automatic_differentiation.ipynb")
     assert "True" in _text(outputs) and "u8" not in _text(outputs)
+
+
+def test_tutorial_04_fixes_softplus_with_a_stable_formula_and_plots(executed):
+    outputs = executed("04_automatic_differentiation.ipynb")
+    text = _text(outputs)
+    assert "[1.3132616, Inf]" in text and "101.31326" in text  # the naive value overflows; the stable one does not
+    assert len(_data(outputs, "image/png")) >= 2  # the loss over the steps, and g with g'
+
+
+def test_tutorial_06_counts_memory_once_and_draws_it(executed):
+    outputs = executed("06_clients_devices_memory.ipynb")
+    assert "added: [4000000, 0, 0, 0] asked twice, the same: True" in _text(outputs)  # f32[1000, 1000], once
+    assert _data(outputs, "image/png")
+    assert "[True, False]" in _text(outputs)  # the precision reaches the HLO of the "highest" product only
+
+
+def test_tutorial_07_asks_for_devices_with_configure_and_compiles_without_recompiling(executed):
+    outputs = executed("07_streaming_and_sharding.ipynb")
+    strips = [h for h in _data(outputs, "text/html") if "numbat-strip" in h]
+    assert len(strips) == 6 and not any("recompiled" in h for h in strips)
+    source = "".join(c.source for c in _cells("07_streaming_and_sharding.ipynb"))
+    assert "XLA_FLAGS" not in source and "device_count" in source
 
 
 def test_tutorial_05_shows_one_fused_kernel_a_disk_hit_and_the_magics(executed):

@@ -72,6 +72,28 @@ def test_memory_reports_live_bytes_on_the_host():
         nbt.xla.memory("gpu")
 
 
+def test_memory_counts_each_live_buffer_once_however_often_it_is_asked():
+    # Reading a shard's data makes a second Array on the same buffer, which stays alive: memory() counted
+    # it on the next call (4,000,000 bytes, then 8,000,000, for one f32[1000, 1000]).
+    out = _python(
+        """
+        import gc
+        import numbat as nbt
+        nbt.xla.configure(clients={"host": {"platform": "host", "device_count": 2}})
+        big = nbt.iota((1000, 1000), type="f32")
+        mesh = nbt.Mesh("mesh", (2,), client="host")
+        data = nbt.iota((8, 4), type="f32")
+        split = nbt.xla.shard_jit(lambda t: t * 2, mesh, input_shardings=[{0: [0]}])([[data[0:4]], [data[4:8]]])
+        data = None
+        gc.collect()
+        for _ in range(3):
+            print([row["in_use"] for row in nbt.xla.memory("host")])
+        """
+    )
+    # big on device 0; split's two f32[4, 4] halves, one per device; the pieces fed to shard_jit are gone.
+    assert out.splitlines() == ["[4000064, 64]"] * 3
+
+
 def test_fusion_report_puts_the_seed_example_in_one_kernel():
     x = nbt.iota((64,), type="f32")
     report = nbt.xla.fusion_report(lambda x, y, z: x + y * z, [x, x, x])
@@ -96,6 +118,28 @@ def test_stream_running_sum():
     t.send(nbt.tensor(1, type="s64"))
     with pytest.raises(nbt.ArgumentError, match="call stream.recv"):
         t.send(nbt.tensor(2, type="s64"))
+
+
+def test_shard_jit_reports_why_it_compiles_as_a_defn_does(monkeypatch):
+    from numbat import telemetry
+    from numbat.xla import _sharding
+
+    monkeypatch.setattr(_sharding, "_CACHE_LIMIT", 1)
+    mesh = nbt.Mesh("one", (1,), client="host")
+    double = nbt.xla.shard_jit(lambda t: t * 2, mesh, input_shardings=[{0: [0]}])
+    triple = nbt.xla.shard_jit(lambda t: t * 3, mesh, input_shardings=[{0: [0]}])
+    start = telemetry.last_sequence()
+    double([[nbt.tensor([1, 2])]])
+    double([[nbt.tensor([1.0, 2.0])]])
+    triple([[nbt.tensor([1, 2])]])  # a cache of one program: pushes double's out
+    double([[nbt.tensor([1.0, 2.0])]])
+    reasons = [record.metadata["reason"] for record in telemetry.log(since=start, event=telemetry.COMPILATION)]
+    assert reasons == [
+        "first call",
+        "input 0 changed from s32[2] to f32[2]",
+        "first call",
+        "dropped from shard_jit's cache of 1 programs",
+    ]
 
 
 def test_shard_jit_runs_the_seed_example_on_two_host_devices():

@@ -219,6 +219,27 @@ def test_one_lowering_gives_every_view_the_precision_the_call_runs(tmp_path):
     assert _disk_cache.key(default) != _disk_cache.key(lowered)
 
 
+def test_options_given_with_a_defn_merge_over_its_own_in_every_view():
+    # Each view dropped the options when handed a defn (nbt.defn(d, **options) merges them).
+    args = [nbt.iota((4, 4), type="f32")] * 2
+    matmul = nbt.defn(lambda a, b: nbt.dot(a, b))
+    mlir = nbt.xla.to_mlir_module(matmul, args, precision="highest")
+    hlo = nbt.xla.hlo(matmul, args, precision="highest")
+    report = nbt.xla.fusion_report(matmul, args, precision="highest")
+    blob = nbt.xla.serialize(matmul, args, precision="highest", portable=True)
+    assert "precision = [HIGHEST, HIGHEST]" in mlir
+    assert "operand_precision={highest,highest}" in hlo and "operand_precision={highest,highest}" in report.hlo
+    exported = jax.export.deserialize(bytearray(blob[blob.index(b"}") + 1 :]))
+    assert "precision = [HIGHEST, HIGHEST]" in exported.mlir_module()
+    # The defn's own options stay where none are given, and are overridden, not dropped, where some are.
+    highest = nbt.defn(matmul, precision="highest")
+    assert "precision = [HIGHEST, HIGHEST]" in nbt.xla.to_mlir_module(highest, args)
+    assert "precision = [HIGHEST, HIGHEST]" not in nbt.xla.to_mlir_module(highest, args, precision="default")
+    assert "precision = [HIGHEST, HIGHEST]" not in nbt.xla.to_mlir_module(matmul, args)
+    with pytest.raises(nbt.ArgumentError, match="precision"):
+        nbt.xla.hlo(matmul, args, precision="fastest")
+
+
 def test_lazy_transfers_always_is_refused_and_the_evaluator_honours_client_and_device():
     with pytest.raises(nbt.ArgumentError, match='lazy_transfers="always" is not supported'):
         nbt.defn(lambda a: a, lazy_transfers="always")
@@ -288,6 +309,35 @@ def test_cache_info_counts_the_compiles_of_vectorized_calls():
     double(rows)
     double(rows)
     assert double.cache_info() == {"compiled": 1, "hits": 1}
+
+
+def test_cache_info_counts_every_compile_when_nothing_is_cached():
+    # cache=False compiles on every call: cache_info() said {'compiled': 0, 'hits': 0} after three.
+    fresh = nbt.defn(lambda x: x * 2, cache=False)
+    for _ in range(3):
+        fresh(nbt.tensor([1, 2]))
+    assert fresh.cache_info() == {"compiled": 3, "hits": 0}
+    assert not nbt.is_cached(fresh, [nbt.tensor([1, 2])])
+
+
+def test_is_cached_finds_an_authentic_entry_in_the_disk_cache(tmp_path):
+    # A defn with a disk cache loads an entry another defn (another process, say) stored: is_cached said False.
+    def scale(t):
+        return t * 3
+
+    x = nbt.tensor([1.0, 2.0])
+    assert not nbt.xla.is_cached(nbt.defn(scale, cache=str(tmp_path)), [x])
+    nbt.defn(scale, cache=str(tmp_path))(x)
+    reader = nbt.defn(scale, cache=str(tmp_path))
+    assert nbt.xla.is_cached(reader, [x]) and nbt.is_cached(reader, [nbt.tensor([5.0, 6.0])])
+    assert not nbt.is_cached(reader, [nbt.tensor([1.0, 2.0, 3.0])])
+    start = nbt.telemetry.last_sequence()
+    reader(x)
+    (record,) = nbt.telemetry.log(since=start, event=nbt.telemetry.COMPILATION)
+    assert record.metadata["cached_on_disk"]  # what is_cached promised
+    (entry,) = tmp_path.glob("*.xla")
+    entry.write_bytes(entry.read_bytes()[:-1] + b"!")  # no longer authentic: a call would compile
+    assert not nbt.is_cached(nbt.defn(scale, cache=str(tmp_path)), [x])
 
 
 def test_bench_refuses_a_size_that_cannot_fit_before_allocating(capsys):

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import inspect
+import os
 
 from .._errors import ArgumentError
+from ..xla import _disk_cache
 from ._compiler import Defn
 from ._signature import flatten
 
 
 def is_cached(fun, args, **options) -> bool:
     """Whether defn `fun` has compiled code for the signature of `args` (a list), so
-    that calling it with them would not compile.
+    that calling it with them would not compile: in memory, or (a defn with a disk
+    cache) an entry on disk that the call would load.
 
     >>> double = nbt.defn(lambda t: t * 2)
     >>> _ = double(nbt.tensor([1, 2]))
@@ -29,4 +32,9 @@ def is_cached(fun, args, **options) -> bool:
     except ValueError:  # no signature to check (a builtin): the cache key decides
         pass
     signature, _ = flatten(tuple(args), options, fun._convert)
-    return signature in fun._cache
+    if signature in fun._cache:
+        return True
+    if fun.compiler == "xla" and isinstance(fun.cache, (str, os.PathLike)):  # a call would load it from disk
+        lowered, _, _, _ = fun.lower(signature)
+        return _disk_cache.is_stored(lowered, fun.cache)
+    return False

@@ -220,14 +220,15 @@ class Defn:
         return f"<numbat.defn {self.name} ({self.compiler}, {self.cache_info()['compiled']} compiled)>"
 
     def cache_info(self) -> dict[str, int]:
-        """How many signatures are compiled and how many calls hit the cache.
+        """How many times this defn compiled (an executable loaded from the disk cache
+        counts; with `cache=False`, every call compiles) and how many calls hit the cache.
 
         >>> double = nbt.defn(lambda t: t * 2)
         >>> _ = double(nbt.tensor([1])), double(nbt.tensor([2])), double(nbt.tensor([1, 2]))
         >>> double.cache_info()
         {'compiled': 2, 'hits': 1}
         """
-        compiled, hits = len(self._cache), self.hits
+        compiled, hits = sum(self._compiles_per_shapes.values()), self.hits
         if self._devectorized is not None:  # calls with vectorized tensors compile in the companion
             companion = self._devectorized.cache_info()
             compiled, hits = compiled + companion["compiled"], hits + companion["hits"]

@@ -18,3 +18,16 @@ from ._default import (
 from ._default import with_default_backend as with_default_backend
 from .numpy_backend import NumPyBackend as NumPyBackend
 from .xla_backend import XLABackend as XLABackend
+
+__all__ = [
+    "AbstractBackend",
+    "NumPyBackend",
+    "Template",
+    "XLABackend",
+    "backend_copy",
+    "backend_deallocate",
+    "backend_transfer",
+    "default_backend",
+    "global_default_backend",
+    "with_default_backend",
+]

@@ -94,3 +94,5 @@ class NumPyBackend(ArrayBackend):
 
 
 _ONE = object.__new__(NumPyBackend)  # no fields: nothing for __init__ to fill in
+
+__all__ = ["NumPyBackend"]

@@ -87,3 +87,5 @@ class XLABackend(ArrayBackend):
 
 
 _tensor.device_backend = XLABackend  # the backend of data JAX hands back (see `_tensor._unflatten`)
+
+__all__ = ["XLABackend"]

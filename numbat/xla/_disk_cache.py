@@ -190,5 +190,15 @@ def compile(lowered: jax.stages.Lowered, directory: str) -> tuple[object, bool, 
     return compiled, False, 0
 
 
+def is_stored(lowered: jax.stages.Lowered, directory) -> bool:
+    """Whether `directory` holds an authentic entry for `lowered`: one that `compile`
+    would load rather than compile (checked as `compile` checks it, without loading it)."""
+    try:
+        entry_key = key(lowered)
+        return _read(_path(os.fspath(directory), entry_key), entry_key) is not None
+    except (OSError, _Unusable, _signing.KeyFileError):
+        return False
+
+
 def _warn(message: str) -> None:
     warnings.warn(message, CacheWarning, stacklevel=4)

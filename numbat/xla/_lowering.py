@@ -15,7 +15,9 @@ from .._tensor import Template, Tensor
 
 
 def as_defn(fun, **opts) -> Defn:
-    if isinstance(fun, Defn):
+    """`fun` as a defn with `opts`: a defn given options runs with them over its own, as
+    `nbt.defn(d, **opts)` does (given none, it is itself, with its compiled entries)."""
+    if isinstance(fun, Defn) and not opts:
         return fun
     if not callable(fun):
         raise ArgumentError(f"expected a function or a defn, got {type(fun).__name__} {fun!r}")

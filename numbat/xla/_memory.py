@@ -3,9 +3,10 @@
 A device with an allocator of its own (a GPU, a TPU) reports its figures through
 `jax.Device.memory_stats()`: bytes in use, the peak and the limit of that device. The
 host client keeps no such statistics, so numbat counts the bytes held by live JAX
-arrays on each host device, gives the machine's memory as the limit, and reports the
-peak as not tracked (None): the process's peak resident memory is not any one
-device's peak.
+arrays on each host device (each buffer once per device), gives the machine's memory as
+the limit, and reports the peak as not tracked (None): the process's peak resident
+memory is not any one device's peak. All host devices are the same RAM: an array moved
+from one to another may share the original's buffer, and then counts on both.
 """
 
 from __future__ import annotations
@@ -45,9 +46,7 @@ def memory(client: str | None = None) -> list[dict]:
             )
             continue
         if not live:
-            for array in jax.live_arrays():
-                for shard in array.addressable_shards:
-                    live[shard.device.id] = live.get(shard.device.id, 0) + shard.data.nbytes
+            live = _live_bytes(_client.PLATFORMS[name])
         rows.append(
             {
                 "device": str(device),
@@ -58,3 +57,28 @@ def memory(client: str | None = None) -> list[dict]:
             }
         )
     return rows
+
+
+def _live_bytes(platform: str) -> dict[int, int]:
+    """Bytes of the live arrays of `platform`, per device id, each buffer counted once.
+
+    Several Arrays can share one buffer: reading a shard's `data` makes a second, single-device
+    Array on it (cached on the first, so it stays alive as long as the first does). Counting every
+    Array would count that buffer twice, and more each time it is asked; a buffer is counted once,
+    by its address on its device. A single-device Array's address is read without making one.
+    """
+    buffers: dict[tuple[int, int], int] = {}
+    for array in jax.live_arrays(platform):
+        try:
+            if len(array.sharding.device_set) == 1:
+                pieces = [(next(iter(array.sharding.device_set)), array)]
+            else:
+                pieces = [(shard.device, shard.data) for shard in array.addressable_shards]
+            for device, piece in pieces:
+                buffers[(device.id, piece.unsafe_buffer_pointer())] = piece.nbytes
+        except RuntimeError:  # deleted (donated, or freed by another thread) since live_arrays listed it
+            continue
+    live: dict[int, int] = {}
+    for (device_id, _), nbytes in buffers.items():
+        live[device_id] = live.get(device_id, 0) + nbytes
+    return live

@@ -110,6 +110,8 @@ def shard_jit(fun, mesh: Mesh, input_shardings: list, **opts):
     target = fun if isinstance(fun, Defn) else Defn(fun, **opts)
     specs = tuple(tuple((dim, tuple(axes)) for dim, axes in spec.items()) for spec in input_shardings)
 
+    compiled_last: list = [None]  # the signature this function compiled last: why a next compile happens
+
     def run(shards):
         if not isinstance(shards, (list, tuple)) or len(shards) != mesh.size:
             raise ArgumentError(f"shard_jit: expected one list of arguments per device ({mesh.size}), got {shards!r}")
@@ -121,7 +123,7 @@ def shard_jit(fun, mesh: Mesh, input_shardings: list, **opts):
             arguments = [
                 _place(jax_mesh, mesh, position, spec, shards) for position, spec in enumerate(input_shardings)
             ]
-            compiled = _compile(target, mesh, specs, arguments)
+            compiled = _compile(target, mesh, specs, arguments, compiled_last)
             with jax.enable_x64(True):
                 return compiled(*arguments)
         except (ValueError, jax.errors.JAXTypeError, DuplicateSpecError) as error:
@@ -161,9 +163,11 @@ def _place(jax_mesh, mesh: Mesh, position: int, spec: dict, shards) -> Tensor:
     return Tensor(data, first.type, first.names, XLABackend(mesh.client))
 
 
-def _compile(target, mesh: Mesh, specs: tuple, arguments: list):
+def _compile(target, mesh: Mesh, specs: tuple, arguments: list, compiled_last: list):
     """The compiled sharded function for `arguments`: from the cache, counting a hit, or
-    compiled now, reporting the compilation."""
+    compiled now, reporting the compilation with its reason as a defn does: "first call"
+    for the first compile of this sharded function, else what changed since its last
+    (`compiled_last[0]`, updated here)."""
     signature, _ = flatten(tuple(arguments), {}, lambda tensor: tensor)
     try:
         options = _options.key(target.options)
@@ -185,6 +189,7 @@ def _compile(target, mesh: Mesh, specs: tuple, arguments: list):
             compiled = lowered.compile()
         done = time.perf_counter_ns()
         _compiled[cache_key] = compiled
+        last, compiled_last[0] = compiled_last[0], signature
         while len(_compiled) > _CACHE_LIMIT:
             _compiled.popitem(last=False)
     eval_us, compile_us = (lowered_at - start) // 1000, (done - lowered_at) // 1000
@@ -199,10 +204,18 @@ def _compile(target, mesh: Mesh, specs: tuple, arguments: list):
             "device": f"mesh {mesh.name!r} {mesh.shape}",
             "cached_on_disk": False,
             "disk_saved_time": 0,
-            "reason": "first call for this signature and mesh",
+            "reason": _reason(signature, last),
         },
     )
     return compiled
+
+
+def _reason(signature, last) -> str:
+    if last is None:
+        return "first call"
+    if last == signature:  # compiled before, and pushed out of the cache by other sharded functions since
+        return f"dropped from shard_jit's cache of {_CACHE_LIMIT} programs"
+    return signature.difference(last)
 
 
 def _in_mesh_terms(error: Exception, mesh: Mesh) -> str:

@@ -68,3 +68,6 @@ def process_count() -> int:
     1
     """
     return jax.process_count()
+
+
+__all__ = ["initialize", "process_count", "process_index", "shutdown"]
