@@ -217,8 +217,9 @@ def lu(tensor):
 
 
 def invert(tensor):
-    """The inverse matrix; a singular matrix gives NaNs or infinities (XLA's LU inverse on
-    every backend), never an error, as in Nx.
+    """The inverse matrix (XLA's LU inverse on every backend); a singular matrix (its
+    determinant within 1000 times the type's smallest normal number of 0) gives NaNs
+    everywhere, never an error, as in Nx.
 
     >>> nbt.linalg.invert(nbt.tensor([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 1, 1]]))
     numbat.Tensor<

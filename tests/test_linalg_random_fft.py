@@ -54,6 +54,17 @@ def test_solvers_and_inverses_match_numpy(mode):
     )
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_singular_matrix_inverts_to_nans_everywhere_as_in_nx(mode):
+    # Nx.LinAlg.invert: |det| <= 1000 * the smallest normal gives NaN everywhere; XLA's LU alone
+    # leaves a mix of NaN and Inf that depends on the CPU. A batch keeps its regular matrices.
+    singular = np.array([[0.0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 1, 1]])
+    batch = np.stack([singular, np.array([[1, 2, 3, 4], [2, 4, 6, 8], [0, 1, 0, 1], [1, 0, 0, 0]]), 1e-3 * np.eye(4)])
+    inverse = _np(_run(mode, nbt.linalg.invert, batch))
+    assert np.isnan(inverse[:2]).all()
+    np.testing.assert_allclose(inverse[2], 1e3 * np.eye(4), rtol=1e-12)
+
+
 @pytest.mark.parametrize("ord", [None, 1, -1, 2, "frobenius", "nuclear", float("inf")])
 def test_matrix_norms_match_numpy(ord):
     numpy_ord = {"frobenius": "fro", "nuclear": "nuc"}.get(ord, ord)

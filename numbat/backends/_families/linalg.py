@@ -80,6 +80,14 @@ def _pinv(a, eps):
     return jnp.matmul(jnp.conj(jnp.swapaxes(vt, -1, -2)), inverse[..., None] * jnp.conj(jnp.swapaxes(u, -1, -2)))
 
 
+def _nx_invert(a):
+    """XLA's LU inverse, with Nx's rule for a singular matrix: where `|determinant|` is at most
+    1000 times the type's smallest normal number, the inverse is all NaN (Nx.LinAlg.invert),
+    rather than whatever mix of NaN and Inf the LU's divisions by zero leave on this CPU."""
+    singular = jnp.abs(jnp.linalg.det(a)) <= jnp.finfo(a.dtype).tiny * 1.0e3
+    return jnp.where(singular[..., None, None], jnp.nan, jnp.linalg.inv(a)).astype(a.dtype)
+
+
 def _matrix_rank(a, eps):
     """Nx's rank: the singular values above `eps * max(m, n) * max(singular values)`."""
     s = jnp.linalg.svd(a, compute_uv=False)
@@ -106,7 +114,7 @@ def _decomposition(a, kind: str, part: int, options: dict):
     if kind == "lu":
         return _jax_lu(a, part)
     if kind == "invert":
-        return jnp.linalg.inv(a)
+        return _nx_invert(a)
     if kind == "determinant":
         return jnp.linalg.det(a)
     if kind == "pinv":
