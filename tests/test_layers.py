@@ -69,7 +69,16 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("defn", ["numbat._defn", "numbat._defn.*"]),
     (
         "programs",
-        ["numbat.xla._lowering", "numbat.xla._ir", "numbat.xla._export", "numbat.xla._stream", "numbat.xla._sharding"],
+        [
+            "numbat.xla._lowering",
+            "numbat.xla._ir",
+            "numbat.xla._export",
+            "numbat.xla._stream",
+            "numbat.xla._sharding",
+            "numbat.xla._hlo_costs",
+            "numbat.xla._peaks",
+            "numbat.xla._profile",
+        ],
     ),
     ("notebook", ["numbat.notebook", "numbat.notebook.*"]),
     ("entry", ["numbat", "numbat.cli", "numbat.__main__", "numbat._bench", "numbat._bench_*", "numbat._demo"]),
@@ -93,6 +102,8 @@ LAZY_ENTRIES = {
         "numbat.xla._stream",
         "numbat.xla._sharding",
         "numbat.xla._export",
+        "numbat.xla._profile",
+        "numbat.xla._peaks",
         "numbat._defn._cache",
     },
 }

@@ -14,8 +14,10 @@ import typing
 
 from . import _lowering
 
-_INSTRUCTION = re.compile(r"^\s*(?:ROOT )?%(?P<name>[\w.\-]+) = (?P<shape>[^ ]+(?: [^ =]+)??) (?P<opcode>[\w\-]+)\(")
-_CALLS = re.compile(r"calls=%(?P<callee>[\w.\-]+)")
+_INSTRUCTION = re.compile(r"^\s*(?:ROOT )?%(?P<name>[\w.\-]+) = (?P<shape>.+?) (?P<opcode>[\w\-]+)\(")
+# The computations a kernel runs inside itself: fused ones, and the reducers of its reductions
+# (a reduce-window kernel's only numbat op is the reduction its `to_apply` computes).
+_CALLS = re.compile(r"(?:calls|to_apply)=%(?P<callee>[\w.\-]+)")
 _KIND = re.compile(r"kind=(?P<kind>k\w+)")
 _OP_NAME = re.compile(r'op_name="(?P<op_name>[^"]+)"')
 _HEADER = re.compile(r"^(?:ENTRY )?%(?P<name>[\w.\-]+) ")
@@ -95,12 +97,16 @@ class FusionReport:
     __repr__ = __str__
 
 
+# Scopes JAX adds on its own (a cond's branches, a loop's parts, transformations): not numbat ops.
+_JAX_SCOPE = re.compile(r"^(?:cond|while|body|branch_\d+_fun|checkpoint|remat|\w+\(.*\))$")
+
+
 def _scope(op_name: str) -> str:
-    """The numbat scope of an HLO op: "add#5" in "jit(f)/add#5/add"."""
-    parts = op_name.split("/")
-    if parts and parts[0].startswith("jit("):
-        parts = parts[1:]
-    return parts[-2] if len(parts) >= 2 else (parts[0] if parts else "")
+    """The numbat scope of an HLO op: "add#5" in "jit(f)/add#5/add", "reduce_max#1" in
+    "jit(f)/reduce_max#1/cond/branch_0_fun/reduce_max" (JAX's own scopes skipped); none
+    for a bare name (the parameters of a reducer carry one)."""
+    scopes = [part for part in op_name.split("/")[:-1] if not _JAX_SCOPE.match(part)]
+    return scopes[-1] if scopes else ""
 
 
 def _numbat_op(op_name: str) -> str:
@@ -140,6 +146,21 @@ def _ops_in(computations: dict, name: str, seen: set) -> list[str]:
     return ops
 
 
+def kernel_ops(computations: dict, line: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The numbat ops (names) and expression-graph nodes (ids) that the kernel on `line`
+    computes, read from the `op_name` metadata of its own line or of what it calls."""
+    called = _CALLS.search(line)
+    if called:
+        ops = _ops_in(computations, called.group("callee"), {called.group("callee")})
+    else:
+        own = _OP_NAME.search(line)
+        ops = [own.group("op_name")] if own else []
+    return (
+        tuple(dict.fromkeys(_numbat_op(op) for op in ops if _numbat_op(op))),
+        tuple(sorted({node for node in map(_node, ops) if node is not None})),
+    )
+
+
 def fusion_report(fun, args, **opts) -> FusionReport:
     """The kernels XLA made of `fun` for `args`, in program order, each with the numbat
     ops it computes (the seed example: `x + y * z` is one loop fusion of multiply and add).
@@ -155,12 +176,6 @@ def fusion_report(fun, args, **opts) -> FusionReport:
         match = _INSTRUCTION.match(line)
         if not match or match.group("opcode") in _SKIPPED:
             continue
-        called = _CALLS.search(line)
-        if called:
-            ops = _ops_in(computations, called.group("callee"), {called.group("callee")})
-        else:
-            own = _OP_NAME.search(line)
-            ops = [own.group("op_name")] if own else []
         kind = _KIND.search(line)
         kernels.append(
             Kernel(
@@ -168,8 +183,7 @@ def fusion_report(fun, args, **opts) -> FusionReport:
                 match.group("opcode"),
                 kind.group("kind") if kind and match.group("opcode") == "fusion" else "",
                 match.group("shape"),
-                tuple(dict.fromkeys(_numbat_op(op) for op in ops if _numbat_op(op))),
-                tuple(sorted({node for node in map(_node, ops) if node is not None})),
+                *kernel_ops(computations, line),
             )
         )
     cost = compiled.cost_analysis() or {}

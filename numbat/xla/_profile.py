@@ -1,0 +1,354 @@
+"""Where a defn's time goes: each kernel XLA made of it, timed with JAX's own profiler
+(`jax.profiler.trace`, read back with `jax.profiler.ProfileData`), named by the numbat ops
+it computes (the fusion report's mapping, so the same names and `#id`s as the graph), with
+its bytes and FLOPs from the optimized HLO and the rates it reaches against the machine's
+peaks (DESIGN decision 16).
+
+The call's own cost (dispatch, transfers, numbat's checks) is a row of its own: per run,
+the wall time of the call less its kernels' time. Every time is averaged over the middle
+half of the runs, ranked by wall time (the interquartile mean: a median's robustness to a
+run the machine slowed, and, unlike per-row medians, rows that add up to the wall time of
+the same runs). A loop's kernels are its body's, run once per iteration: the loop's row
+holds their time, and each of them says how many times it ran per call.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import glob
+import os
+import shutil
+import statistics
+import tempfile
+import time
+import typing
+
+import jax
+
+from .. import _defn
+from .._errors import ArgumentError
+from .._tensor import Template
+from . import _hlo_costs, _ir, _lowering, _peaks
+
+DEFAULT_RUNS = 10
+
+
+class ProfilerError(RuntimeError):
+    """The profiler cannot time this call: another trace is active, or the platform
+    records no kernel events."""
+
+    __module__ = "numbat.xla"
+
+
+@typing.final
+@dataclasses.dataclass(frozen=True)
+class KernelTime:
+    """One kernel's share of a call: its median time per call and what it moved and computed."""
+
+    name: str
+    opcode: str
+    kind: str
+    numbat_ops: tuple[str, ...]
+    nodes: tuple[int, ...]
+    seconds: float  # per call, over the middle runs (a loop's: its whole run, its body's kernels included)
+    executions: float  # times it ran per call: a loop body's kernels run once per iteration
+    bytes_read: int  # per call
+    bytes_written: int
+    flops: float
+    inside: str = ""  # the loop or conditional it runs in, or "" for a kernel of the program's entry
+    device: int = 0
+
+    @property
+    def bytes(self) -> int:
+        return self.bytes_read + self.bytes_written
+
+    @property
+    def intensity(self) -> float:
+        """FLOPs per byte moved."""
+        return self.flops / self.bytes if self.bytes else 0.0
+
+    @property
+    def bandwidth(self) -> float:
+        """Bytes per second it reached."""
+        return self.bytes / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def flop_rate(self) -> float:
+        """FLOPs per second it reached."""
+        return self.flops / self.seconds if self.seconds > 0 else 0.0
+
+
+@typing.final
+@dataclasses.dataclass(frozen=True)
+class Profile:
+    """The kernels of one call of a compiled function, timed over `runs` runs (see `profile`)."""
+
+    function: str
+    device: str
+    runs: int
+    kept: int  # the middle runs the times are averaged over
+    wall: float  # wall time of a call, in seconds, over the middle runs
+    overhead: float  # (wall - kernels) per call over the same runs: dispatch, transfers, numbat's checks
+    kernels: tuple[KernelTime, ...]
+    peaks: _peaks.Peaks
+    iterations: dict = dataclasses.field(default_factory=dict)  # loop name -> iterations per call
+    devices: int = 1
+    expr: object = dataclasses.field(default=None, repr=False, compare=False)  # the graph the kernels compute
+
+    def top(self) -> tuple[KernelTime, ...]:
+        """The kernels of the program's entry (a loop's inner kernels are within its row)."""
+        return tuple(k for k in self.kernels if not k.inside)
+
+    def share(self, kernel: KernelTime) -> float:
+        """The part of the wall time `kernel` takes (over its devices, for a sharded call)."""
+        return kernel.seconds / self.wall if self.wall > 0 else 0.0
+
+    def bound(self, kernel: KernelTime) -> str:
+        """ "memory" or "compute": which ceiling of the roofline limits `kernel` (its FLOPs
+        per byte against the peaks' ridge), "-" for a kernel that neither moves nor computes."""
+        if kernel.inside == "" and kernel.opcode in ("while", "conditional", "call"):
+            return "-"
+        if not kernel.flops:
+            return "memory" if kernel.bytes else "-"
+        return "compute" if kernel.intensity >= self.peaks.ridge else "memory"
+
+    def node_shares(self) -> dict[int, tuple[str, float]]:
+        """For each node of the expression graph: its kernel's name and share of the call."""
+        found = {}
+        for kernel in self.kernels:
+            for node in kernel.nodes:
+                if node not in found or self.share(kernel) > found[node][1]:
+                    found[node] = (kernel.name, self.share(kernel))
+        return found
+
+    def rows(self) -> list[tuple]:
+        """The table's rows, the volatile columns (time, share, rates) last."""
+        rows = []
+        for kernel in self.kernels:
+            name = f"  in {kernel.inside}: {kernel.name}" if kernel.inside else kernel.name
+            if self.devices > 1:
+                name = f"{name} @{kernel.device}"
+            runs = f"x{kernel.executions:g}" if kernel.inside or kernel.executions != 1 else ""
+            if kernel.name in self.iterations:
+                runs = f"{self.iterations[kernel.name]:g} iterations"
+            rows.append(
+                (
+                    name,
+                    ", ".join(kernel.numbat_ops) or "-",
+                    runs,
+                    _bytes(kernel.bytes_read),
+                    _bytes(kernel.bytes_written),
+                    _count(kernel.flops),
+                    self.bound(kernel),
+                    (
+                        f"{_time(kernel.seconds)} {100 * self.share(kernel):.1f}%, "
+                        f"{kernel.bandwidth / 1e9:.2f} GB/s, {kernel.flop_rate / 1e9:.2f} GFLOP/s"
+                    ),
+                )
+            )
+        rows.append(
+            ("(call overhead)", "dispatch, transfers, checks", "", "", "", "", "", _share(self.overhead, self.wall))
+        )
+        return rows
+
+    HEADER = ("kernel", "numbat ops", "runs", "read", "written", "FLOPs", "bound", "time, share, rates")
+
+    def __str__(self) -> str:
+        rows = [self.HEADER, *self.rows()]
+        widths = [max(len(str(row[i])) for row in rows) for i in range(len(self.HEADER) - 1)]
+        lines = [
+            (
+                f"numbat.Profile<{self.function} on {self.device}, middle {self.kept} of {self.runs} runs: "
+                f"{_time(self.wall)} per call"
+            )
+        ]
+        for row in rows:
+            fixed = "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths))
+            lines.append(f"  {fixed}  {row[-1]}".rstrip())
+        lines.append(f"  peaks: {self.peaks}; ridge at {self.peaks.ridge:.1f} FLOPs/byte")
+        return "\n".join(lines) + "\n>"
+
+    __repr__ = __str__
+
+
+def _time(seconds: float) -> str:
+    if abs(seconds) < 1e-3:
+        return f"{seconds * 1e6:.1f} µs"
+    return f"{seconds * 1e3:.2f} ms" if abs(seconds) < 1 else f"{seconds:.2f} s"
+
+
+def _share(seconds: float, wall: float) -> str:
+    return f"{_time(seconds)} {100 * seconds / wall if wall > 0 else 0:.1f}%"
+
+
+def _bytes(count: float) -> str:
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= size:
+            return f"{count / size:.1f} {unit}"
+    return f"{count:g} B"
+
+
+def _count(flops: float) -> str:
+    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if flops >= size:
+            return f"{flops / size:.1f}{unit}"
+    return f"{flops:g}"
+
+
+def profile(fun, args, runs: int = DEFAULT_RUNS, peaks: _peaks.Peaks | None = None, **opts) -> Profile:
+    """Times each kernel of `fun` (a defn, a function, or a `shard_jit` function) called on
+    `args` over `runs` runs (after one warm-up call) and returns a `Profile`: per kernel, its
+    median time and share of the call, its numbat ops, bytes, FLOPs and rates, and the
+    call's own overhead. `peaks` (an `nbt.xla.Peaks`) replaces the machine's measured ones.
+
+    >>> peaks = nbt.xla.Peaks(bandwidth=20e9, flops=100e9)  # or leave out: measured once per machine
+    >>> p = nbt.xla.profile(lambda x: nbt.exp(x) * 2, [nbt.iota((1000,), type="f32")], runs=3, peaks=peaks)
+    >>> [(k.numbat_ops, k.bytes_read, k.bytes_written, k.flops) for k in p.kernels]
+    [(('exp', 'multiply'), 4000, 4000, 2000.0)]
+    """
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+        raise ArgumentError(f"profile: runs must be a positive int, got {runs!r}")
+    if peaks is not None and not isinstance(peaks, _peaks.Peaks):
+        raise ArgumentError(f"profile: peaks must be an nbt.xla.Peaks, got {peaks!r}")
+    if not isinstance(args, (list, tuple)):
+        raise ArgumentError(f"profile: args must be a list of arguments, got {args!r}")
+    if any(isinstance(a, Template) for a in args):
+        raise ArgumentError("profile runs the function: pass tensors, not templates")
+    sharded = getattr(fun, "numbat_sharded", None)
+    if sharded is not None:
+        name, text, call, expr = sharded.name, sharded.compiled(*args).as_text(), lambda: fun(*args), None
+    else:
+        target = _lowering.as_defn(fun, **opts)
+        name, text = target.name, _lowering.compiled(target, args)[1].as_text()
+        call, expr = lambda: target(*args), _defn.debug_expr(target)(*args)
+    program = _hlo_costs.Program(text)
+    first = jax.block_until_ready(call())  # warm: compiled, and finished before the trace starts
+    device = _device_of(first)
+    walls, events = _trace(call, runs, program.module)
+    return _assemble(name, program, text, walls, events, runs, device, peaks or _peaks.peaks(device), expr)
+
+
+def _device_of(outputs):
+    for leaf in jax.tree_util.tree_leaves(outputs):
+        if isinstance(leaf, jax.Array):
+            return min(leaf.devices(), key=lambda d: d.id)
+    return jax.devices()[0]
+
+
+def _trace(call, runs: int, module: str) -> tuple[list[float], list]:
+    """Wall times of `runs` calls, and the kernel events of `module` the trace recorded."""
+    directory = tempfile.mkdtemp(prefix="numbat-profile-")
+    walls = []
+    try:
+        try:
+            jax.profiler.start_trace(directory)
+        except RuntimeError as error:
+            raise ProfilerError(
+                f"profile cannot start JAX's profiler ({error}); stop the other trace "
+                "(jax.profiler.stop_trace()) and profile again"
+            ) from None
+        try:
+            for _ in range(runs):
+                start = time.perf_counter()
+                jax.block_until_ready(call())
+                walls.append(time.perf_counter() - start)
+        finally:
+            jax.profiler.stop_trace()
+        files = glob.glob(os.path.join(directory, "**", "*.xplane.pb"), recursive=True)
+        if not files:
+            raise ProfilerError("JAX's profiler wrote no trace: this platform records no kernel events")
+        data = jax.profiler.ProfileData.from_file(files[0])
+        events = []
+        for plane in data.planes:
+            for line in plane.lines:
+                for event in line.events:
+                    stats = dict(event.stats)
+                    if stats.get("hlo_module") == module and "hlo_op" in stats:
+                        key = (stats.get("run_id", 0), stats.get("device_ordinal", 0))
+                        events.append((key, stats["hlo_op"], event.start_ns, event.duration_ns * 1e-9))
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    if not events:
+        raise ProfilerError(
+            f"JAX's profiler recorded no kernel of {module} on this platform, so numbat cannot time its kernels"
+        )
+    return walls, events
+
+
+def middle(walls: list[float]) -> list[int]:
+    """The runs an average keeps: the middle half by wall time (all of them below 4 runs).
+
+    >>> middle([5.0, 1.0, 9.0, 2.0, 3.0, 4.0, 100.0, 3.5])
+    [4, 5, 7, 0]
+    """
+    ranked = sorted(range(len(walls)), key=lambda i: walls[i])
+    quarter = len(walls) // 4
+    return ranked[quarter : len(walls) - quarter] if len(walls) >= 4 else ranked
+
+
+def _assemble(name, program, text, walls, events, runs, device, peaks, expr) -> Profile:
+    computations = _ir._computations(text)
+    devices = sorted({key[1] for key, *_ in events})
+    order = {}  # run key -> its index in time order, per device
+    for key, _, start, _ in sorted(events, key=lambda e: e[2]):
+        order.setdefault(key[1], {}).setdefault(key[0], len(order.get(key[1], {})))
+    if any(len(order[d]) != runs for d in devices):
+        counts = {d: len(order[d]) for d in devices}
+        raise ProfilerError(f"profile of {name}: expected {runs} runs per device in the trace, found {counts}")
+    per_run: dict[tuple, list[float]] = {}  # (kernel, device) -> seconds in each run
+    executions: dict[tuple, list[int]] = {}
+    for (run, dev), op, _, seconds in events:
+        index = order[dev][run]
+        per_run.setdefault((op, dev), [0.0] * runs)[index] += seconds
+        executions.setdefault((op, dev), [0] * runs)[index] += 1
+    kept = middle(walls)
+    mean = lambda values: statistics.fmean(values[i] for i in kept)
+    lines = {}
+    for body in computations.values():
+        for line in body:
+            found = _hlo_costs._parse(line)
+            if found is not None:
+                lines[found.name] = line
+    kernels, iterations = [], {}
+    for dev in devices:
+        for cost in program.kernels:
+            inner = [n for n, owner in program.nested.items() if owner == cost.name and (n, dev) in per_run]
+            rows = [_row(program.inner[n], (n, dev), per_run, executions, mean, lines, computations, cost.name, dev)
+                    for n in inner]  # fmt: skip
+            row = _row(cost, (cost.name, dev), per_run, executions, mean, lines, computations, "", dev)
+            if rows:
+                read = sum(r.bytes_read for r in rows)
+                written = sum(r.bytes_written for r in rows)
+                row = dataclasses.replace(row, bytes_read=read, bytes_written=written, flops=sum(r.flops for r in rows))
+            if cost.name in program.bodies:
+                counts = [executions.get((n, dev), [0] * runs) for n in program.bodies[cost.name]]
+                iterations[cost.name] = max((mean(c) for c in counts), default=0)
+            kernels += [row, *rows]
+    busy = [max(sum(per_run.get((c.name, d), [0.0] * runs)[i] for c in program.kernels) for d in devices)
+            for i in range(runs)]  # fmt: skip
+    overhead = mean([w - b for w, b in zip(walls, busy)])
+    label = f"{device.platform}:{device.id}" + (f" and {len(devices) - 1} more" if len(devices) > 1 else "")
+    return Profile(
+        name, label, runs, len(kept), mean(walls), overhead, tuple(kernels), peaks, iterations, len(devices), expr
+    )
+
+
+def _row(cost, key, per_run, executions, mean, lines, computations, inside, device) -> KernelTime:
+    ops, nodes = _ir.kernel_ops(computations, lines.get(cost.name, ""))
+    times = per_run.get(key)
+    count = mean(executions[key]) if key in executions else 0
+    scale = max(count, 0 if inside else 1)  # an entry kernel that left no event still ran once
+    return KernelTime(
+        cost.name,
+        cost.opcode,
+        cost.kind,
+        ops,
+        nodes if not inside else (),
+        mean(times) if times else 0.0,
+        count,
+        round(cost.bytes_read * scale),
+        round(cost.bytes_written * scale),
+        cost.flops * scale,
+        inside,
+        device,
+    )
