@@ -31,7 +31,19 @@ _BOX = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-si
 
 def table_html(profile: _profile.Profile) -> str:
     """The profile's table as HTML: a bar shows each kernel's share of the call."""
-    header = ("kernel", "numbat ops", "runs", "time", "share", "read", "written", "FLOPs", "GB/s", "GFLOP/s", "bound")
+    header = (
+        "kernel",
+        "numbat ops",
+        "per call",
+        "time",
+        "share",
+        "read",
+        "written",
+        "FLOPs",
+        "GB/s",
+        "GFLOP/s",
+        "bound",
+    )
     rows = []
     for kernel, row in zip((*profile.kernels, None), profile.rows()):
         name, ops, runs, read, written, flops, bound, _ = row

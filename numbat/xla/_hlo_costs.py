@@ -170,7 +170,9 @@ class Program:
 
     def _cost(self, instruction: Instruction) -> KernelCost:
         kind = _KIND.search(instruction.line)
-        loop = instruction.opcode in ("while", "conditional", "call")
+        # A loop's or a conditional's bytes and FLOPs are its inner kernels' (the profiler times
+        # them); a call is one kernel (XLA's CPU compiler runs a small one, a loop included, whole).
+        loop = instruction.opcode in ("while", "conditional")
         read = sum(array_bytes(self.shapes.get(operand, "")) for operand in dict.fromkeys(instruction.operands))
         return KernelCost(
             instruction.name,

@@ -106,7 +106,7 @@ class Profile:
     def bound(self, kernel: KernelTime) -> str:
         """ "memory" or "compute": which ceiling of the roofline limits `kernel` (its FLOPs
         per byte against the peaks' ridge), "-" for a kernel that neither moves nor computes."""
-        if kernel.inside == "" and kernel.opcode in ("while", "conditional", "call"):
+        if kernel.opcode in ("while", "conditional") and not kernel.bytes:
             return "-"
         if not kernel.flops:
             return "memory" if kernel.bytes else "-"
@@ -131,6 +131,7 @@ class Profile:
             runs = f"x{kernel.executions:g}" if kernel.inside or kernel.executions != 1 else ""
             if kernel.name in self.iterations:
                 runs = f"{self.iterations[kernel.name]:g} iterations"
+                runs = f"x{kernel.executions:g}, {runs}" if kernel.inside else runs
             rows.append(
                 (
                     name,
@@ -151,7 +152,7 @@ class Profile:
         )
         return rows
 
-    HEADER = ("kernel", "numbat ops", "runs", "read", "written", "FLOPs", "bound", "time, share, rates")
+    HEADER = ("kernel", "numbat ops", "per call", "read", "written", "FLOPs", "bound", "time, share, rates")
 
     def __str__(self) -> str:
         rows = [self.HEADER, *self.rows()]
@@ -320,9 +321,10 @@ def _assemble(name, program, text, walls, events, runs, device, peaks, expr) -> 
                 read = sum(r.bytes_read for r in rows)
                 written = sum(r.bytes_written for r in rows)
                 row = dataclasses.replace(row, bytes_read=read, bytes_written=written, flops=sum(r.flops for r in rows))
-            if cost.name in program.bodies:
-                counts = [executions.get((n, dev), [0] * runs) for n in program.bodies[cost.name]]
-                iterations[cost.name] = max((mean(c) for c in counts), default=0)
+            for loop in (cost.name, *inner):
+                if loop in program.bodies:  # a loop's iterations: how often its body's kernels ran
+                    counts = [executions.get((n, dev), [0] * runs) for n in program.bodies[loop]]
+                    iterations[loop] = max((mean(c) for c in counts), default=0)
             kernels += [row, *rows]
     busy = [max(sum(per_run.get((c.name, d), [0.0] * runs)[i] for c in program.kernels) for d in devices)
             for i in range(runs)]  # fmt: skip

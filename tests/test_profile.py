@@ -1,0 +1,219 @@
+"""`nbt.xla.profile`: each kernel's time from JAX's profiler, named as the fusion report
+names it, with bytes and FLOPs from the optimized HLO, and the views of it (text stable
+under nbval's sanitizing, HTML, the graph shaded by time, the roofline, the magic).
+
+The machine's peaks are given here (`PEAKS`), so no test pays for measuring them but the
+one that checks they are cached.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import re
+import tempfile
+import textwrap
+
+import jax
+import matplotlib
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+from nbval.plugin import get_sanitize_patterns
+from traitlets.config import Config
+
+import numbat as nbt
+from numbat.notebook import _profile_view
+from numbat.xla import _peaks
+
+matplotlib.use("Agg")
+PEAKS = nbt.xla.Peaks(bandwidth=20e9, flops=50e9)  # ridge at 2.5 FLOPs per byte
+
+
+@nbt.defn
+def matmul_tail(a, b):
+    return nbt.dot(a, b) + 1.0
+
+
+@nbt.defn
+def fma(x, y, z):
+    return x + y * z
+
+
+@nbt.defn
+def softmax(t):
+    return nbt.exp(t - nbt.reduce_max(t)) / nbt.sum(nbt.exp(t - nbt.reduce_max(t)))
+
+
+@nbt.defn
+def loop(x):
+    _, y = nbt.while_loop(lambda s: s[0] < 7, lambda s: (s[0] + 1, nbt.sin(s[1]) * 2.0), (0, x))
+    return nbt.exp(y)
+
+
+def _dot_kernel(profile):
+    (kernel,) = [k for k in profile.kernels if "dot" in k.numbat_ops]
+    return kernel
+
+
+def test_a_matmul_with_a_small_tail_spends_most_of_its_time_in_the_matmuls_kernel():
+    a = nbt.iota((512, 512), type="f32") / 1e6
+    profile = nbt.xla.profile(matmul_tail, [a, a], runs=6, peaks=PEAKS)
+    dot = _dot_kernel(profile)
+    others = sum(k.seconds for k in profile.top() if k is not dot)
+    assert dot.seconds > 2 * others, str(profile)
+    assert dot.flops == 2 * 512**3
+    assert profile.bound(dot) == "compute"
+    tail = [k for k in profile.top() if k is not dot]
+    assert tail and all(profile.bound(k) == "memory" for k in tail)
+
+
+def test_a_dots_flops_are_2mnk_and_an_elementwise_kernels_bytes_its_operands_and_result():
+    m, k, n = 48, 24, 10
+    profile = nbt.xla.profile(
+        nbt.dot, [nbt.iota((m, k), type="f32"), nbt.iota((k, n), type="f32")], runs=2, peaks=PEAKS
+    )
+    dot = _dot_kernel(profile)
+    assert dot.flops == 2 * m * n * k
+    assert (dot.bytes_read, dot.bytes_written) == (4 * (m * k + k * n), 4 * m * n)
+    x = nbt.iota((1000,), type="f32")
+    (kernel,) = nbt.xla.profile(fma, [x, x * 2, nbt.iota((1000,), type="f64")], runs=2, peaks=PEAKS).kernels
+    assert (kernel.bytes_read, kernel.bytes_written) == (4000 + 4000 + 8000, 8000)  # f64 out
+    assert kernel.flops == 2 * 1000 and set(kernel.numbat_ops) == {"multiply", "add"}
+
+
+def test_every_kernel_of_the_fusion_report_appears_once_with_its_ops_and_nodes():
+    t = nbt.iota((1000,), type="f32")
+    report = nbt.xla.fusion_report(softmax, [t])
+    profile = nbt.xla.profile(softmax, [t], runs=3, peaks=PEAKS)
+    names = [k.name for k in profile.top()]
+    for kernel in report.kernels:
+        assert names.count(kernel.name) == 1, (kernel.name, names)
+        (row,) = [k for k in profile.top() if k.name == kernel.name]
+        assert (row.numbat_ops, row.nodes) == (kernel.numbat_ops, kernel.nodes)
+    assert all(k.executions == 1 for k in profile.top() if k.name in {r.name for r in report.kernels})
+
+
+def test_kernel_times_and_the_overhead_add_up_to_the_wall_time_of_the_same_runs():
+    a = nbt.iota((256, 256), type="f32") / 1e5
+    profile = nbt.xla.profile(matmul_tail, [a, a], runs=8, peaks=PEAKS)
+    kernels = sum(k.seconds for k in profile.top())
+    assert kernels > 0 and profile.overhead >= 0, str(profile)  # no kernel counted twice or from another call
+    assert abs(kernels + profile.overhead - profile.wall) <= 0.1 * profile.wall
+    assert profile.kept == 4 and profile.runs == 8
+
+
+def test_a_loops_body_kernels_count_per_iteration_inside_the_loops_row():
+    profile = nbt.xla.profile(loop, [nbt.iota((1000,), type="f32")], runs=3, peaks=PEAKS)
+    (whole,) = [k for k in profile.top() if k.opcode == "while"]
+    assert profile.iterations[whole.name] == 7
+    inner = [k for k in profile.kernels if k.inside == whole.name]
+    body = [k for k in inner if "sin" in k.numbat_ops]
+    assert body and body[0].executions == 7
+    assert body[0].flops == 7 * 2 * 1000  # sin and multiply over 1000 elements, per iteration
+    assert whole.seconds >= sum(k.seconds for k in inner) * 0.99
+    assert whole.flops == sum(k.flops for k in inner)
+    assert "7 iterations" in str(profile)
+
+
+def test_a_loop_with_three_values_of_state_is_a_kernel_of_the_report_and_profile():
+    # XLA writes its instruction as `(s32[], f32[10]{0}, f32[10]{0}) while(...)`: a shape with spaces
+    state = lambda s: (s[0] + 1, s[1] * 2.0, s[2] + s[1])
+    fun = nbt.defn(lambda x: nbt.while_loop(lambda s: s[0] < 3, state, (0, x, x))[2])
+    x = nbt.iota((10,), type="f32")
+    report = nbt.xla.fusion_report(fun, [x])
+    assert report.kernels  # on this CPU, one `call` kernel that runs the whole loop
+    profile = nbt.xla.profile(fun, [x], runs=2, peaks=PEAKS)
+    assert {k.name for k in report.kernels} <= {k.name for k in profile.top()}
+
+
+def test_a_reduce_window_kernel_names_the_reduction_it_computes():
+    # XLA's CPU compiler sums 1000 elements as 32 windows (a reduce-window kernel), then the 32
+    # partial sums; the first kernel's only numbat op is in its reducer (`to_apply`)
+    exercise = nbt.defn(lambda x: nbt.exp(x) / nbt.sum(nbt.exp(x)))
+    report = nbt.xla.fusion_report(exercise, [nbt.iota((1000,), type="f32")])
+    windows = [k for k in report.kernels if "reduce-window" in k.name]
+    assert windows and all(k.numbat_ops == ("sum",) for k in windows)
+    assert all(k.numbat_ops for k in report.kernels)
+
+
+def test_profile_refuses_bad_arguments_and_an_active_trace_with_numbat_errors():
+    x = nbt.iota((4,), type="f32")
+    with pytest.raises(nbt.ArgumentError, match="runs must be a positive int"):
+        nbt.xla.profile(fma, [x, x, x], runs=0)
+    with pytest.raises(nbt.ArgumentError, match="peaks must be"):
+        nbt.xla.profile(fma, [x, x, x], peaks=(1, 2))
+    with pytest.raises(nbt.ArgumentError, match="not templates"):
+        nbt.xla.profile(fma, [nbt.template((4,), "f32")] * 3)
+    with pytest.raises(nbt.ArgumentError, match="bandwidth must be a positive"):
+        nbt.xla.Peaks(bandwidth=0, flops=1)
+    directory = tempfile.mkdtemp()
+    jax.profiler.start_trace(directory)
+    try:
+        with pytest.raises(nbt.xla.ProfilerError, match="stop the other trace"):
+            nbt.xla.profile(fma, [x, x, x], runs=1, peaks=PEAKS)
+    finally:
+        jax.profiler.stop_trace()
+    assert nbt.xla.profile(fma, [x, x, x], runs=1, peaks=PEAKS).kernels  # the profiler works again
+
+
+def _sanitized(text: str) -> str:
+    config = (pathlib.Path(__file__).parent.parent / "notebooks" / "sanitize.cfg").read_text()
+    for regex, replace in get_sanitize_patterns(config):
+        text = re.sub(regex, replace, text)
+    return text
+
+
+def test_the_text_form_is_the_same_from_run_to_run_once_nbval_sanitizes_it():
+    t = nbt.iota((1000,), type="f32")
+    first, second = (str(nbt.xla.profile(softmax, [t], runs=3, peaks=PEAKS)) for _ in range(2))
+    assert "(call overhead)" in first and "ridge at 2.5 FLOPs/byte" in first
+    assert re.search(r"\d µs", first) and _sanitized(first) == _sanitized(second)
+
+
+def test_peaks_are_measured_once_per_machine_and_then_read_from_the_data_directory(monkeypatch):
+    measured = []
+    monkeypatch.setattr(_peaks, "measure", lambda device: measured.append(device) or nbt.xla.Peaks(3e9, 7e9))
+    device = jax.devices()[0]
+    first, second = _peaks.peaks(device, remeasure=True), _peaks.peaks(device)
+    assert first.source == "measured"
+    assert len(measured) == 1 and (second.bandwidth, second.flops) == (3e9, 7e9)
+    assert second.source == "cached" and "measured on this machine earlier" in str(second)
+
+
+def test_the_views_escape_names_shade_the_graph_and_plot_each_kernel():
+    profile = nbt.xla.profile(lambda t: nbt.exp(t) * 2, [nbt.iota((100,), type="f32")], runs=2, peaks=PEAKS)
+    profile = dataclasses.replace(profile, function="<b>tricky</b>")  # a defn's name is sanitized; the view is too
+    bundle = profile._repr_mimebundle_()
+    assert "<b>tricky" not in bundle["text/html"] and "&lt;b&gt;tricky" in bundle["text/html"]
+    assert "fill:#e6550d" in bundle["text/html"] and "class='numbat-roofline'" in bundle["text/html"]
+    assert bundle["text/plain"] == str(profile)
+    svg = _profile_view.graph_svg(profile)
+    (kernel,) = profile.kernels
+    assert f"[{kernel.name} " in svg and svg.count("fill-opacity") == len(kernel.nodes)
+    figure = _profile_view.roofline(profile)
+    assert len(figure.axes[0].collections) == 1  # one point per kernel with FLOPs
+
+
+def test_the_profile_magic_shows_the_table_graph_and_roofline_and_explains_mistakes():
+    config = Config()
+    config.HistoryManager.hist_file = ":memory:"
+    ip = InteractiveShell.instance(config=config)
+    code = """
+    %load_ext numbat
+    import numbat as nbt
+    f = nbt.defn(lambda t: nbt.exp(t) + 1)
+    x = nbt.iota((100,), type="f32")
+    """
+    ip.run_cell(textwrap.dedent(code))
+    try:
+        with capture_output() as shown:
+            ip.run_line_magic("numbat", "profile f x --runs 2")
+        (output,) = shown.outputs
+        assert "(call overhead)" in output.data["text/plain"]
+        assert "numbat-roofline" in output.data["text/html"] and "numbat-expr" in output.data["text/html"]
+        with capture_output() as wrong:
+            ip.run_line_magic("numbat", "profile f missing")
+        assert "%numbat profile: 'missing' is not defined" in wrong.stderr
+    finally:
+        ip.run_line_magic("unload_ext", "numbat")
