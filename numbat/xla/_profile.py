@@ -258,15 +258,7 @@ def _trace(call, runs: int, module: str) -> tuple[list[float], list]:
         files = glob.glob(os.path.join(directory, "**", "*.xplane.pb"), recursive=True)
         if not files:
             raise ProfilerError("JAX's profiler wrote no trace: this platform records no kernel events")
-        data = jax.profiler.ProfileData.from_file(files[0])
-        events = []
-        for plane in data.planes:
-            for line in plane.lines:
-                for event in line.events:
-                    stats = dict(event.stats)
-                    if stats.get("hlo_module") == module and "hlo_op" in stats:
-                        key = (stats.get("run_id", 0), stats.get("device_ordinal", 0))
-                        events.append((key, stats["hlo_op"], event.start_ns, event.duration_ns * 1e-9))
+        events = _kernel_events(jax.profiler.ProfileData.from_file(files[0]), module)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     if not events:
@@ -274,6 +266,41 @@ def _trace(call, runs: int, module: str) -> tuple[list[float], list]:
             f"JAX's profiler recorded no kernel of {module} on this platform, so numbat cannot time its kernels"
         )
     return walls, events
+
+
+def _kernel_events(data, module: str) -> list:
+    """`((run, device), kernel, start, seconds)` for each kernel of `module` the trace holds.
+    A device's own planes (`/device:GPU:0`), where there are any, time its kernels; the host's
+    (`/host:CPU`) are the CPU client's kernels, or where an accelerator's host threads launch
+    its kernels, which the device's planes time instead."""
+    by_plane = {}
+    for plane in data.planes:
+        found = by_plane.setdefault(plane.name.startswith("/device:"), [])
+        for line in plane.lines:
+            for event in line.events:
+                stats = dict(event.stats)
+                if stats.get("hlo_module") == module and "hlo_op" in stats:
+                    key = (stats.get("run_id"), stats.get("device_ordinal", 0))
+                    found.append((key, stats["hlo_op"], event.start_ns, event.duration_ns * 1e-9))
+    return by_plane.get(True) or by_plane.get(False) or []
+
+
+def _runs_of(events: list, runs: int, name: str) -> dict:
+    """Each event's run (0 to `runs` - 1, in time order) per device: by the run id the
+    event carries, else (a platform whose events carry none) by splitting each device's
+    events, in time order, into `runs` equal parts (each run executes the same kernels)."""
+    index = {}
+    for device in sorted({key[1] for key, *_ in events}):
+        mine = sorted((e for e in events if e[0][1] == device), key=lambda e: e[2])
+        ids = list(dict.fromkeys(key[0] for key, *_ in mine))
+        if ids == [None] and len(mine) % runs == 0:
+            index.update({id(e): position * runs // len(mine) for position, e in enumerate(mine)})
+        elif len(ids) == runs and None not in ids:
+            ranks = {run: rank for rank, run in enumerate(ids)}
+            index.update({id(e): ranks[e[0][0]] for e in mine})
+        else:
+            raise ProfilerError(f"profile of {name}: expected {runs} runs on device {device} in the trace")
+    return index
 
 
 def middle(walls: list[float]) -> list[int]:
@@ -290,16 +317,12 @@ def middle(walls: list[float]) -> list[int]:
 def _assemble(name, program, text, walls, events, runs, device, peaks, expr) -> Profile:
     computations = _ir._computations(text)
     devices = sorted({key[1] for key, *_ in events})
-    order = {}  # run key -> its index in time order, per device
-    for key, _, start, _ in sorted(events, key=lambda e: e[2]):
-        order.setdefault(key[1], {}).setdefault(key[0], len(order.get(key[1], {})))
-    if any(len(order[d]) != runs for d in devices):
-        counts = {d: len(order[d]) for d in devices}
-        raise ProfilerError(f"profile of {name}: expected {runs} runs per device in the trace, found {counts}")
+    run_of = _runs_of(events, runs, name)
     per_run: dict[tuple, list[float]] = {}  # (kernel, device) -> seconds in each run
     executions: dict[tuple, list[int]] = {}
-    for (run, dev), op, _, seconds in events:
-        index = order[dev][run]
+    for event in events:
+        (_, dev), op, _, seconds = event
+        index = run_of[id(event)]
         per_run.setdefault((op, dev), [0.0] * runs)[index] += seconds
         executions.setdefault((op, dev), [0] * runs)[index] += 1
     kept = middle(walls)
