@@ -174,6 +174,19 @@ def test_events_without_run_ids_are_split_into_equal_runs_in_time_order():
         _profile._runs_of(events, 4, "f")
 
 
+def test_the_fused_view_says_why_reduce_max_has_a_conditional_kernel_and_a_split_reduction():
+    from numbat.notebook._graph import graph
+
+    t = nbt.iota((1000,), type="f32")
+    report = nbt.xla.fusion_report(softmax, [t])
+    (cond,) = [k for k in report.kernels if k.opcode == "conditional"]
+    assert cond.numbat_ops == ("reduce_max",) and cond.note.startswith("reduce_max's NaN check")
+    assert "reduce_max's NaN check" in str(report)
+    shown = graph({"softmax": softmax, "t": t}, ["softmax", "t"], True, None)
+    assert f"{cond.name}: reduce_max's NaN check" in shown["text/plain"]
+    assert "step 1 of a split reduction" in shown["text/html"]
+
+
 def test_profile_refuses_bad_arguments_and_an_active_trace_with_numbat_errors():
     x = nbt.iota((4,), type="f32")
     with pytest.raises(nbt.ArgumentError, match="runs must be a positive int"):

@@ -73,6 +73,8 @@ def graph(
         for k in report.kernels
     ]
     note = f"{len(report.kernels)} kernel(s); flops {report.flops:g}; bytes accessed {report.bytes_accessed:g}"
+    why = [f"{k.name}: {k.note}" for k in report.kernels if k.note]  # kernels the ops alone do not explain
+    note = "\n  ".join([note, *why])
     header = ("kernel", "kind", "shape", "numbat ops", "nodes")
     table = bundle([Section(f"kernels of {report.function}", header, rows, note)])
     drawing = _svg.expr_bundle(expr, limit, report.kernel_of_nodes())  # each box names its kernel

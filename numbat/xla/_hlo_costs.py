@@ -9,8 +9,8 @@ reduction. A loop's or a conditional's inner kernels run inside it: `nested` map
 them to the entry kernel that holds it, so the profiler can charge their time to it.
 
 >>> program = Program(nbt.xla.hlo(nbt.dot, [nbt.iota((4, 3), type="f32"), nbt.iota((3, 2), type="f32")]))
->>> [(k.name, k.flops, k.bytes_read, k.bytes_written) for k in program.kernels if k.flops]
-[('ynn_fusion', 48.0, 72, 32)]
+>>> [(k.flops, k.bytes_read, k.bytes_written) for k in program.kernels if k.flops]
+[(48.0, 72, 32)]
 """
 
 from __future__ import annotations

@@ -58,6 +58,7 @@ class Kernel:
     shape: str
     numbat_ops: tuple[str, ...]
     nodes: tuple[int, ...] = ()  # ids of the expression-graph nodes it computes (debug_expr's graph)
+    note: str = ""  # why the kernel is there, where its ops alone do not say
 
 
 @typing.final
@@ -88,6 +89,8 @@ class FusionReport:
         for kernel in self.kernels:
             label = f"{kernel.opcode} {kernel.kind}".strip()
             lines.append(f"  {kernel.name} ({label}) {kernel.shape}: {', '.join(kernel.numbat_ops) or '-'}")
+            if kernel.note:
+                lines.append(f"    ({kernel.note})")
         lines.append(f"  flops {self.flops:g}, bytes accessed {self.bytes_accessed:g}")
         lines.append(
             f"  memory: arguments {self.argument_bytes} B, outputs {self.output_bytes} B, temporaries {self.temp_bytes} B"
@@ -146,6 +149,29 @@ def _ops_in(computations: dict, name: str, seen: set) -> list[str]:
     return ops
 
 
+# Ops whose float answer keeps a NaN as Nx's does: on the CPU, a sum of the data decides whether
+# the exact, slower path runs (backends/_families/reduction.keeping_nan), a `conditional` kernel.
+_NAN_CHECKED = ("reduce_max", "reduce_min", "window_max", "window_min", "top_k")
+
+
+def kernel_note(computations: dict, line: str, opcode: str, ops: tuple) -> str:
+    """Why the kernel on `line` is there, where its ops alone do not say (else "")."""
+    checked = [op for op in ops if op in _NAN_CHECKED]
+    if opcode == "conditional" and checked:
+        return (
+            f"{checked[0]}'s NaN check: XLA's CPU max and min can lose a NaN that Nx keeps, so the kernels "
+            "before it sum the data, and this conditional takes the exact, slower branch only if the sum is NaN"
+        )
+    called = _CALLS.search(line)
+    inside = computations.get(called.group("callee"), []) if called else []
+    if opcode == "fusion" and any(" reduce-window(" in instruction for instruction in inside):
+        return (
+            "step 1 of a split reduction: XLA's CPU compiler reduces windows of the input here, "
+            "and their partial results in a later kernel"
+        )
+    return ""
+
+
 def kernel_ops(computations: dict, line: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """The numbat ops (names) and expression-graph nodes (ids) that the kernel on `line`
     computes, read from the `op_name` metadata of its own line or of what it calls."""
@@ -177,13 +203,16 @@ def fusion_report(fun, args, **opts) -> FusionReport:
         if not match or match.group("opcode") in _SKIPPED:
             continue
         kind = _KIND.search(line)
+        ops, nodes = kernel_ops(computations, line)
         kernels.append(
             Kernel(
                 match.group("name"),
                 match.group("opcode"),
                 kind.group("kind") if kind and match.group("opcode") == "fusion" else "",
                 match.group("shape"),
-                *kernel_ops(computations, line),
+                ops,
+                nodes,
+                kernel_note(computations, line, match.group("opcode"), ops),
             )
         )
     cost = compiled.cost_analysis() or {}

@@ -307,7 +307,7 @@ def middle(walls: list[float]) -> list[int]:
     """The runs an average keeps: the middle half by wall time (all of them below 4 runs).
 
     >>> middle([5.0, 1.0, 9.0, 2.0, 3.0, 4.0, 100.0, 3.5])
-    [4, 5, 7, 0]
+    [4, 7, 5, 0]
     """
     ranked = sorted(range(len(walls)), key=lambda i: walls[i])
     quarter = len(walls) // 4
