@@ -27,7 +27,7 @@ from ._signing import data_dir
 _FILE = "peaks.json"
 _BANDWIDTH_ELEMENTS = 16 * 1024 * 1024  # f32: 64 MiB read per run, past any cache
 _MATMUL_SIZE = {"cpu": 1024}  # other platforms: 4096
-_REPEATS = 5
+_REPEATS = 10  # best of: a loaded machine slows some runs, never speeds one up
 
 
 @typing.final
@@ -45,6 +45,12 @@ class Peaks:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ArgumentError(f"Peaks: {name} must be a positive number, got {value!r}")
+
+    @staticmethod
+    def of(device=None, remeasure: bool = False) -> Peaks:
+        """This machine's peaks for `device` (the default device if None): cached after the
+        first measurement; `remeasure` measures again (on a quiet machine) and keeps the best."""
+        return peaks(device if device is not None else jax.devices()[0], remeasure)
 
     @property
     def ridge(self) -> float:
@@ -81,7 +87,8 @@ def _cpu_model() -> str:
 
 
 def peaks(device, remeasure: bool = False) -> Peaks:
-    """The peaks of `device`'s kind on this machine: from the cache, else measured and cached."""
+    """The peaks of `device`'s kind on this machine: from the cache, else measured and cached;
+    `remeasure` measures again, and keeps the better of the new and the cached figures."""
     machine = description(device)
     key = hashlib.sha256(json.dumps(machine, sort_keys=True).encode()).hexdigest()[:16]
     path = os.path.join(data_dir(), _FILE)
@@ -93,6 +100,12 @@ def peaks(device, remeasure: bool = False) -> Peaks:
         except (KeyError, TypeError, ValueError, ArgumentError):
             pass  # a damaged entry: measure again
     measured = measure(device)
+    if isinstance(entry, dict) and remeasure:  # a busy machine measures low: keep the best seen
+        try:
+            best = (max(measured.bandwidth, float(entry["bandwidth"])), max(measured.flops, float(entry["flops"])))
+            measured = Peaks(*best, measured.device, "measured")
+        except (KeyError, TypeError, ValueError, ArgumentError):
+            pass
     stored[key] = {"bandwidth": measured.bandwidth, "flops": measured.flops, "machine": machine}
     _write(path, stored)
     return measured
