@@ -59,7 +59,7 @@ class Peaks:
         return self.flops / self.bandwidth
 
     def __str__(self) -> str:
-        how = {"measured": "measured now", "cached": "measured on this machine earlier"}.get(self.source, "given")
+        how = "given" if self.source == "given" else "measured on this machine"  # now or earlier: `source`
         return f"{self.bandwidth / 1e9:.1f} GB/s memory, {self.flops / 1e9:.1f} GFLOP/s compute ({how})"
 
 
