@@ -25,28 +25,17 @@ from ._html import escape
 from ._plots import _pyplot
 
 _TH = "padding:1px 8px;text-align:left;background:rgba(128,128,128,0.12);font-weight:600;"
-_TD = "padding:1px 8px;text-align:left;border-top:1px solid rgba(128,128,128,0.2);white-space:nowrap;"
+_TD = "padding:1px 8px;text-align:left;border-top:1px solid rgba(128,128,128,0.2);"
+_NOWRAP = "white-space:nowrap;"
 _BOX = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;line-height:1.4;"
 
 
 def table_html(profile: _profile.Profile) -> str:
     """The profile's table as HTML: a bar shows each kernel's share of the call."""
-    header = (
-        "kernel",
-        "numbat ops",
-        "per call",
-        "time",
-        "share",
-        "read",
-        "written",
-        "FLOPs",
-        "GB/s",
-        "GFLOP/s",
-        "bound",
-    )
+    header = ("kernel", "numbat ops", "time", "share", "read", "written", "FLOPs", "GB/s", "GFLOP/s", "bound")
     rows = []
     for kernel, row in zip((*profile.kernels, None), profile.rows()):
-        name, ops, runs, read, written, flops, bound, _ = row
+        name, ops, read, written, flops, bound, _ = row
         seconds = profile.overhead if kernel is None else kernel.seconds
         share = seconds / profile.wall if profile.wall > 0 else 0.0
         bar = (
@@ -54,20 +43,26 @@ def table_html(profile: _profile.Profile) -> str:
             f"background:#e6550d;opacity:0.7;margin-right:4px'></span>{100 * share:.1f}%"
         )
         rates = ("", "") if kernel is None else (f"{kernel.bandwidth / 1e9:.2f}", f"{kernel.flop_rate / 1e9:.2f}")
-        cells = [escape(name), escape(ops), escape(runs), _profile._time(seconds), bar]
+        cells = [escape(name), escape(ops), _profile._time(seconds), bar]
         cells += [escape(read), escape(written), escape(flops), *rates, escape(bound)]
-        rows.append("<tr>" + "".join(f"<td style='{_TD}'>{cell}</td>" for cell in cells) + "</tr>")
+        styles = [_TD if column == 1 else _TD + _NOWRAP for column in range(len(cells))]  # the ops may wrap
+        rows.append(
+            "<tr>" + "".join(f"<td style='{style}'>{cell}</td>" for style, cell in zip(styles, cells)) + "</tr>"
+        )
     head = "".join(f"<th style='{_TH}'>{escape(cell)}</th>" for cell in header)
     title = (
         f"{escape(profile.function)} on {escape(profile.device)}: {_profile._time(profile.wall)} per call "
         f"(middle {profile.kept} of {profile.runs} runs)"
     )
-    peaks = f"peaks: {escape(str(profile.peaks))}; ridge at {profile.peaks.ridge:.1f} FLOPs/byte"
+    legend = (
+        "(call overhead): dispatch, transfers, numbat's checks; xN: runs per call. "
+        f"peaks: {escape(str(profile.peaks))}; ridge at {profile.peaks.ridge:.1f} FLOPs/byte"
+    )
     return (
         f"<div style='font-weight:600'>{title}</div>"
         "<div style='overflow-x:auto'><table style='border-collapse:collapse;margin:2px 0 4px 0'>"
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-        f"<div style='opacity:0.7;margin-bottom:8px'>{peaks}</div>"
+        f"<div style='opacity:0.7;margin-bottom:8px'>{legend}</div>"
     )
 
 
@@ -87,10 +82,14 @@ def graph_svg(profile: _profile.Profile) -> str:
 
 def roofline(profile: _profile.Profile):
     """The roofline of `profile`: log-log, FLOPs per byte against GFLOP/s reached, the
-    memory ceiling's slope meeting the compute ceiling at the ridge, one point per kernel."""
+    memory ceiling's slope meeting the compute ceiling at the ridge, one point per kernel
+    (of those that take a percent or more of the kernels' time), its size its share."""
     plt = _pyplot()
     peaks = profile.peaks
-    points = [k for k in profile.kernels if k.flops and k.bytes and k.seconds > 0]
+    busy = sum(k.seconds for k in profile.top())
+    # Kernels of a percent or more of the kernels' time: a scalar's kernel at 0.001 GFLOP/s
+    # would only stretch the axes.
+    points = [k for k in profile.kernels if k.flops and k.bytes and k.seconds > 0 and k.seconds >= 0.01 * busy]
     lows = [k.intensity for k in points] + [peaks.ridge / 10]
     highs = [k.intensity for k in points] + [peaks.ridge * 10]
     low, high = min(lows) / 2, max(highs) * 2

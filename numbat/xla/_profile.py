@@ -125,34 +125,31 @@ class Profile:
         """The table's rows, the volatile columns (time, share, rates) last."""
         rows = []
         for kernel in self.kernels:
-            name = f"  in {kernel.inside}: {kernel.name}" if kernel.inside else kernel.name
+            name = f"  ↳ {kernel.name}" if kernel.inside else kernel.name  # under the loop or branch running it
             if self.devices > 1:
                 name = f"{name} @{kernel.device}"
-            runs = f"x{kernel.executions:g}" if kernel.inside or kernel.executions != 1 else ""
             if kernel.name in self.iterations:
-                runs = f"{self.iterations[kernel.name]:g} iterations"
-                runs = f"x{kernel.executions:g}, {runs}" if kernel.inside else runs
+                name = f"{name} ({self.iterations[kernel.name]:g} iterations)"
+            if kernel.inside or kernel.executions != 1:
+                name = f"{name} x{kernel.executions:g}"
             rows.append(
                 (
                     name,
                     ", ".join(kernel.numbat_ops) or "-",
-                    runs,
                     _bytes(kernel.bytes_read),
                     _bytes(kernel.bytes_written),
                     _count(kernel.flops),
                     self.bound(kernel),
                     (
-                        f"{_time(kernel.seconds)} {100 * self.share(kernel):.1f}%, "
-                        f"{kernel.bandwidth / 1e9:.2f} GB/s, {kernel.flop_rate / 1e9:.2f} GFLOP/s"
+                        f"{_time(kernel.seconds)} {100 * self.share(kernel):.1f}% "
+                        f"{kernel.bandwidth / 1e9:.1f} GB/s {kernel.flop_rate / 1e9:.1f} GFLOP/s"
                     ),
                 )
             )
-        rows.append(
-            ("(call overhead)", "dispatch, transfers, checks", "", "", "", "", "", _share(self.overhead, self.wall))
-        )
+        rows.append(("(call overhead)", "-", "", "", "", "", _share(self.overhead, self.wall)))
         return rows
 
-    HEADER = ("kernel", "numbat ops", "per call", "read", "written", "FLOPs", "bound", "time, share, rates")
+    HEADER = ("kernel", "numbat ops", "read", "written", "FLOPs", "bound", "time, share, rates")
 
     def __str__(self) -> str:
         rows = [self.HEADER, *self.rows()]
@@ -166,6 +163,7 @@ class Profile:
         for row in rows:
             fixed = "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths))
             lines.append(f"  {fixed}  {row[-1]}".rstrip())
+        lines.append("  (call overhead): dispatch, transfers, numbat's checks; xN: runs per call")
         lines.append(f"  peaks: {self.peaks}; ridge at {self.peaks.ridge:.1f} FLOPs/byte")
         return "\n".join(lines) + "\n>"
 
