@@ -244,6 +244,13 @@ def test_the_views_escape_names_shade_the_graph_and_plot_each_kernel():
     svg = _profile_view.graph_svg(profile)
     (kernel,) = profile.kernels
     assert f"[{kernel.name} " in svg and svg.count("fill-opacity") == len(kernel.nodes)
+    t = nbt.iota((1000,), type="f32")
+    stable = nbt.xla.profile(softmax, [t], runs=2, peaks=PEAKS)
+    by_node = stable.node_shares()
+    (node,) = {n for k in stable.top() if "reduce_max" in k.numbat_ops for n in k.nodes}
+    kernels, share = by_node[node]  # reduce_max's node: its three kernels, their shares summed
+    assert len(kernels) == 3 and share == pytest.approx(sum(stable.share(k) for k in kernels))
+    assert f"[{kernels[0].name} +2 " in _profile_view.graph_svg(stable)
     figure = _profile_view.roofline(profile)
     assert len(figure.axes[0].collections) == 1  # one point per kernel with FLOPs
 

@@ -67,16 +67,16 @@ def table_html(profile: _profile.Profile) -> str:
 
 
 def graph_svg(profile: _profile.Profile) -> str:
-    """The expression graph, each box shaded by its kernel's share of the call and naming
-    its kernel with the kernel's time; "" where the profile has no graph (a sharded call)."""
+    """The expression graph, each box shaded by its kernels' share of the call and naming
+    its longest kernel (`+N` more) with their time; "" where the profile has no graph (a
+    sharded call)."""
     if profile.expr is None:
         return ""
     shares = profile.node_shares()
-    times = {kernel.name: kernel.seconds for kernel in profile.kernels if not kernel.inside}
-    labels = {
-        node: f"{name} {_profile._time(times.get(name, 0.0))} {100 * share:.0f}%"
-        for node, (name, share) in shares.items()
-    }
+    labels = {}
+    for node, (kernels, share) in shares.items():
+        more = f" +{len(kernels) - 1}" if len(kernels) > 1 else ""  # the longest kernel names the node
+        labels[node] = f"{kernels[0].name}{more} {_profile._time(sum(k.seconds for k in kernels))} {100 * share:.0f}%"
     return _svg.expr_svg(profile.expr, kernels=labels, heat={node: share for node, (_, share) in shares.items()})
 
 

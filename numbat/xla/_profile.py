@@ -112,14 +112,17 @@ class Profile:
             return "memory" if kernel.bytes else "-"
         return "compute" if kernel.intensity >= self.peaks.ridge else "memory"
 
-    def node_shares(self) -> dict[int, tuple[str, float]]:
-        """For each node of the expression graph: its kernel's name and share of the call."""
-        found = {}
-        for kernel in self.kernels:
+    def node_shares(self) -> dict[int, tuple[tuple[KernelTime, ...], float]]:
+        """For each node of the expression graph: the kernels computing it (the longest
+        first) and their share of the call together (`reduce_max` may take three)."""
+        found: dict[int, list] = {}
+        for kernel in self.top():
             for node in kernel.nodes:
-                if node not in found or self.share(kernel) > found[node][1]:
-                    found[node] = (kernel.name, self.share(kernel))
-        return found
+                found.setdefault(node, []).append(kernel)
+        return {
+            node: (tuple(sorted(kernels, key=lambda k: -k.seconds)), sum(map(self.share, kernels)))
+            for node, kernels in found.items()
+        }
 
     def rows(self) -> list[tuple]:
         """The table's rows, the volatile columns (time, share, rates) last."""
