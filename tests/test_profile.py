@@ -187,6 +187,14 @@ def test_the_fused_view_says_why_reduce_max_has_a_conditional_kernel_and_a_split
     assert "step 1 of a split reduction" in shown["text/html"]
 
 
+def test_a_grads_kernels_name_the_ops_they_differentiate_and_merged_ops_each():
+    x = nbt.iota((8, 4), type="f32")
+    step = nbt.defn(lambda w: nbt.grad(lambda w: nbt.sum(nbt.tanh(nbt.dot(x, w))))(w))
+    ops = {op for k in nbt.xla.fusion_report(step, [nbt.iota((4, 3), type="f32")]).kernels for op in k.numbat_ops}
+    assert {"dot", "tanh", "grad(dot)", "grad(tanh)"} <= ops, ops  # JAX scopes them jvp(dot), transpose(jvp(dot))
+    assert not any("(" in op and not op.startswith("grad(") or ";" in op for op in ops), ops
+
+
 def test_profile_refuses_bad_arguments_and_an_active_trace_with_numbat_errors():
     x = nbt.iota((4,), type="f32")
     with pytest.raises(nbt.ArgumentError, match="runs must be a positive int"):

@@ -100,15 +100,30 @@ class FusionReport:
     __repr__ = __str__
 
 
-# Scopes JAX adds on its own (a cond's branches, a loop's parts, transformations): not numbat ops.
-_JAX_SCOPE = re.compile(r"^(?:cond|while|body|branch_\d+_fun|checkpoint|remat|\w+\(.*\))$")
+# Scopes JAX adds on its own (a cond's branches, a loop's parts): not numbat ops.
+_JAX_SCOPE = re.compile(r"^(?:cond|while|body|branch_\d+_fun|checkpoint|remat)$")
+_WRAPPED = re.compile(r"^(?P<how>\w+)\((?P<inner>.*)\)$")
+
+
+def _unwrapped(scope: str) -> str:
+    """A scope without JAX's transformations around it: "jvp(dot)" is the dot of a grad's
+    forward pass, "transpose(jvp(dot))" its gradient, "grad(dot)"; "jit(isinf)" is JAX's."""
+    found = _WRAPPED.match(scope)
+    if not found:
+        return scope
+    how, inner = found.group("how"), _unwrapped(found.group("inner"))
+    if how == "transpose":
+        return f"grad({inner})" if inner else ""
+    return inner if how in ("jvp", "vmap", "checkpoint", "remat") else ""
 
 
 def _scope(op_name: str) -> str:
     """The numbat scope of an HLO op: "add#5" in "jit(f)/add#5/add", "reduce_max#1" in
-    "jit(f)/reduce_max#1/cond/branch_0_fun/reduce_max" (JAX's own scopes skipped); none
-    for a bare name (the parameters of a reducer carry one)."""
-    scopes = [part for part in op_name.split("/")[:-1] if not _JAX_SCOPE.match(part)]
+    "jit(f)/reduce_max#1/cond/branch_0_fun/reduce_max" (JAX's own scopes skipped), "grad(dot)"
+    in "jit(f)/transpose(jvp(dot))/dot_general"; none for a bare name (the parameters of a
+    reducer carry one)."""
+    scopes = [_unwrapped(part) for part in op_name.split("/")[:-1]]
+    scopes = [scope for scope in scopes if scope and not _JAX_SCOPE.match(scope)]
     return scopes[-1] if scopes else ""
 
 
@@ -140,8 +155,8 @@ def _ops_in(computations: dict, name: str, seen: set) -> list[str]:
     ops = []
     for line in computations.get(name, []):
         found = _OP_NAME.search(line)
-        if found:
-            ops.append(found.group("op_name"))
+        if found:  # XLA joins the names of ops it merged with ";"
+            ops.extend(found.group("op_name").split(";"))
         called = _CALLS.search(line)
         if called and called.group("callee") not in seen:
             seen.add(called.group("callee"))
@@ -180,7 +195,7 @@ def kernel_ops(computations: dict, line: str) -> tuple[tuple[str, ...], tuple[in
         ops = _ops_in(computations, called.group("callee"), {called.group("callee")})
     else:
         own = _OP_NAME.search(line)
-        ops = [own.group("op_name")] if own else []
+        ops = own.group("op_name").split(";") if own else []
     return (
         tuple(dict.fromkeys(_numbat_op(op) for op in ops if _numbat_op(op))),
         tuple(sorted({node for node in map(_node, ops) if node is not None})),
