@@ -205,6 +205,8 @@ def test_profile_refuses_bad_arguments_and_an_active_trace_with_numbat_errors():
         nbt.xla.profile(fma, [nbt.template((4,), "f32")] * 3)
     with pytest.raises(nbt.ArgumentError, match="bandwidth must be a positive"):
         nbt.xla.Peaks(bandwidth=0, flops=1)
+    with pytest.raises(nbt.ArgumentError, match="compiler='evaluator', op by op"):
+        nbt.xla.profile(nbt.defn(fma.fun, compiler="evaluator"), [x, x, x])
     directory = tempfile.mkdtemp()
     jax.profiler.start_trace(directory)
     try:
@@ -213,6 +215,13 @@ def test_profile_refuses_bad_arguments_and_an_active_trace_with_numbat_errors():
     finally:
         jax.profiler.stop_trace()
     assert nbt.xla.profile(fma, [x, x, x], runs=1, peaks=PEAKS).kernels  # the profiler works again
+
+
+def test_a_platform_whose_trace_holds_no_kernel_events_is_a_numbat_error(monkeypatch):
+    monkeypatch.setattr(_profile, "_kernel_events", lambda data, module: [])
+    x = nbt.iota((4,), type="f32")
+    with pytest.raises(nbt.xla.ProfilerError, match="recorded no kernel of jit_fma"):
+        nbt.xla.profile(fma, [x, x, x], runs=1, peaks=PEAKS)
 
 
 def _sanitized(text: str) -> str:

@@ -221,6 +221,11 @@ def profile(fun, args, runs: int = DEFAULT_RUNS, peaks: _peaks.Peaks | None = No
         name, text, call, expr = sharded.name, sharded.compiled(*args).as_text(), lambda: fun(*args), None
     else:
         target = _lowering.as_defn(fun, **opts)
+        if target.compiler != "xla":
+            raise ArgumentError(
+                f"profile times the kernels XLA compiles; {target.name} runs with compiler={target.compiler!r}, "
+                "op by op: profile nbt.defn(fun) instead"
+            )
         name, text = target.name, _lowering.compiled(target, args)[1].as_text()
         call, expr = lambda: target(*args), _defn.debug_expr(target)(*args)
     program = _hlo_costs.Program(text)
