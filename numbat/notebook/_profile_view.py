@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import io
 
+from .._errors import ArgumentError
 from ..xla import _profile
 from . import _svg
 from ._html import escape
@@ -84,6 +85,8 @@ def roofline(profile: _profile.Profile):
     """The roofline of `profile`: log-log, FLOPs per byte against GFLOP/s reached, the
     memory ceiling's slope meeting the compute ceiling at the ridge, one point per kernel
     (of those that take a percent or more of the kernels' time), its size its share."""
+    if not isinstance(profile, _profile.Profile):
+        raise ArgumentError(f"roofline draws an nbt.xla.profile(...) result, got {type(profile).__name__}")
     plt = _pyplot()
     peaks = profile.peaks
     busy = sum(k.seconds for k in profile.top())
