@@ -165,6 +165,23 @@ def test_a_shard_jit_function_is_profiled_per_device():
     assert result.stdout.strip() == f"2 [(0, {each}, (1, {each}]"
 
 
+def test_a_devices_own_planes_time_its_kernels_where_the_trace_has_them():
+    # a GPU's trace (the layout JAX's profiler writes; not run here, no GPU): the host plane
+    # holds the launches, each device plane the kernels, without a device_ordinal stat
+    from types import SimpleNamespace as Object
+
+    def event(op, start):
+        return Object(name=op, start_ns=start, duration_ns=1000, stats=[("hlo_module", "jit_f"), ("hlo_op", op)])
+
+    def plane(name, ops):
+        return Object(name=name, lines=[Object(name="XLA Ops", events=[event(op, i) for i, op in enumerate(ops)])])
+
+    data = Object(planes=[plane("/host:CPU", ["launch"]), plane("/device:GPU:0", ["a"]), plane("/device:GPU:1", ["b"])])
+    found = _profile._kernel_events(data, "jit_f")
+    assert [(key[1], op) for key, op, *_ in found] == [(0, "a"), (1, "b")]
+    assert _profile._kernel_events(Object(planes=[plane("/host:CPU", ["c"])]), "jit_f")[0][1] == "c"
+
+
 def test_events_without_run_ids_are_split_into_equal_runs_in_time_order():
     # what a platform whose kernel events carry no run id gives: each run's kernels in turn
     events = [((None, 0), name, start, 1e-6) for start, name in enumerate(["a", "b", "a", "b", "a", "b"])]

@@ -282,11 +282,13 @@ def _kernel_events(data, module: str) -> list:
     by_plane = {}
     for plane in data.planes:
         found = by_plane.setdefault(plane.name.startswith("/device:"), [])
+        ordinal = plane.name.rsplit(":", 1)[-1]  # "/device:GPU:1": the plane's own device
+        ordinal = int(ordinal) if ordinal.isdigit() else 0
         for line in plane.lines:
             for event in line.events:
                 stats = dict(event.stats)
                 if stats.get("hlo_module") == module and "hlo_op" in stats:
-                    key = (stats.get("run_id"), stats.get("device_ordinal", 0))
+                    key = (stats.get("run_id"), stats.get("device_ordinal", ordinal))
                     found.append((key, stats["hlo_op"], event.start_ns, event.duration_ns * 1e-9))
     return by_plane.get(True) or by_plane.get(False) or []
 
