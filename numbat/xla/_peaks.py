@@ -1,8 +1,8 @@
 """The machine's two ceilings for the profile's roofline: how many bytes a second its
 memory moves and how many FLOPs a second it computes, per device kind.
 
-Measured once per machine and device kind (a bandwidth probe, the sum of 64 MiB, and a
-matmul probe, best of a few runs each: a second or two) and cached in numbat's data
+Measured once per machine and device kind (a bandwidth probe, the sum of 64 MiB, and
+matmul probes of a few sizes, best of ten runs each: a second or two) and cached in numbat's data
 directory (`peaks.json`, beside the disk cache's signing key) under the machine's
 description, so a later process reads them back. They are what this machine reaches from
 JAX, not the vendor's datasheet: a kernel at the ceiling cannot go faster here.
@@ -26,7 +26,9 @@ from ._signing import data_dir
 
 _FILE = "peaks.json"
 _BANDWIDTH_ELEMENTS = 16 * 1024 * 1024  # f32: 64 MiB read per run, past any cache
-_MATMUL_SIZE = {"cpu": 1024}  # other platforms: 4096
+# Square matmuls the probe times, the fastest counting: on this CPU a 512x512 product runs at
+# 2.7 times the FLOP rate of a 1024x1024 one (its blocks stay in the caches).
+_MATMUL_SIZES = {"cpu": (256, 512, 1024)}  # other platforms: (2048, 4096)
 _REPEATS = 10  # best of: a loaded machine slows some runs, never speeds one up
 
 
@@ -117,9 +119,10 @@ def measure(device) -> Peaks:
     # A sum reads every byte once and writes nothing: a probe that allocates a 64 MiB result
     # measures the allocator's page faults as much as the memory.
     bandwidth = x.nbytes / _best(jax.jit(jnp.sum), x)
-    n = _MATMUL_SIZE.get(device.platform, 4096)
-    m = jax.device_put(jnp.ones((n, n), jnp.float32), device)
-    flops = 2 * n**3 / _best(jax.jit(lambda a: a @ a), m)
+    flops = 0.0
+    for n in _MATMUL_SIZES.get(device.platform, (2048, 4096)):
+        m = jax.device_put(jnp.ones((n, n), jnp.float32), device)
+        flops = max(flops, 2 * n**3 / _best(jax.jit(lambda a: a @ a), m))
     return Peaks(bandwidth, flops, str(device.device_kind), "measured")
 
 
