@@ -35,9 +35,9 @@ def table_html(profile: _profile.Profile) -> str:
     """The profile's table as HTML: a bar shows each kernel's share of the call."""
     header = ("kernel", "numbat ops", "time", "share", "read", "written", "FLOPs", "GB/s", "GFLOP/s", "bound")
     rows = []
-    for kernel, row in zip((*profile.kernels, None), profile.rows()):
+    for kernel, row in zip((*profile.kernels, None, None), profile.rows()):
         name, ops, read, written, flops, bound, _ = row
-        seconds = profile.overhead if kernel is None else kernel.seconds
+        seconds = kernel.seconds if kernel else profile.between if name == "(between kernels)" else profile.overhead
         share = seconds / profile.wall if profile.wall > 0 else 0.0
         bar = (
             f"<span style='display:inline-block;width:{max(0.0, min(share, 1.0)) * 80:.0f}px;height:8px;"
@@ -56,8 +56,7 @@ def table_html(profile: _profile.Profile) -> str:
         f"(middle {profile.kept} of {profile.runs} runs)"
     )
     legend = (
-        "(call overhead): dispatch, transfers, numbat's checks; xN: runs per call. "
-        f"peaks: {escape(str(profile.peaks))}; ridge at {profile.peaks.ridge:.1f} FLOPs/byte"
+        f"{escape(_profile.LEGEND)}. peaks: {escape(str(profile.peaks))}; ridge at {profile.peaks.ridge:.1f} FLOPs/byte"
     )
     return (
         f"<div style='font-weight:600'>{title}</div>"

@@ -5,7 +5,8 @@ its bytes and FLOPs from the optimized HLO and the rates it reaches against the 
 peaks (DESIGN decision 16).
 
 The call's own cost (dispatch, transfers, numbat's checks) is a row of its own: per run,
-the wall time of the call less its kernels' time. Every time is averaged over the middle
+the wall time of the call outside its program (from the first kernel's start to the last
+one's end); the gaps between the kernels inside it are another. Every time is averaged over the middle
 half of the runs, ranked by wall time (the interquartile mean: a median's robustness to a
 run the machine slowed, and, unlike per-row medians, rows that add up to the wall time of
 the same runs). A loop's kernels are its body's, run once per iteration: the loop's row
@@ -31,6 +32,10 @@ from .._tensor import Template
 from . import _hlo_costs, _ir, _lowering, _peaks
 
 DEFAULT_RUNS = 10
+LEGEND = (
+    "(between kernels): gaps inside the program, a kernel waiting for its threads or its launch",
+    "(call overhead): dispatch, transfers, numbat's checks, waiting for a core on a busy machine; xN: runs per call",
+)
 
 
 class ProfilerError(RuntimeError):
@@ -88,12 +93,13 @@ class Profile:
     runs: int
     kept: int  # the middle runs the times are averaged over
     wall: float  # wall time of a call, in seconds, over the middle runs
-    overhead: float  # (wall - kernels) per call over the same runs: dispatch, transfers, numbat's checks
+    overhead: float  # per call, the wall time around the program: dispatch, transfers, numbat's checks
     kernels: tuple[KernelTime, ...]
     peaks: _peaks.Peaks
     iterations: dict = dataclasses.field(default_factory=dict)  # loop name -> iterations per call
     devices: int = 1
     expr: object = dataclasses.field(default=None, repr=False, compare=False)  # the graph the kernels compute
+    between: float = 0.0  # per call, the gaps between the program's kernels (waiting for threads, launches)
 
     def top(self) -> tuple[KernelTime, ...]:
         """The kernels of the program's entry (a loop's inner kernels are within its row)."""
@@ -149,6 +155,7 @@ class Profile:
                     ),
                 )
             )
+        rows.append(("(between kernels)", "-", "", "", "", "", _share(self.between, self.wall)))
         rows.append(("(call overhead)", "-", "", "", "", "", _share(self.overhead, self.wall)))
         return rows
 
@@ -166,7 +173,7 @@ class Profile:
         for row in rows:
             fixed = "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths))
             lines.append(f"  {fixed}  {row[-1]}".rstrip())
-        lines.append("  (call overhead): dispatch, transfers, numbat's checks; xN: runs per call")
+        lines += [f"  {line}" for line in LEGEND]
         lines.append(f"  peaks: {self.peaks}; ridge at {self.peaks.ridge:.1f} FLOPs/byte")
         return "\n".join(lines) + "\n>"
 
@@ -359,11 +366,29 @@ def _assemble(name, program, text, walls, events, runs, device, peaks, expr) -> 
             kernels += [row, *rows]
     busy = [max(sum(per_run.get((c.name, d), [0.0] * runs)[i] for c in program.kernels) for d in devices)
             for i in range(runs)]  # fmt: skip
-    overhead = mean([w - b for w, b in zip(walls, busy)])
+    spans = _spans(events, run_of, {c.name for c in program.kernels}, runs)
+    between = [max(span - b, 0.0) for span, b in zip(spans, busy)]
+    overhead = mean([w - b - g for w, b, g in zip(walls, busy, between)])
     label = f"{device.platform}:{device.id}" + (f" and {len(devices) - 1} more" if len(devices) > 1 else "")
     return Profile(
-        name, label, runs, len(kept), mean(walls), overhead, tuple(kernels), peaks, iterations, len(devices), expr
-    )
+        name, label, runs, len(kept), mean(walls), overhead, tuple(kernels), peaks, iterations, len(devices), expr,
+        mean(between),
+    )  # fmt: skip
+
+
+def _spans(events: list, run_of: dict, entry: set, runs: int) -> list[float]:
+    """Per run, seconds from the first entry kernel's start to the last one's end (the
+    longest over the devices): the program's time, its kernels and the gaps between them."""
+    bounds: dict[tuple, list] = {}
+    for event in events:
+        (_, device), op, start, seconds = event
+        if op in entry:
+            low, high = bounds.setdefault((run_of[id(event)], device), [start, start])
+            bounds[(run_of[id(event)], device)] = [min(low, start), max(high, start + seconds * 1e9)]
+    spans = [0.0] * runs
+    for (run, _), (low, high) in bounds.items():
+        spans[run] = max(spans[run], (high - low) * 1e-9)
+    return spans
 
 
 def _row(cost, key, per_run, executions, mean, lines, computations, inside, device) -> KernelTime:
