@@ -9,6 +9,7 @@ one that checks they are cached.
 from __future__ import annotations
 
 import dataclasses
+import html
 import os
 import pathlib
 import re
@@ -276,6 +277,7 @@ def test_the_views_escape_names_shade_the_graph_and_plot_each_kernel():
     assert "<b>tricky" not in bundle["text/html"] and "&lt;b&gt;tricky" in bundle["text/html"]
     assert "fill:#e6550d" in bundle["text/html"] and "class='numbat-roofline'" in bundle["text/html"]
     assert bundle["text/plain"] == str(profile)
+    assert all(f"{html.escape(line)}<br>" in bundle["text/html"] for line in _profile.LEGEND)
     svg = _profile_view.graph_svg(profile)
     (kernel,) = profile.kernels
     assert f"[{kernel.name} " in svg and svg.count("fill-opacity") == len(kernel.nodes)

@@ -55,9 +55,8 @@ def table_html(profile: _profile.Profile) -> str:
         f"{escape(profile.function)} on {escape(profile.device)}: {_profile._time(profile.wall)} per call "
         f"(middle {profile.kept} of {profile.runs} runs)"
     )
-    legend = (
-        f"{escape(_profile.LEGEND)}. peaks: {escape(str(profile.peaks))}; ridge at {profile.peaks.ridge:.1f} FLOPs/byte"
-    )
+    peaks = f"peaks: {profile.peaks}; ridge at {profile.peaks.ridge:.1f} FLOPs/byte"
+    legend = "<br>".join(escape(line) for line in (*_profile.LEGEND, peaks))
     return (
         f"<div style='font-weight:600'>{title}</div>"
         "<div style='overflow-x:auto'><table style='border-collapse:collapse;margin:2px 0 4px 0'>"
