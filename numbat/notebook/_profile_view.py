@@ -97,14 +97,24 @@ def roofline(profile: _profile.Profile):
     figure, axes = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
     xs = [low, peaks.ridge, high]
     axes.plot(xs, [min(peaks.flops, peaks.bandwidth * x) / 1e9 for x in xs], color="#444444", linewidth=1.5)
-    axes.annotate(f"memory {peaks.bandwidth / 1e9:.1f} GB/s", (low, peaks.bandwidth * low / 1e9), fontsize=8)
+    axes.annotate(
+        f"memory {peaks.bandwidth / 1e9:.1f} GB/s",
+        (peaks.ridge / 12, peaks.bandwidth * peaks.ridge / 12 / 1e9),
+        fontsize=8,
+        rotation=30,
+        xytext=(-30, 8),
+        textcoords="offset points",
+    )
     axes.annotate(f"compute {peaks.flops / 1e9:.1f} GFLOP/s", (peaks.ridge, peaks.flops / 1e9 * 1.15), fontsize=8)
-    for kernel in points:
+    # Kernels of one kind sit at one intensity: their labels step down, one line each, from the point.
+    for order, kernel in enumerate(sorted(points, key=lambda k: (k.intensity, -k.flop_rate))):
         color = "#e6550d" if profile.bound(kernel) == "compute" else "#3182bd"
         size = 20 + 200 * profile.share(kernel)
         axes.scatter([kernel.intensity], [kernel.flop_rate / 1e9], s=size, color=color, alpha=0.8, zorder=3)
-        axes.annotate(kernel.name, (kernel.intensity, kernel.flop_rate / 1e9), fontsize=7, xytext=(4, 4),
-                      textcoords="offset points")  # fmt: skip
+        step = sum(1 for other in sorted(points, key=lambda k: (k.intensity, -k.flop_rate))[:order]
+                   if abs(other.intensity / kernel.intensity - 1) < 0.3)  # fmt: skip
+        axes.annotate(kernel.name, (kernel.intensity, kernel.flop_rate / 1e9), fontsize=7,
+                      xytext=(6, 2 - 9 * step), textcoords="offset points")  # fmt: skip
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlabel("arithmetic intensity (FLOPs per byte)")
