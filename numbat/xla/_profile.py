@@ -249,13 +249,22 @@ def _device_of(outputs):
     return jax.devices()[0]
 
 
+def _options() -> jax.profiler.ProfileOptions:
+    """No Python tracer: it times every Python call, which would slow the very calls
+    timed here (numbat's checks most); the host tracer's level 1 (its least) records the kernels."""
+    options = jax.profiler.ProfileOptions()
+    options.python_tracer_level = 0
+    options.host_tracer_level = 1
+    return options
+
+
 def _trace(call, runs: int, module: str) -> tuple[list[float], list]:
     """Wall times of `runs` calls, and the kernel events of `module` the trace recorded."""
     directory = tempfile.mkdtemp(prefix="numbat-profile-")
     walls = []
     try:
         try:
-            jax.profiler.start_trace(directory)
+            jax.profiler.start_trace(directory, profiler_options=_options())
         except RuntimeError as error:
             raise ProfilerError(
                 f"profile cannot start JAX's profiler ({error}); stop the other trace "
