@@ -78,6 +78,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "numbat.xla._hlo_costs",
             "numbat.xla._peaks",
             "numbat.xla._profile",
+            "numbat.xla._trace_events",
         ],
     ),
     ("notebook", ["numbat.notebook", "numbat.notebook.*"]),
@@ -104,6 +105,7 @@ LAZY_ENTRIES = {
         "numbat.xla._export",
         "numbat.xla._profile",
         "numbat.xla._peaks",
+        "numbat.xla._trace_events",
         "numbat._defn._cache",
     },
 }

@@ -28,7 +28,7 @@ from traitlets.config import Config
 
 import numbat as nbt
 from numbat.notebook import _profile_view
-from numbat.xla import _peaks, _profile
+from numbat.xla import _peaks, _profile, _trace_events
 
 matplotlib.use("Agg")
 PEAKS = nbt.xla.Peaks(bandwidth=20e9, flops=50e9)  # ridge at 2.5 FLOPs per byte
@@ -179,18 +179,18 @@ def test_a_devices_own_planes_time_its_kernels_where_the_trace_has_them():
         return Object(name=name, lines=[Object(name="XLA Ops", events=[event(op, i) for i, op in enumerate(ops)])])
 
     data = Object(planes=[plane("/host:CPU", ["launch"]), plane("/device:GPU:0", ["a"]), plane("/device:GPU:1", ["b"])])
-    found = _profile._kernel_events(data, "jit_f")
+    found = _trace_events.kernel_events(data, "jit_f")
     assert [(key[1], op) for key, op, *_ in found] == [(0, "a"), (1, "b")]
-    assert _profile._kernel_events(Object(planes=[plane("/host:CPU", ["c"])]), "jit_f")[0][1] == "c"
+    assert _trace_events.kernel_events(Object(planes=[plane("/host:CPU", ["c"])]), "jit_f")[0][1] == "c"
 
 
 def test_events_without_run_ids_are_split_into_equal_runs_in_time_order():
     # what a platform whose kernel events carry no run id gives: each run's kernels in turn
     events = [((None, 0), name, start, 1e-6) for start, name in enumerate(["a", "b", "a", "b", "a", "b"])]
-    runs = _profile._runs_of(events, 3, "f")
+    runs = _trace_events.runs_of(events, 3, "f")
     assert [runs[id(e)] for e in events] == [0, 0, 1, 1, 2, 2]
     with pytest.raises(nbt.xla.ProfilerError, match="expected 4 runs on device 0"):
-        _profile._runs_of(events, 4, "f")
+        _trace_events.runs_of(events, 4, "f")
 
 
 def test_the_fused_view_says_why_reduce_max_has_a_conditional_kernel_and_a_split_reduction():
@@ -237,7 +237,7 @@ def test_profile_refuses_bad_arguments_and_an_active_trace_with_numbat_errors():
 
 
 def test_a_platform_whose_trace_holds_no_kernel_events_is_a_numbat_error(monkeypatch):
-    monkeypatch.setattr(_profile, "_kernel_events", lambda data, module: [])
+    monkeypatch.setattr(_trace_events, "kernel_events", lambda data, module: [])
     x = nbt.iota((4,), type="f32")
     with pytest.raises(nbt.xla.ProfilerError, match="recorded no kernel of jit_fma"):
         nbt.xla.profile(fma, [x, x, x], runs=1, peaks=PEAKS)

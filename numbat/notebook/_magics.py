@@ -16,7 +16,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 
 from .. import _client, telemetry
 from .._errors import ArgumentError
-from ..xla._profile import ProfilerError
+from ..xla._trace_events import ProfilerError
 from . import _settings
 from ._graph import graph, profile
 from ._plots import telemetry_chart

@@ -64,7 +64,7 @@ def __getattr__(name):
         "is_cached": "numbat._defn._cache",
         "profile": "_profile",
         "Profile": "_profile",
-        "ProfilerError": "_profile",
+        "ProfilerError": "_trace_events",
         "Peaks": "_peaks",
     }
     if name not in lazy:

@@ -16,12 +16,7 @@ holds their time, and each of them says how many times it ran per call.
 from __future__ import annotations
 
 import dataclasses
-import glob
-import os
-import shutil
 import statistics
-import tempfile
-import time
 import typing
 
 import jax
@@ -29,20 +24,13 @@ import jax
 from .. import _defn
 from .._errors import ArgumentError
 from .._tensor import Template
-from . import _hlo_costs, _ir, _lowering, _peaks
+from . import _hlo_costs, _ir, _lowering, _peaks, _trace_events
 
 DEFAULT_RUNS = 10
 LEGEND = (
     "(between kernels): gaps inside the program, a kernel waiting for its threads or its launch",
     "(call overhead): dispatch, transfers, numbat's checks, waiting for a core on a busy machine; xN: runs per call",
 )
-
-
-class ProfilerError(RuntimeError):
-    """The profiler cannot time this call: another trace is active, or the platform
-    records no kernel events."""
-
-    __module__ = "numbat.xla"
 
 
 @typing.final
@@ -238,7 +226,7 @@ def profile(fun, args, runs: int = DEFAULT_RUNS, peaks: _peaks.Peaks | None = No
     program = _hlo_costs.Program(text)
     first = jax.block_until_ready(call())  # warm: compiled, and finished before the trace starts
     device = _device_of(first)
-    walls, events = _trace(call, runs, program.module)
+    walls, events = _trace_events.trace(call, runs, program.module)
     return _assemble(name, program, text, walls, events, runs, device, peaks or _peaks.peaks(device), expr)
 
 
@@ -247,84 +235,6 @@ def _device_of(outputs):
         if isinstance(leaf, jax.Array):
             return min(leaf.devices(), key=lambda d: d.id)
     return jax.devices()[0]
-
-
-def _options() -> jax.profiler.ProfileOptions:
-    """No Python tracer: it times every Python call, which would slow the very calls
-    timed here (numbat's checks most); the host tracer's level 1 (its least) records the kernels."""
-    options = jax.profiler.ProfileOptions()
-    options.python_tracer_level = 0
-    options.host_tracer_level = 1
-    return options
-
-
-def _trace(call, runs: int, module: str) -> tuple[list[float], list]:
-    """Wall times of `runs` calls, and the kernel events of `module` the trace recorded."""
-    directory = tempfile.mkdtemp(prefix="numbat-profile-")
-    walls = []
-    try:
-        try:
-            jax.profiler.start_trace(directory, profiler_options=_options())
-        except RuntimeError as error:
-            raise ProfilerError(
-                f"profile cannot start JAX's profiler ({error}); stop the other trace "
-                "(jax.profiler.stop_trace()) and profile again"
-            ) from None
-        try:
-            for _ in range(runs):
-                start = time.perf_counter()
-                jax.block_until_ready(call())
-                walls.append(time.perf_counter() - start)
-        finally:
-            jax.profiler.stop_trace()
-        files = glob.glob(os.path.join(directory, "**", "*.xplane.pb"), recursive=True)
-        if not files:
-            raise ProfilerError("JAX's profiler wrote no trace: this platform records no kernel events")
-        events = _kernel_events(jax.profiler.ProfileData.from_file(files[0]), module)
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
-    if not events:
-        raise ProfilerError(
-            f"JAX's profiler recorded no kernel of {module} on this platform, so numbat cannot time its kernels"
-        )
-    return walls, events
-
-
-def _kernel_events(data, module: str) -> list:
-    """`((run, device), kernel, start, seconds)` for each kernel of `module` the trace holds.
-    A device's own planes (`/device:GPU:0`), where there are any, time its kernels; the host's
-    (`/host:CPU`) are the CPU client's kernels, or where an accelerator's host threads launch
-    its kernels, which the device's planes time instead."""
-    by_plane = {}
-    for plane in data.planes:
-        found = by_plane.setdefault(plane.name.startswith("/device:"), [])
-        ordinal = plane.name.rsplit(":", 1)[-1]  # "/device:GPU:1": the plane's own device
-        ordinal = int(ordinal) if ordinal.isdigit() else 0
-        for line in plane.lines:
-            for event in line.events:
-                stats = dict(event.stats)
-                if stats.get("hlo_module") == module and "hlo_op" in stats:
-                    key = (stats.get("run_id"), stats.get("device_ordinal", ordinal))
-                    found.append((key, stats["hlo_op"], event.start_ns, event.duration_ns * 1e-9))
-    return by_plane.get(True) or by_plane.get(False) or []
-
-
-def _runs_of(events: list, runs: int, name: str) -> dict:
-    """Each event's run (0 to `runs` - 1, in time order) per device: by the run id the
-    event carries, else (a platform whose events carry none) by splitting each device's
-    events, in time order, into `runs` equal parts (each run executes the same kernels)."""
-    index = {}
-    for device in sorted({key[1] for key, *_ in events}):
-        mine = sorted((e for e in events if e[0][1] == device), key=lambda e: e[2])
-        ids = list(dict.fromkeys(key[0] for key, *_ in mine))
-        if ids == [None] and len(mine) % runs == 0:
-            index.update({id(e): position * runs // len(mine) for position, e in enumerate(mine)})
-        elif len(ids) == runs and None not in ids:
-            ranks = {run: rank for rank, run in enumerate(ids)}
-            index.update({id(e): ranks[e[0][0]] for e in mine})
-        else:
-            raise ProfilerError(f"profile of {name}: expected {runs} runs on device {device} in the trace")
-    return index
 
 
 def middle(walls: list[float]) -> list[int]:
@@ -341,7 +251,7 @@ def middle(walls: list[float]) -> list[int]:
 def _assemble(name, program, text, walls, events, runs, device, peaks, expr) -> Profile:
     computations = _ir._computations(text)
     devices = sorted({key[1] for key, *_ in events})
-    run_of = _runs_of(events, runs, name)
+    run_of = _trace_events.runs_of(events, runs, name)
     per_run: dict[tuple, list[float]] = {}  # (kernel, device) -> seconds in each run
     executions: dict[tuple, list[int]] = {}
     for event in events:
@@ -375,7 +285,7 @@ def _assemble(name, program, text, walls, events, runs, device, peaks, expr) -> 
             kernels += [row, *rows]
     busy = [max(sum(per_run.get((c.name, d), [0.0] * runs)[i] for c in program.kernels) for d in devices)
             for i in range(runs)]  # fmt: skip
-    spans = _spans(events, run_of, {c.name for c in program.kernels}, runs)
+    spans = _trace_events.spans(events, run_of, {c.name for c in program.kernels}, runs)
     between = [max(span - b, 0.0) for span, b in zip(spans, busy)]
     overhead = mean([w - b - g for w, b, g in zip(walls, busy, between)])
     label = f"{device.platform}:{device.id}" + (f" and {len(devices) - 1} more" if len(devices) > 1 else "")
@@ -383,21 +293,6 @@ def _assemble(name, program, text, walls, events, runs, device, peaks, expr) -> 
         name, label, runs, len(kept), mean(walls), overhead, tuple(kernels), peaks, iterations, len(devices), expr,
         mean(between),
     )  # fmt: skip
-
-
-def _spans(events: list, run_of: dict, entry: set, runs: int) -> list[float]:
-    """Per run, seconds from the first entry kernel's start to the last one's end (the
-    longest over the devices): the program's time, its kernels and the gaps between them."""
-    bounds: dict[tuple, list] = {}
-    for event in events:
-        (_, device), op, start, seconds = event
-        if op in entry:
-            low, high = bounds.setdefault((run_of[id(event)], device), [start, start])
-            bounds[(run_of[id(event)], device)] = [min(low, start), max(high, start + seconds * 1e9)]
-    spans = [0.0] * runs
-    for (run, _), (low, high) in bounds.items():
-        spans[run] = max(spans[run], (high - low) * 1e-9)
-    return spans
 
 
 def _row(cost, key, per_run, executions, mean, lines, computations, inside, device) -> KernelTime:
