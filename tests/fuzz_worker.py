@@ -238,6 +238,8 @@ MAGIC_TOKENS = [
     "precision",
     "telemetry",
     "graph",
+    "profile",
+    "--runs",
     "cache",
     "help",
     "host",

@@ -3,7 +3,8 @@ driven in Debian's headless Chromium by Playwright (no browser download). Each n
 runs with Run All Cells; the test checks that every cell ran without an error or stray
 stderr (cells tagged `stderr-expected` show some on purpose) and that each tutorial's
 own views rendered (`EXPECTED`): tensor views with their pictures and bytes, SVG graphs,
-telemetry strips, IR and magic tables, the shards view, plots, the tensor explorer as a
+telemetry strips, IR and magic tables, the profile (its table, the graph shaded by time, the
+roofline), the shards view, plots, the tensor explorer as a
 live widget with its picture, the collapsed solution. Screenshots go to a temporary
 folder (printed).
 
@@ -143,6 +144,9 @@ _STATE = """() => {
     graphs: count('.jp-OutputArea-output[data-mime-type="image/svg+xml"], svg.numbat-expr'),
     strips: count('.numbat-strip'),
     kernels: texts('.numbat-info', 'multiply, add'),
+    profiles: count('.numbat-profile table'),
+    profile_graphs: [...panel.querySelectorAll('.numbat-profile svg.numbat-expr')].filter(s => s.querySelector('rect[style*="fill-opacity"]')).length,
+    rooflines: [...panel.querySelectorAll('.numbat-profile img.numbat-roofline')].filter(i => i.complete && i.naturalWidth > 100).length,
     ir: count('.numbat-ir'),
     cache_tables: texts('.numbat-info', 'defn cache'),
     precision_tables: texts('.numbat-info', 'NVIDIA GPU'),
@@ -168,6 +172,10 @@ EXPECTED = {
     "05": {
         "graphs": 1,
         "kernels": 1,
+        "profiles": 1,
+        "profile_graphs": 1,
+        "rooflines": 1,
+        "plots": 1,
         "strips": 2,
         "ir": 1,
         "cache_tables": 1,

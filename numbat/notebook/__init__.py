@@ -16,6 +16,7 @@ from ._panel import panel as panel
 from ._plots import heatmap as heatmap
 from ._plots import histogram as histogram
 from ._plots import telemetry_chart as telemetry_chart
+from ._profile_view import roofline as roofline
 from ._shards import shards as shards
 
 # The public API: what `help()`, `import *`, tab completion and the API pages list.
@@ -26,6 +27,7 @@ __all__ = [
     "histogram",
     "load_ipython_extension",
     "panel",
+    "roofline",
     "shards",
     "telemetry_chart",
     "unload_ipython_extension",

@@ -14,18 +14,34 @@ import typing
 
 from .. import _defn
 from .._errors import ArgumentError
-from ..xla import _ir
-from . import _svg
+from ..xla import _ir, _profile
+from . import _profile_view, _svg
 from ._tables import Section, bundle
 
 
-def _resolve(namespace: dict, name: str):
+def _resolve(namespace: dict, name: str, magic: str = "graph"):
     if name in namespace:
         return namespace[name]
     try:
         return ast.literal_eval(name)
     except (ValueError, SyntaxError):
-        raise ArgumentError(f"%numbat graph: {name!r} is not defined in the notebook") from None
+        raise ArgumentError(f"%numbat {magic}: {name!r} is not defined in the notebook") from None
+
+
+def _function_and_args(namespace: dict, names: list[str], magic: str):
+    if not names:
+        raise ArgumentError(f"%numbat {magic} needs a function and its arguments: %numbat {magic} FUN ARGS...")
+    fun = _resolve(namespace, names[0], magic)
+    if not callable(fun):
+        raise ArgumentError(f"%numbat {magic}: {names[0]!r} is a {type(fun).__name__}, not a function")
+    return fun, [_resolve(namespace, name, magic) for name in names[1:]]
+
+
+def profile(namespace: dict, names: list[str], runs: int) -> dict:
+    """The mimebundle `%numbat profile FUN ARGS... --runs N` displays: the profile's table,
+    its graph shaded by time and its roofline."""
+    fun, args = _function_and_args(namespace, names, "profile")
+    return _profile_view.profile_bundle(_profile.profile(fun, args, runs=runs))
 
 
 def graph(
@@ -33,12 +49,7 @@ def graph(
 ) -> dict:
     """The mimebundle `%numbat graph` displays; `everything` draws every node of a large graph,
     `locations` keeps the IR's source locations."""
-    if not names:
-        raise ArgumentError("%numbat graph needs a function and its arguments: %numbat graph FUN ARGS...")
-    fun = _resolve(namespace, names[0])
-    if not callable(fun):
-        raise ArgumentError(f"%numbat graph: {names[0]!r} is a {type(fun).__name__}, not a function")
-    args = [_resolve(namespace, name) for name in names[1:]]
+    fun, args = _function_and_args(namespace, names, "graph")
     if ir == "mlir":
         text = _ir.to_mlir_module(fun, args)
         return _highlighted(text if locations else without_locations(text), "mlir")
@@ -62,6 +73,8 @@ def graph(
         for k in report.kernels
     ]
     note = f"{len(report.kernels)} kernel(s); flops {report.flops:g}; bytes accessed {report.bytes_accessed:g}"
+    why = [f"{k.name}: {k.note}" for k in report.kernels if k.note]  # kernels the ops alone do not explain
+    note = "\n  ".join([note, *why])
     header = ("kernel", "kind", "shape", "numbat ops", "nodes")
     table = bundle([Section(f"kernels of {report.function}", header, rows, note)])
     drawing = _svg.expr_bundle(expr, limit, report.kernel_of_nodes())  # each box names its kernel

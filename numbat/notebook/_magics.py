@@ -16,13 +16,14 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 
 from .. import _client, telemetry
 from .._errors import ArgumentError
+from ..xla._trace_events import ProfilerError
 from . import _settings
-from ._graph import graph
+from ._graph import graph, profile
 from ._plots import telemetry_chart
 from ._strip import CellWatcher
 from ._tables import Section, bundle
 
-SUBCOMMANDS = ("info", "telemetry", "cache", "client", "memory", "precision", "graph")
+SUBCOMMANDS = ("info", "telemetry", "cache", "client", "memory", "precision", "graph", "profile")
 
 
 def _version(distribution: str) -> str:
@@ -134,10 +135,11 @@ class NumbatMagics(Magics):
         "subcommand",
         nargs="?",
         default="info",
-        help="info (the default), telemetry, cache, client, memory, precision or graph",
+        help="info (the default), telemetry, cache, client, memory, precision, graph or profile",
     )
     @argument("arguments", nargs="*", help="the subcommand's arguments (see below)")
     @argument("-n", "--limit", type=int, default=20, help="with telemetry: how many recent compilations to show")
+    @argument("--runs", type=int, default=10, help="with profile: how many calls to time (the median is shown)")
     @argument("--fused", action="store_true", help="with graph: group the ops by the XLA kernel they ended in")
     @argument("--all", action="store_true", dest="everything", help="with graph: draw every node of a large graph")
     @argument("--mlir", action="store_true", help="with graph: show the StableHLO module")
@@ -169,6 +171,9 @@ class NumbatMagics(Magics):
                      node of a large graph), grouped by XLA kernel with --fused,
                      or its IR (without file paths and stack frames unless
                      --locations)
+          profile    `%numbat profile FUN ARGS... [--runs N]`: where the time of a
+                     call goes, kernel by kernel: a table, the graph shaded by
+                     time, the roofline against the machine's peaks
 
         Examples: `%numbat info`, `%numbat telemetry -n 5`, `%numbat graph f x --fused`.
         """
@@ -206,6 +211,11 @@ class NumbatMagics(Magics):
             try:
                 display(graph(self.shell.user_ns, rest, args.fused, ir, args.everything, args.locations), raw=True)
             except ArgumentError as error:
+                return _error(str(error))
+        elif command == "profile":
+            try:
+                display(profile(self.shell.user_ns, rest, args.runs), raw=True)
+            except (ArgumentError, ProfilerError) as error:
                 return _error(str(error))
         else:
             shown = getattr(_settings, command)(rest)

@@ -184,21 +184,22 @@ def _layers(ids: list, preds: dict) -> dict[int, int]:
     return layer
 
 
-def expr_svg(expr, kernels: dict | None = None, limit: int | None = None) -> str:
+def expr_svg(expr, kernels: dict | None = None, limit: int | None = None, heat: dict | None = None) -> str:
     """The SVG drawing of `expr`: one box per named node (letter and op, type
     header; parameters, constants and outputs styled apart), edges with arrows
     from inputs to the ops that use them. A node that carries sub-graphs (a
     cond's branches, a loop's condition and body, a grad's function) has each
     drawn in a dashed frame to the right, linked to it. `kernels` maps node
     ids to the XLA kernel (fusion) that computes them, shown in each box;
-    `limit` overrides `MAX_NODES`.
+    `limit` overrides `MAX_NODES`; `heat` maps node ids to a share (0 to 1) of
+    the time, and shades each box by it (a profile's view).
 
     >>> import xml.etree.ElementTree as ET
     >>> ET.fromstring(expr_svg(nbt.debug_expr(lambda t: -t)(nbt.tensor([1])))).tag
     '{http://www.w3.org/2000/svg}svg'
     """
     naming = expr.naming() if hasattr(expr, "naming") else {}
-    width, height, parts = _drawing(expr, kernels or {}, MAX_NODES if limit is None else limit, 0, naming)
+    width, height, parts = _drawing(expr, kernels or {}, MAX_NODES if limit is None else limit, 0, naming, heat or {})
     caption = _text(_caption(expr, {n.id: n for n in expr.nodes}, *_counts(expr, limit)), 200)
     return "".join(
         [
@@ -220,7 +221,7 @@ def expr_svg(expr, kernels: dict | None = None, limit: int | None = None) -> str
     )
 
 
-def expr_bundle(expr, limit: int | None = None, kernels: dict | None = None) -> dict:
+def expr_bundle(expr, limit: int | None = None, kernels: dict | None = None, heat: dict | None = None) -> dict:
     """An Expr's mimebundle: its text form and its drawing. A graph with more boxes than
     the drawing shows also gets an HTML form: the drawing, then the whole graph as text
     in a `<details>` element to expand (no JavaScript), and how to draw every node.
@@ -228,7 +229,7 @@ def expr_bundle(expr, limit: int | None = None, kernels: dict | None = None) -> 
     >>> sorted(expr_bundle(nbt.debug_expr(lambda t: -t)(nbt.tensor([1]))))
     ['image/svg+xml', 'text/plain']
     """
-    text, svg = str(expr), expr_svg(expr, kernels=kernels, limit=limit)
+    text, svg = str(expr), expr_svg(expr, kernels=kernels, limit=limit, heat=heat)
     bundle = {"text/plain": text, "image/svg+xml": svg}
     _, hidden = _counts(expr, limit)
     if hidden:
@@ -261,7 +262,7 @@ def _counts(expr, limit) -> tuple[int, int]:
     return drawn, len(drawable) - drawn
 
 
-def _drawing(expr, kernels: dict, limit: int, depth: int, naming: dict) -> tuple[float, float, list]:
+def _drawing(expr, kernels: dict, limit: int, depth: int, naming: dict, heat: dict) -> tuple[float, float, list]:
     """(width, height, SVG elements) of `expr` with its sub-graphs, at the origin; `naming`
     writes nodes as the whole graph's printed form does."""
     by_id = {n.id: n for n in expr.nodes}
@@ -295,8 +296,10 @@ def _drawing(expr, kernels: dict, limit: int, depth: int, naming: dict) -> tuple
         title, header, detail, kind = labels[i]
         x, y = layout.center[i] - box_w / 2, layout.top[i]
         left, first = x + _PAD_X, y + _PAD_Y + _FONT
+        shade = _shade(heat[i]) if i in heat else ""
         parts.append(
-            f"<g><rect {_look('nbt-node ' + kind)} x='{x:.1f}' y='{y:.1f}' width='{box_w}' height='{box_h}' rx='4'/>"
+            f"<g><rect {_look('nbt-node ' + kind)}{shade} x='{x:.1f}' y='{y:.1f}' width='{box_w}' "
+            f"height='{box_h}' rx='4'/>"
         )
         parts.append(f"<text {_look('nbt-title')} x='{left:.1f}' y='{first:.1f}'>{_text(title)}</text>")
         if i in badges:
@@ -327,7 +330,7 @@ def _with_subgraphs(expr, ids, layout, labels, naming, limit, depth, width, heig
                 f"<text {_look('nbt-dim')} x='{_MARGIN}' y='{_MARGIN + 10}'>{size(sub)} nodes, not drawn</text>"
             )
         else:
-            inner_w, inner_h, inner = _drawing(sub, {}, limit, depth + 1, naming)  # kernels name top-level nodes
+            inner_w, inner_h, inner = _drawing(sub, {}, limit, depth + 1, naming, {})  # kernels: top-level nodes
         frame_w = max(inner_w, _width(title) * _CHAR) + 2 * _PAD_X
         frame_h = inner_h + _CAPTION + _PAD_Y
         parts.append(
@@ -418,6 +421,11 @@ class _Layout:
             after = self._waypoints(out, end, rows[index + 1 :])
             return [*before, into, out, *after]
         return []
+
+
+def _shade(share: float) -> str:
+    """An inline fill (it overrides the theme's rule) whose strength is `share` of the time."""
+    return f" style='fill:#e6550d;fill-opacity:{0.08 + 0.8 * min(max(float(share), 0.0), 1.0):.2f}'"
 
 
 def _width(value) -> int:

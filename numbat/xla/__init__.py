@@ -18,6 +18,9 @@ from ._signing import KeyFileError as KeyFileError
 __all__ = [
     "FusionReport",
     "KeyFileError",
+    "Peaks",
+    "Profile",
+    "ProfilerError",
     "SerializedFunction",
     "clients",
     "configure",
@@ -29,6 +32,7 @@ __all__ = [
     "is_cached",
     "is_stream_cached",
     "memory",
+    "profile",
     "serialize",
     "settings",
     "shard_jit",
@@ -58,6 +62,10 @@ def __getattr__(name):
         "deserialize": "_export",
         "SerializedFunction": "_export",
         "is_cached": "numbat._defn._cache",
+        "profile": "_profile",
+        "Profile": "_profile",
+        "ProfilerError": "_trace_events",
+        "Peaks": "_peaks",
     }
     if name not in lazy:
         raise AttributeError(f"module 'numbat.xla' has no attribute {name!r}")

@@ -112,7 +112,7 @@ def shard_jit(fun, mesh: Mesh, input_shardings: list, **opts):
 
     compiled_last: list = [None]  # the signature this function compiled last: why a next compile happens
 
-    def run(shards):
+    def placed_and_compiled(shards):
         if not isinstance(shards, (list, tuple)) or len(shards) != mesh.size:
             raise ArgumentError(f"shard_jit: expected one list of arguments per device ({mesh.size}), got {shards!r}")
         count = len(input_shardings)
@@ -123,17 +123,35 @@ def shard_jit(fun, mesh: Mesh, input_shardings: list, **opts):
             arguments = [
                 _place(jax_mesh, mesh, position, spec, shards) for position, spec in enumerate(input_shardings)
             ]
-            compiled = _compile(target, mesh, specs, arguments, compiled_last)
+            return arguments, _compile(target, mesh, specs, arguments, compiled_last)
+        except (ValueError, jax.errors.JAXTypeError, DuplicateSpecError) as error:
+            raise _in_numbat_terms(error, target, mesh) from None
+
+    def run(shards):
+        arguments, compiled = placed_and_compiled(shards)
+        try:
             with jax.enable_x64(True):
                 return compiled(*arguments)
         except (ValueError, jax.errors.JAXTypeError, DuplicateSpecError) as error:
-            if isinstance(error, ArgumentError):
-                raise
-            raise ArgumentError(
-                f"shard_jit of {target.name} on mesh {mesh.name!r}: {_in_mesh_terms(error, mesh)}"
-            ) from None
+            raise _in_numbat_terms(error, target, mesh) from None
 
+    # What `nbt.xla.profile` reads of a sharded function: its name and, for the shards a
+    # call takes, the executable the call runs (its optimized HLO names the kernels).
+    run.numbat_sharded = Sharded(target.name, lambda shards: placed_and_compiled(shards)[1])
     return run
+
+
+class Sharded(typing.NamedTuple):
+    """A `shard_jit` function's name, and its compiled executable for a call's shards."""
+
+    name: str
+    compiled: typing.Callable
+
+
+def _in_numbat_terms(error: Exception, target, mesh: Mesh) -> Exception:
+    if isinstance(error, ArgumentError):
+        return error
+    return ArgumentError(f"shard_jit of {target.name} on mesh {mesh.name!r}: {_in_mesh_terms(error, mesh)}")
 
 
 def _place(jax_mesh, mesh: Mesh, position: int, spec: dict, shards) -> Tensor:

@@ -1,0 +1,157 @@
+"""The machine's two ceilings for the profile's roofline: how many bytes a second its
+memory moves and how many FLOPs a second it computes, per device kind.
+
+Measured once per machine and device kind (a bandwidth probe, the sum of 64 MiB, and
+matmul probes of a few sizes, best of ten runs each: a second or two) and cached in numbat's data
+directory (`peaks.json`, beside the disk cache's signing key) under the machine's
+description, so a later process reads them back. They are what this machine reaches from
+JAX, not the vendor's datasheet: a kernel at the ceiling cannot go faster here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import platform
+import time
+import typing
+
+import jax
+import jax.numpy as jnp
+
+from .._errors import ArgumentError
+from ._signing import data_dir
+
+_FILE = "peaks.json"
+_BANDWIDTH_ELEMENTS = 16 * 1024 * 1024  # f32: 64 MiB read per run, past any cache
+# Square matmuls the probe times, the fastest counting: on this CPU a 512x512 product runs at
+# 2.7 times the FLOP rate of a 1024x1024 one (its blocks stay in the caches).
+_MATMUL_SIZES = {"cpu": (256, 512, 1024)}  # other platforms: (2048, 4096)
+_REPEATS = 10  # best of: a loaded machine slows some runs, never speeds one up
+
+
+@typing.final
+@dataclasses.dataclass(frozen=True)
+class Peaks:
+    """A device's memory bandwidth (bytes/s) and compute rate (FLOP/s), and where they come from."""
+
+    bandwidth: float
+    flops: float
+    device: str = ""
+    source: str = "given"  # "measured", "cached" or "given"
+
+    def __post_init__(self):
+        for name in ("bandwidth", "flops"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise ArgumentError(f"Peaks: {name} must be a positive number, got {value!r}")
+
+    @staticmethod
+    def of(device=None, remeasure: bool = False) -> Peaks:
+        """This machine's peaks for `device` (the default device if None): cached after the
+        first measurement; `remeasure` measures again (on a quiet machine) and keeps the best."""
+        return peaks(device if device is not None else jax.devices()[0], remeasure)
+
+    @property
+    def ridge(self) -> float:
+        """The arithmetic intensity (FLOPs per byte) where the two ceilings meet: below it a
+        kernel is bound by memory, above it by compute."""
+        return self.flops / self.bandwidth
+
+    def __str__(self) -> str:
+        how = "given" if self.source == "given" else "measured on this machine"  # now or earlier: `source`
+        return f"{self.bandwidth / 1e9:.1f} GB/s memory, {self.flops / 1e9:.1f} GFLOP/s compute ({how})"
+
+
+def description(device) -> dict:
+    """What identifies the machine and device the peaks belong to."""
+    return {
+        "host": platform.node(),
+        "cpu": _cpu_model(),
+        "cpus": os.cpu_count(),
+        "platform": device.platform,
+        "device_kind": device.device_kind,
+        "jax": jax.__version__,
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def peaks(device, remeasure: bool = False) -> Peaks:
+    """The peaks of `device`'s kind on this machine: from the cache, else measured and cached;
+    `remeasure` measures again, and keeps the better of the new and the cached figures."""
+    machine = description(device)
+    key = hashlib.sha256(json.dumps(machine, sort_keys=True).encode()).hexdigest()[:16]
+    path = os.path.join(data_dir(), _FILE)
+    stored = _read(path)
+    entry = stored.get(key)
+    if not remeasure and isinstance(entry, dict):
+        try:
+            return Peaks(float(entry["bandwidth"]), float(entry["flops"]), str(device.device_kind), "cached")
+        except (KeyError, TypeError, ValueError, ArgumentError):
+            pass  # a damaged entry: measure again
+    measured = measure(device)
+    if isinstance(entry, dict) and remeasure:  # a busy machine measures low: keep the best seen
+        try:
+            best = (max(measured.bandwidth, float(entry["bandwidth"])), max(measured.flops, float(entry["flops"])))
+            measured = Peaks(*best, measured.device, "measured")
+        except (KeyError, TypeError, ValueError, ArgumentError):
+            pass
+    stored[key] = {"bandwidth": measured.bandwidth, "flops": measured.flops, "machine": machine}
+    _write(path, stored)
+    return measured
+
+
+def measure(device) -> Peaks:
+    """Measures `device`'s bandwidth and matmul rate (best of a few runs of each probe)."""
+    x = jax.device_put(jnp.zeros((_BANDWIDTH_ELEMENTS,), jnp.float32), device)
+    # A sum reads every byte once and writes nothing: a probe that allocates a 64 MiB result
+    # measures the allocator's page faults as much as the memory.
+    bandwidth = x.nbytes / _best(jax.jit(jnp.sum), x)
+    flops = 0.0
+    for n in _MATMUL_SIZES.get(device.platform, (2048, 4096)):
+        m = jax.device_put(jnp.ones((n, n), jnp.float32), device)
+        flops = max(flops, 2 * n**3 / _best(jax.jit(lambda a: a @ a), m))
+    return Peaks(bandwidth, flops, str(device.device_kind), "measured")
+
+
+def _best(fun, *args) -> float:
+    jax.block_until_ready(fun(*args))  # compiled and warm
+    best = float("inf")
+    for _ in range(_REPEATS):
+        start = time.perf_counter()
+        jax.block_until_ready(fun(*args))
+        best = min(best, time.perf_counter() - start)
+    return max(best, 1e-9)
+
+
+def _read(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as file:
+            stored = json.load(file)
+    except (OSError, ValueError):
+        return {}
+    return stored if isinstance(stored, dict) else {}
+
+
+def _write(path: str, stored: dict) -> None:
+    """Stores the peaks; a data directory that cannot be written only means measuring again next time."""
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        partial = f"{path}.{os.getpid()}.tmp"
+        with open(partial, "w", encoding="utf-8") as file:
+            json.dump(stored, file, indent=1, sort_keys=True)
+        os.replace(partial, path)
+    except OSError:
+        pass

@@ -1,0 +1,316 @@
+"""`nbt.xla.profile`: each kernel's time from JAX's profiler, named as the fusion report
+names it, with bytes and FLOPs from the optimized HLO, and the views of it (text stable
+under nbval's sanitizing, HTML, the graph shaded by time, the roofline, the magic).
+
+The machine's peaks are given here (`PEAKS`), so no test pays for measuring them but the
+one that checks they are cached.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+import jax
+import matplotlib
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+from nbval.plugin import get_sanitize_patterns
+from traitlets.config import Config
+
+import numbat as nbt
+from numbat.notebook import _profile_view
+from numbat.xla import _peaks, _profile, _trace_events
+
+matplotlib.use("Agg")
+PEAKS = nbt.xla.Peaks(bandwidth=20e9, flops=50e9)  # ridge at 2.5 FLOPs per byte
+
+
+@nbt.defn
+def matmul_tail(a, b):
+    return nbt.dot(a, b) + 1.0
+
+
+@nbt.defn
+def fma(x, y, z):
+    return x + y * z
+
+
+@nbt.defn
+def softmax(t):
+    return nbt.exp(t - nbt.reduce_max(t)) / nbt.sum(nbt.exp(t - nbt.reduce_max(t)))
+
+
+@nbt.defn
+def loop(x):
+    _, y = nbt.while_loop(lambda s: s[0] < 7, lambda s: (s[0] + 1, nbt.sin(s[1]) * 2.0), (0, x))
+    return nbt.exp(y)
+
+
+def _dot_kernel(profile):
+    (kernel,) = [k for k in profile.kernels if "dot" in k.numbat_ops]
+    return kernel
+
+
+def test_a_matmul_with_a_small_tail_spends_most_of_its_time_in_the_matmuls_kernel():
+    a = nbt.iota((512, 512), type="f32") / 1e6
+    profile = nbt.xla.profile(matmul_tail, [a, a], runs=8, peaks=PEAKS)
+    dot = _dot_kernel(profile)
+    others = sum(k.seconds for k in profile.top() if k is not dot)
+    # Unloaded, the tail takes 1/30 of the matmul; on a loaded 2-core machine its threads wait
+    # their turn (XLA splits it over the pool), and the profile says so: "most" is all it promises.
+    assert dot.seconds > others, str(profile)
+    assert dot.flops == 2 * 512**3
+    assert profile.bound(dot) == "compute"
+    tail = [k for k in profile.top() if k is not dot]
+    assert tail and all(profile.bound(k) == "memory" for k in tail)
+
+
+def test_a_dots_flops_are_2mnk_and_an_elementwise_kernels_bytes_its_operands_and_result():
+    m, k, n = 48, 24, 10
+    profile = nbt.xla.profile(
+        nbt.dot, [nbt.iota((m, k), type="f32"), nbt.iota((k, n), type="f32")], runs=2, peaks=PEAKS
+    )
+    dot = _dot_kernel(profile)
+    assert dot.flops == 2 * m * n * k
+    assert (dot.bytes_read, dot.bytes_written) == (4 * (m * k + k * n), 4 * m * n)
+    x = nbt.iota((1000,), type="f32")
+    (kernel,) = nbt.xla.profile(fma, [x, x * 2, nbt.iota((1000,), type="f64")], runs=2, peaks=PEAKS).kernels
+    assert (kernel.bytes_read, kernel.bytes_written) == (4000 + 4000 + 8000, 8000)  # f64 out
+    assert kernel.flops == 2 * 1000 and set(kernel.numbat_ops) == {"multiply", "add"}
+
+
+def test_every_kernel_of_the_fusion_report_appears_once_with_its_ops_and_nodes():
+    t = nbt.iota((1000,), type="f32")
+    report = nbt.xla.fusion_report(softmax, [t])
+    profile = nbt.xla.profile(softmax, [t], runs=3, peaks=PEAKS)
+    names = [k.name for k in profile.top()]
+    for kernel in report.kernels:
+        assert names.count(kernel.name) == 1, (kernel.name, names)
+        (row,) = [k for k in profile.top() if k.name == kernel.name]
+        assert (row.numbat_ops, row.nodes) == (kernel.numbat_ops, kernel.nodes)
+    assert all(k.executions == 1 for k in profile.top() if k.name in {r.name for r in report.kernels})
+
+
+def test_kernel_times_and_the_overhead_add_up_to_the_wall_time_of_the_same_runs():
+    a = nbt.iota((256, 256), type="f32") / 1e5
+    profile = nbt.xla.profile(matmul_tail, [a, a], runs=8, peaks=PEAKS)
+    kernels = sum(k.seconds for k in profile.top())
+    # no kernel counted twice or from another call: the kernels fit in the program's span, and it in the call
+    assert kernels > 0 and profile.between >= 0 and profile.overhead >= 0, str(profile)
+    assert abs(kernels + profile.between + profile.overhead - profile.wall) <= 0.1 * profile.wall
+    assert profile.kept == 4 and profile.runs == 8
+
+
+def test_a_loops_body_kernels_count_per_iteration_inside_the_loops_row():
+    profile = nbt.xla.profile(loop, [nbt.iota((1000,), type="f32")], runs=3, peaks=PEAKS)
+    (whole,) = [k for k in profile.top() if k.opcode == "while"]
+    assert profile.iterations[whole.name] == 7
+    inner = [k for k in profile.kernels if k.inside == whole.name]
+    body = [k for k in inner if "sin" in k.numbat_ops]
+    assert body and body[0].executions == 7
+    assert body[0].flops == 7 * 2 * 1000  # sin and multiply over 1000 elements, per iteration
+    assert whole.seconds >= sum(k.seconds for k in inner) * 0.99
+    assert whole.flops == sum(k.flops for k in inner)
+    assert "7 iterations" in str(profile)
+
+
+def test_a_loop_with_three_values_of_state_is_a_kernel_of_the_report_and_profile():
+    # XLA writes its instruction as `(s32[], f32[10]{0}, f32[10]{0}) while(...)`: a shape with spaces
+    state = lambda s: (s[0] + 1, s[1] * 2.0, s[2] + s[1])
+    fun = nbt.defn(lambda x: nbt.while_loop(lambda s: s[0] < 3, state, (0, x, x))[2])
+    x = nbt.iota((10,), type="f32")
+    report = nbt.xla.fusion_report(fun, [x])
+    assert report.kernels  # on this CPU, one `call` kernel that runs the whole loop
+    profile = nbt.xla.profile(fun, [x], runs=2, peaks=PEAKS)
+    assert {k.name for k in report.kernels} <= {k.name for k in profile.top()}
+
+
+def test_a_reduce_window_kernel_names_the_reduction_it_computes():
+    # XLA's CPU compiler sums 1000 elements as 32 windows (a reduce-window kernel), then the 32
+    # partial sums; the first kernel's only numbat op is in its reducer (`to_apply`)
+    exercise = nbt.defn(lambda x: nbt.exp(x) / nbt.sum(nbt.exp(x)))
+    report = nbt.xla.fusion_report(exercise, [nbt.iota((1000,), type="f32")])
+    windows = [k for k in report.kernels if "reduce-window" in k.name]
+    assert windows and all(k.numbat_ops == ("sum",) for k in windows)
+    assert all(k.numbat_ops for k in report.kernels)
+
+
+def test_a_shard_jit_function_is_profiled_per_device():
+    code = """
+    import numbat as nbt
+    nbt.xla.configure(clients={"host": {"platform": "host", "device_count": 2}})
+    mesh = nbt.Mesh("mesh", (2,), client="host")
+    f = nbt.xla.shard_jit(lambda t: nbt.exp(t) * 2, mesh, input_shardings=[{0: [0]}])
+    x = nbt.iota((1000,), type="f32")
+    p = nbt.xla.profile(f, [[[x], [x]]], runs=2, peaks=nbt.xla.Peaks(1e10, 1e11))
+    print(p.devices, sorted((k.device, k.numbat_ops, k.bytes_read, k.flops) for k in p.kernels))
+    """
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+        env={k: v for k, v in os.environ.items() if not k.startswith(("XLA_", "JAX_"))},
+    )
+    assert result.returncode == 0, result.stderr
+    each = "('exp', 'multiply'), 4000, 2000.0)"
+    assert result.stdout.strip() == f"2 [(0, {each}, (1, {each}]"
+
+
+def test_a_devices_own_planes_time_its_kernels_where_the_trace_has_them():
+    # a GPU's trace (the layout JAX's profiler writes; not run here, no GPU): the host plane
+    # holds the launches, each device plane the kernels, without a device_ordinal stat
+    from types import SimpleNamespace as Object
+
+    def event(op, start):
+        return Object(name=op, start_ns=start, duration_ns=1000, stats=[("hlo_module", "jit_f"), ("hlo_op", op)])
+
+    def plane(name, ops):
+        return Object(name=name, lines=[Object(name="XLA Ops", events=[event(op, i) for i, op in enumerate(ops)])])
+
+    data = Object(planes=[plane("/host:CPU", ["launch"]), plane("/device:GPU:0", ["a"]), plane("/device:GPU:1", ["b"])])
+    found = _trace_events.kernel_events(data, "jit_f")
+    assert [(key[1], op) for key, op, *_ in found] == [(0, "a"), (1, "b")]
+    assert _trace_events.kernel_events(Object(planes=[plane("/host:CPU", ["c"])]), "jit_f")[0][1] == "c"
+
+
+def test_events_without_run_ids_are_split_into_equal_runs_in_time_order():
+    # what a platform whose kernel events carry no run id gives: each run's kernels in turn
+    events = [((None, 0), name, start, 1e-6) for start, name in enumerate(["a", "b", "a", "b", "a", "b"])]
+    runs = _trace_events.runs_of(events, 3, "f")
+    assert [runs[id(e)] for e in events] == [0, 0, 1, 1, 2, 2]
+    with pytest.raises(nbt.xla.ProfilerError, match="expected 4 runs on device 0"):
+        _trace_events.runs_of(events, 4, "f")
+
+
+def test_the_fused_view_says_why_reduce_max_has_a_conditional_kernel_and_a_split_reduction():
+    from numbat.notebook._graph import graph
+
+    t = nbt.iota((1000,), type="f32")
+    report = nbt.xla.fusion_report(softmax, [t])
+    (cond,) = [k for k in report.kernels if k.opcode == "conditional"]
+    assert cond.numbat_ops == ("reduce_max",) and cond.note.startswith("reduce_max's NaN check")
+    assert "reduce_max's NaN check" in str(report)
+    shown = graph({"softmax": softmax, "t": t}, ["softmax", "t"], True, None)
+    assert f"{cond.name}: reduce_max's NaN check" in shown["text/plain"]
+    assert "step 1 of a split reduction" in shown["text/html"]
+
+
+def test_a_grads_kernels_name_the_ops_they_differentiate_and_merged_ops_each():
+    x = nbt.iota((8, 4), type="f32")
+    step = nbt.defn(lambda w: nbt.grad(lambda w: nbt.sum(nbt.tanh(nbt.dot(x, w))))(w))
+    ops = {op for k in nbt.xla.fusion_report(step, [nbt.iota((4, 3), type="f32")]).kernels for op in k.numbat_ops}
+    assert {"dot", "tanh", "grad(dot)", "grad(tanh)"} <= ops, ops  # JAX scopes them jvp(dot), transpose(jvp(dot))
+    assert not any("(" in op and not op.startswith("grad(") or ";" in op for op in ops), ops
+
+
+def test_profile_refuses_bad_arguments_and_an_active_trace_with_numbat_errors():
+    x = nbt.iota((4,), type="f32")
+    with pytest.raises(nbt.ArgumentError, match="runs must be a positive int"):
+        nbt.xla.profile(fma, [x, x, x], runs=0)
+    with pytest.raises(nbt.ArgumentError, match="peaks must be"):
+        nbt.xla.profile(fma, [x, x, x], peaks=(1, 2))
+    with pytest.raises(nbt.ArgumentError, match="not templates"):
+        nbt.xla.profile(fma, [nbt.template((4,), "f32")] * 3)
+    with pytest.raises(nbt.ArgumentError, match="bandwidth must be a positive"):
+        nbt.xla.Peaks(bandwidth=0, flops=1)
+    with pytest.raises(nbt.ArgumentError, match="compiler='evaluator', op by op"):
+        nbt.xla.profile(nbt.defn(fma.fun, compiler="evaluator"), [x, x, x])
+    directory = tempfile.mkdtemp()
+    jax.profiler.start_trace(directory)
+    try:
+        with pytest.raises(nbt.xla.ProfilerError, match="stop the other trace"):
+            nbt.xla.profile(fma, [x, x, x], runs=1, peaks=PEAKS)
+    finally:
+        jax.profiler.stop_trace()
+    assert nbt.xla.profile(fma, [x, x, x], runs=1, peaks=PEAKS).kernels  # the profiler works again
+
+
+def test_a_platform_whose_trace_holds_no_kernel_events_is_a_numbat_error(monkeypatch):
+    monkeypatch.setattr(_trace_events, "kernel_events", lambda data, module: [])
+    x = nbt.iota((4,), type="f32")
+    with pytest.raises(nbt.xla.ProfilerError, match="recorded no kernel of jit_fma"):
+        nbt.xla.profile(fma, [x, x, x], runs=1, peaks=PEAKS)
+
+
+def _sanitized(text: str) -> str:
+    config = (pathlib.Path(__file__).parent.parent / "notebooks" / "sanitize.cfg").read_text()
+    for regex, replace in get_sanitize_patterns(config):
+        text = re.sub(regex, replace, text)
+    return text
+
+
+def test_the_text_form_is_the_same_from_run_to_run_once_nbval_sanitizes_it():
+    t = nbt.iota((1000,), type="f32")
+    first, second = (str(nbt.xla.profile(softmax, [t], runs=3, peaks=PEAKS)) for _ in range(2))
+    assert "(call overhead)" in first and "ridge at 2.5 FLOPs/byte" in first
+    assert re.search(r"\d µs", first) and _sanitized(first) == _sanitized(second)
+
+
+def test_peaks_are_measured_once_per_machine_and_then_read_from_the_data_directory(monkeypatch):
+    measured = []
+    monkeypatch.setattr(_peaks, "measure", lambda device: measured.append(device) or nbt.xla.Peaks(3e9, 7e9))
+    device = jax.devices()[0]
+    first, second = _peaks.peaks(device, remeasure=True), _peaks.peaks(device)
+    assert (first.bandwidth, first.flops) == (3e9, 7e9)
+    assert len(measured) == 1 and (second.bandwidth, second.flops) == (3e9, 7e9)
+    assert second.source == "cached" and "(measured on this machine)" in str(second)
+    monkeypatch.setattr(_peaks, "measure", lambda device: nbt.xla.Peaks(1e9, 9e9))  # a busier machine
+    again = nbt.xla.Peaks.of(device, remeasure=True)
+    assert (again.bandwidth, again.flops) == (3e9, 9e9)  # the best of each figure is kept
+
+
+def test_the_views_escape_names_shade_the_graph_and_plot_each_kernel():
+    profile = nbt.xla.profile(lambda t: nbt.exp(t) * 2, [nbt.iota((100,), type="f32")], runs=2, peaks=PEAKS)
+    profile = dataclasses.replace(profile, function="<b>tricky</b>")  # a defn's name is sanitized; the view is too
+    bundle = profile._repr_mimebundle_()
+    assert "<b>tricky" not in bundle["text/html"] and "&lt;b&gt;tricky" in bundle["text/html"]
+    assert "fill:#e6550d" in bundle["text/html"] and "class='numbat-roofline'" in bundle["text/html"]
+    assert bundle["text/plain"] == str(profile)
+    assert all(f"{html.escape(line)}<br>" in bundle["text/html"] for line in _profile.LEGEND)
+    svg = _profile_view.graph_svg(profile)
+    (kernel,) = profile.kernels
+    assert f"[{kernel.name} " in svg and svg.count("fill-opacity") == len(kernel.nodes)
+    t = nbt.iota((1000,), type="f32")
+    stable = nbt.xla.profile(softmax, [t], runs=2, peaks=PEAKS)
+    by_node = stable.node_shares()
+    (node,) = {n for k in stable.top() if "reduce_max" in k.numbat_ops for n in k.nodes}
+    kernels, share = by_node[node]  # reduce_max's node: its three kernels, their shares summed
+    assert len(kernels) == 3 and share == pytest.approx(sum(stable.share(k) for k in kernels))
+    assert f"[{kernels[0].name} +2 " in _profile_view.graph_svg(stable)
+    figure = _profile_view.roofline(profile)
+    assert len(figure.axes[0].collections) == 1  # one point per kernel with FLOPs
+
+
+def test_the_profile_magic_shows_the_table_graph_and_roofline_and_explains_mistakes():
+    config = Config()
+    config.HistoryManager.hist_file = ":memory:"
+    ip = InteractiveShell.instance(config=config)
+    code = """
+    %load_ext numbat
+    import numbat as nbt
+    f = nbt.defn(lambda t: nbt.exp(t) + 1)
+    x = nbt.iota((100,), type="f32")
+    """
+    ip.run_cell(textwrap.dedent(code))
+    try:
+        with capture_output() as shown:
+            ip.run_line_magic("numbat", "profile f x --runs 2")
+        (output,) = shown.outputs
+        assert "(call overhead)" in output.data["text/plain"]
+        assert "numbat-roofline" in output.data["text/html"] and "numbat-expr" in output.data["text/html"]
+        with capture_output() as wrong:
+            ip.run_line_magic("numbat", "profile f missing")
+        assert "%numbat profile: 'missing' is not defined" in wrong.stderr
+    finally:
+        ip.run_line_magic("unload_ext", "numbat")
