@@ -354,10 +354,16 @@ def from_binary(binary: bytes, type, backend=None):
       s4[4]
       [1, 2, -1, 0]
     >
+    >>> nbt.from_binary(b"", "u32")
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: cannot build an empty tensor (from_binary got no bytes)
     """
     type_ = _types.parse(type)
     if not isinstance(binary, (bytes, bytearray, memoryview)):
         raise ArgumentError(f"from_binary needs bytes, got {binary.__class__.__name__}")
+    if not len(binary):
+        raise ArgumentError("cannot build an empty tensor (from_binary got no bytes)")
     if type_.bits < 8:  # Nx's packing: every bit of the bytes is part of an element
         array = _packing.unpack(bytes(binary), type_.kind, type_.bits).astype(type_.dtype)
     elif len(binary) % type_.dtype.itemsize:
