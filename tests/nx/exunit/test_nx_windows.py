@@ -5,7 +5,7 @@ import pytest
 
 import numbat as nbt
 
-from ._support import assert_all_close, assert_raises, assert_same, run
+from ._support import assert_raises, assert_same, run
 
 
 def iota(shape, type="s32"):
