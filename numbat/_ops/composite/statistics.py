@@ -278,8 +278,10 @@ def covariance(tensor, mean=None, ddof: int = 0):
     mean = _dispatch.to_tensor(mean, tensor.backend)
     if mean.rank == 0:
         raise ArgumentError("covariance: the mean must have rank at least 1 ([..., features]), got a scalar")
-    centered = rename(subtract(tensor, new_axis(mean, mean.rank - 1)), [None] * tensor.rank)
+    centered = subtract(tensor, new_axis(mean, mean.rank - 1))  # a batched mean adds batch axes, as in Nx
+    centered = rename(centered, [None] * centered.rank)
     left = conjugate(centered) if centered.type.is_complex else centered
-    batch = list(range(tensor.rank - 2))
-    product = dot(left, centered, contract_axes=([tensor.rank - 2], [tensor.rank - 2]), batch_axes=(batch, batch))
-    return divide(product, tensor.shape[-2] - ddof)
+    rank = centered.rank
+    batch = list(range(rank - 2))
+    product = dot(left, centered, contract_axes=([rank - 2], [rank - 2]), batch_axes=(batch, batch))
+    return divide(product, centered.shape[-2] - ddof)
