@@ -221,6 +221,8 @@ def mode(tensor, axis=None, keep_axis=False):
         raise ArgumentError(f"mode is not defined for complex tensors, got {tensor.type}")
     if tensor.size == 0:
         raise ArgumentError(f"mode of an empty tensor (shape {tensor.shape})")
+    if tensor.rank == 0 and axis is None:  # Nx: a scalar is its own mode, with keep_axis a [1] tensor
+        return new_axis(tensor, 0) if keep_axis else tensor
     if axis is None:
         shape, names = ((1,) * tensor.rank, (None,) * tensor.rank) if keep_axis else ((), ())
         rows = reshape(tensor, (1, tensor.size))
