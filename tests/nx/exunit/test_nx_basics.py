@@ -11,7 +11,7 @@ import pytest
 
 import numbat as nbt
 
-from ._support import assert_raises, assert_same, run
+from ._support import assert_raises, assert_same, nx_inspect, run
 
 INF, NAN = math.inf, math.nan
 
@@ -134,10 +134,6 @@ def test_reverse_does_nothing_when_tensor_is_scalar(path):
 
 
 # describe "inspect": Nx's #Nx.Tensor<...> is numbat's repr, numbat.Tensor<...>
-
-
-def nx_inspect(text: str) -> str:
-    return text.replace("#Nx.Tensor<", "numbat.Tensor<")
 
 
 def test_inspect_scalar():
