@@ -157,10 +157,7 @@ def divide(left, right):
     >
     """
     if type(left) is Tensor and left.type.kind == "c" and _real_divisor(right):
-        from .complex import complex as complex_
-        from .complex import imag, real
-
-        return complex_(divide(real(left), right), divide(imag(left), right))
+        return _complex_of(divide(_real_part(left), right), divide(_imag_part(left), right))
     return _binary("divide", left, right, _types.to_floating)
 
 
@@ -479,18 +476,30 @@ def atan2(left, right):
 
 
 def _complex_atan2(left, right, type_):
-    from .bitwise import logical_and
-    from .complex import complex as complex_
-    from .complex import imag, real
-
     for operand in (left, right):
         data = operand.data
         known = not isinstance(data, jax.core.Tracer) and data.__class__ is not _dispatch._VectorizedData
         if operand.type.is_complex and known and np.any(np.imag(np.asarray(data)) != 0):
             raise ArgumentError("atan2 only accepts real numbers as arguments, got a non-zero imaginary part")
-    angle = _binary("atan2", real(left), real(right), _types.to_floating)
-    real_only = logical_and(equal(imag(left), 0), equal(imag(right), 0))
-    return complex_(select(real_only, angle, float("nan")), select(real_only, 0.0, float("nan")))
+    angle = _binary("atan2", _real_part(left), _real_part(right), _types.to_floating)
+    real_only = equal(_binary("add", _imag_part(left) != 0, _imag_part(right) != 0), 0)  # both parts 0
+    return _complex_of(select(real_only, angle, float("nan")), select(real_only, 0.0, float("nan")))
+
+
+def _parts_type(type_: _types.Type) -> _types.Type:
+    return _types.to_real(_types.to_floating(type_))
+
+
+def _real_part(tensor):
+    return _unary("real", tensor, _parts_type)
+
+
+def _imag_part(tensor):
+    return _unary("imag", tensor, _parts_type)
+
+
+def _complex_of(real, imag):
+    return _binary("complex", real, imag, lambda type_: _types.to_complex(_types.to_floating(type_)))
 
 
 def min(left, right):
