@@ -439,3 +439,13 @@ def test_reduce_min_axes_and_keep_axes(path):
     assert_same(out, nbt.tensor([[1, 1, 2]]))
     out = run(path, lambda t: nbt.reduce_min(t, keep_axes=True), t)
     assert_same(out, nbt.tensor([[1]]))
+
+
+@pytest.mark.parametrize("op", ["indexed_add", "indexed_put"])
+def test_indexed_raises_when_out_of_bounds(path, op):
+    # Nx.BinaryBackend raises "index 3 is out of bounds for axis 0 in shape {2, 2}"; DELIBERATE: numbat drops
+    # updates at out-of-range indices on every path, as EXLA (XLA's scatter) does
+    t = nbt.tensor([[1, 2], [3, 4]])
+    fun = lambda t, i, u: getattr(nbt, op)(t, i, u)
+    assert_same(run(path, fun, t, nbt.tensor([[3, -10]]), nbt.tensor([1])), t)
+    assert_same(run(path, fun, t, nbt.tensor([[0, -1]]), nbt.tensor([1])), t)
