@@ -56,13 +56,17 @@ DELIBERATE.update(
             ),
             (
                 "indexed_add/indexed_put raises when out of bounds; gather raises when out of bounds",
-                "numbat drops out-of-range scatter updates and clamps gather indices on every path, as EXLA "
-                "(XLA's scatter and gather) does; Nx.BinaryBackend raises",
+                (
+                    "numbat drops out-of-range scatter updates and clamps gather indices on every path, as EXLA "
+                    "(XLA's scatter and gather) does; Nx.BinaryBackend raises"
+                ),
             ),
             (
                 "computes window scatter min with same padding",
-                "XLA's select_and_scatter (EXLA) never selects padding; Nx.BinaryBackend pads with the init "
-                "value and lets it win",
+                (
+                    "XLA's select_and_scatter (EXLA) never selects padding; Nx.BinaryBackend pads with the init "
+                    "value and lets it win"
+                ),
             ),
             (
                 "argmin/argmax works with non finites ([NaN, NaN, 1])",
