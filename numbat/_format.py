@@ -7,6 +7,7 @@ precision (an f32 1/3 is `0.33333334`), Elixir-style (`1.0e-10`, `NaN`,
 
 from __future__ import annotations
 
+import decimal
 import math
 
 import numpy as np
@@ -75,12 +76,35 @@ def _float(value, type_: Type) -> str:
 
 
 def _shortest(value, type_: Type) -> str:
-    """Shortest decimal that round-trips for types NumPy can't print exactly (bf16, f8)."""
+    """Shortest decimal that round-trips for types NumPy can't print exactly (bf16, f8), laid
+    out as Nx's Ryu does (448 in f8_e4m3fn is 450.0, not 4.5e2)."""
     for digits in range(1, 18):
         text = f"{float(value):.{digits}g}"
         if type_.dtype.type(float(text)) == value:
-            return text
+            return _nx_layout(text)
     return repr(float(value))
+
+
+def _nx_layout(text: str) -> str:
+    """`text`'s digits in decimal or scientific notation, whichever Nx.Ryu's `insert_decimal` picks."""
+    sign, digits, place = decimal.Decimal(text).as_tuple()
+    digits = "".join(map(str, digits)).rstrip("0")
+    if not digits:
+        return "-0.0" if sign else "0.0"
+    place += len("".join(map(str, decimal.Decimal(text).as_tuple()[1]))) - len(digits)
+    length, exponent = len(digits), place + len(digits) - 1
+    cost = len(str(exponent)) + 2
+    scientific = digits[0] + ("." + digits[1:] if length > 1 else "") + f"e{exponent}"
+    if place < 0:
+        if exponent >= 0:
+            laid = digits[: length + place] + "." + digits[length + place :]
+        elif 2 - place - length <= cost:
+            laid = "0." + "0" * (-place - length) + digits
+        else:
+            laid = scientific
+    else:
+        laid = digits + "0" * place + ".0" if cost + (length == 1) >= place + 2 else scientific
+    return ("-" if sign else "") + laid
 
 
 def _elixir_style(text: str) -> str:

@@ -24,7 +24,10 @@ from ._ops._convert import tensor
 
 
 def _scalar(value, type_, backend):
-    return tensor(np.asarray(value, dtype=type_.dtype), type=type_, backend=backend)
+    array = np.asarray(value, dtype=type_.dtype)
+    if isinstance(value, float) and math.isinf(value) and not np.isinf(array):  # f8_e4m3fn has no infinity:
+        array = np.asarray(math.copysign(float(_info(type_).max), value), dtype=type_.dtype)  # Nx saturates
+    return tensor(array, type=type_, backend=backend)
 
 
 def _float(type_, name: str):
@@ -83,6 +86,14 @@ def infinity(type="f32", backend=None):
     numbat.Tensor<
       bf16
       Inf
+    >
+
+    A type without infinities saturates, as in Nx:
+
+    >>> nbt.constants.infinity("f8_e4m3fn")
+    numbat.Tensor<
+      f8_e4m3fn
+      450.0
     >
     """
     return _scalar(math.inf, _float(type, "infinity"), backend)

@@ -141,3 +141,15 @@ def test_slice_clamps_tensor_starts_at_run_time():
 def test_bad_input_names_the_problem(call, message):
     with pytest.raises(nbt.ArgumentError, match=message):
         call()
+
+
+@pytest.mark.parametrize("path", ["eager", "jit"])
+def test_a_comparison_mask_as_an_index_raises_instead_of_taking_positions(path):
+    # Nx's t[tensor] is take: x[x > 0] would silently take positions 0 and 1 ([-2, 1, -2]); numbat has no
+    # boolean masks, so a u8 index of the tensor's own shape raises and points at select
+    x = nbt.tensor([1, -2, 3])
+    fun = (lambda x: x[x > 0]) if path == "eager" else nbt.jit(lambda x: x[x > 0])
+    with pytest.raises(nbt.ArgumentError, match=r"boolean masks are not supported.*nbt\.select"):
+        fun(x)
+    assert nbt.to_list(nbt.select(x > 0, x, 0)) == [1, 0, 3]
+    assert nbt.to_list(x[nbt.tensor([0, 1], type="u8")]) == [1, -2]  # a u8 index of another shape still takes

@@ -175,8 +175,9 @@ BINARY = {
     "bitwise_and": (nbt.bitwise_and, np.bitwise_and),
     "bitwise_or": (nbt.bitwise_or, np.bitwise_or),
     "bitwise_xor": (nbt.bitwise_xor, np.bitwise_xor),
-    "left_shift": (nbt.left_shift, None),  # referenced below, for shifts within the type's bits
-    "right_shift": (nbt.right_shift, None),
+    # referenced below, for shifts within the type's bits; a negative amount raises (as Nx), so none is given
+    "left_shift": (lambda a, b: nbt.left_shift(a, nbt.max(b, 0)), None),
+    "right_shift": (lambda a, b: nbt.right_shift(a, nbt.max(b, 0)), None),
     "equal": (nbt.equal, np.equal),
     "less": (nbt.less, np.less),
     "greater_equal": (nbt.greater_equal, np.greater_equal),

@@ -165,6 +165,11 @@ def _host_array(data, requested: _types.Type | None = None) -> tuple[np.ndarray,
     if isinstance(data, (list, tuple)):
         _check.nesting("tensor: data", data)  # before the recursive checks below
         _check_rectangular(data, ())
+        if not _holds_a_number(data):  # Nx.tensor([]) raises; a zero-size shape comes from nbt.iota((0,))
+            raise ArgumentError(
+                f"invalid value given to tensor, got: {_preview(data)} (a list with no numbers builds no tensor; "
+                "for a zero-size tensor use nbt.iota((0,)) or a NumPy array)"
+            )
     elif not _types.is_number(data):
         raise ArgumentError(f"cannot build a tensor from {builtins.type(data).__name__} {_preview(data)}")
     try:
@@ -203,6 +208,15 @@ def _int_array(array: np.ndarray, data) -> np.ndarray:
         f"the largest integer types hold s64 {-(2**63)}..{2**63 - 1} and u64 0..{2**64 - 1} "
         "(ints mixing negatives and values from 2**63 fit neither); pass type='f64' for an approximation"
     )
+
+
+def _holds_a_number(data: Sequence) -> bool:
+    """Whether a rectangular nested list has an element (all its lists are non-empty)."""
+    while isinstance(data, (list, tuple)):
+        if not data:
+            return False
+        data = data[0]
+    return True
 
 
 def _check_rectangular(data: Sequence, where: tuple) -> int:

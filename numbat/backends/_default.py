@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import contextvars
 
-from .. import _client
+import numpy as np
+
+from .. import _client, _types
 from .._errors import ArgumentError
 from .._scoped import scoped
 from .._tensor import Template, Tensor, VectorizedData, array_of
@@ -78,16 +80,37 @@ def _check(backend) -> AbstractBackend:
     return backend
 
 
+def _containers(fun, value, backend, op: str):
+    """`fun` over the tensors of a tuple, list or dict (numbers become tensors on `backend`), as
+    Nx's backend functions take any container."""
+    if isinstance(value, (tuple, list)):
+        return type(value)(_containers(fun, item, backend, op) for item in value)
+    if isinstance(value, dict):
+        return {key: _containers(fun, item, backend, op) for key, item in value.items()}
+    if _types.is_number(value):
+        type_ = _types.infer(value)
+        value = backend.from_numpy(Template((), type_, ()), np.asarray(value, dtype=type_.dtype))
+    if not isinstance(value, Tensor):
+        raise ArgumentError(f"{op} expects a tensor or a container of tensors, got {type(value).__name__}")
+    return fun(value, backend)
+
+
 def backend_transfer(tensor: Tensor, backend: AbstractBackend | None = None) -> Tensor:
-    """Moves `tensor` to `backend` (default: the current default backend).
+    """Moves `tensor` to `backend` (default: the current default backend); a tuple, list or
+    dict of tensors (and numbers) moves whole.
 
     >>> t = nbt.backend_transfer(nbt.tensor([1, 2]), nbt.NumPyBackend())
     >>> t.backend, t.to_numpy()
     (NumPyBackend(), array([1, 2], dtype=int32))
+    >>> nbt.backend_transfer((nbt.tensor(1), 2))[1]
+    numbat.Tensor<
+      s32
+      2
+    >
     """
     backend = _check(current() if backend is None else backend)
     if not isinstance(tensor, Tensor):
-        raise ArgumentError(f"backend_transfer expects a tensor, got {type(tensor).__name__}")
+        return _containers(backend_transfer, tensor, backend, "backend_transfer")
     if tensor.backend == backend:
         return tensor
     return backend_copy(tensor, backend)
@@ -97,7 +120,7 @@ def backend_copy(tensor: Tensor, backend: AbstractBackend | None = None) -> Tens
     """A copy of `tensor` on `backend`, leaving the original in place."""
     backend = _check(current() if backend is None else backend)
     if not isinstance(tensor, Tensor):
-        raise ArgumentError(f"backend_copy expects a tensor, got {type(tensor).__name__}")
+        return _containers(backend_copy, tensor, backend, "backend_copy")
     array = tensor.to_numpy()  # a vectorized tensor's: every entry, vectorized axes first
     if tensor.vectorized_axes:  # every entry moves, and the copy is vectorized the same way
         whole = backend.from_numpy(Template(array.shape, tensor.type, (None,) * array.ndim), array)
@@ -114,8 +137,9 @@ def backend_deallocate(tensor: Tensor) -> str:
     >>> nbt.backend_deallocate(t), nbt.backend_deallocate(t)
     ('ok', 'already_deallocated')
     """
-    if not isinstance(tensor, Tensor):
-        raise ArgumentError(f"backend_deallocate expects a tensor, got {type(tensor).__name__}")
+    if not isinstance(tensor, Tensor):  # a container: each tensor is freed, "ok" as in Nx
+        _containers(lambda t, _backend: backend_deallocate(t), tensor, current(), "backend_deallocate")
+        return "ok"
     data = array_of(tensor)
     delete = getattr(data, "delete", None)
     if delete is None:

@@ -354,12 +354,18 @@ def from_binary(binary: bytes, type, backend=None):
       s4[4]
       [1, 2, -1, 0]
     >
+    >>> nbt.from_binary(b"", "u32")
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: cannot build an empty tensor (from_binary got no bytes)
     """
     type_ = _types.parse(type)
     if not isinstance(binary, (bytes, bytearray, memoryview)):
         raise ArgumentError(f"from_binary needs bytes, got {binary.__class__.__name__}")
     backend = _default.resolve(backend)
     size = memoryview(binary).nbytes  # len() of a memoryview counts its first axis only
+    if not size:
+        raise ArgumentError("cannot build an empty tensor (from_binary got no bytes)")
     count = size * 8 // type_.bits if type_.bits < 8 else size // type_.dtype.itemsize
     _allocation.check("from_binary", Template((count,), type_, (None,)), backend)
     if type_.bits < 8:  # Nx's packing: every bit of the bytes is part of an element

@@ -221,6 +221,8 @@ def mode(tensor, axis=None, keep_axis=False):
         raise ArgumentError(f"mode is not defined for complex tensors, got {tensor.type}")
     if tensor.size == 0:
         raise ArgumentError(f"mode of an empty tensor (shape {tensor.shape})")
+    if tensor.rank == 0 and axis is None:  # Nx: a scalar is its own mode, with keep_axis a [1] tensor
+        return new_axis(tensor, 0) if keep_axis else tensor
     if axis is None:
         shape, names = ((1,) * tensor.rank, (None,) * tensor.rank) if keep_axis else ((), ())
         rows = reshape(tensor, (1, tensor.size))
@@ -278,8 +280,10 @@ def covariance(tensor, mean=None, ddof: int = 0):
     mean = _dispatch.to_tensor(mean, tensor.backend)
     if mean.rank == 0:
         raise ArgumentError("covariance: the mean must have rank at least 1 ([..., features]), got a scalar")
-    centered = rename(subtract(tensor, new_axis(mean, mean.rank - 1)), [None] * tensor.rank)
+    centered = subtract(tensor, new_axis(mean, mean.rank - 1))  # a batched mean adds batch axes, as in Nx
+    centered = rename(centered, [None] * centered.rank)
     left = conjugate(centered) if centered.type.is_complex else centered
-    batch = list(range(tensor.rank - 2))
-    product = dot(left, centered, contract_axes=([tensor.rank - 2], [tensor.rank - 2]), batch_axes=(batch, batch))
-    return divide(product, tensor.shape[-2] - ddof)
+    rank = centered.rank
+    batch = list(range(rank - 2))
+    product = dot(left, centered, contract_axes=([rank - 2], [rank - 2]), batch_axes=(batch, batch))
+    return divide(product, centered.shape[-2] - ddof)

@@ -9,11 +9,27 @@ numbat.Tensor<
 
 from __future__ import annotations
 
+import jax
+import numpy as np
+
+from ..._errors import ArgumentError
+from .. import _dispatch
 from .elementwise import _binary, _integers, _u8, _unary
 
 
 def _integer_binary(op: str, left, right):
     return _binary(op, left, right, _integers(op))
+
+
+def _shift(op: str, direction: str, left, right):
+    """A shift; a negative amount whose values are known (not traced by a defn) raises, as in Nx."""
+    left, right, _ = _dispatch.binary_operands(left, right)
+    data = right.data
+    if not isinstance(data, jax.core.Tracer) and data.__class__ is not _dispatch._VectorizedData:
+        values = np.asarray(data)
+        if values.size and values.min() < 0:
+            raise ArgumentError(f"cannot {direction} shift by {values.min()}")
+    return _integer_binary(op, left, right)
 
 
 def _integer_unary(op: str, tensor):
@@ -80,8 +96,12 @@ def left_shift(left, right):
       s32[2]
       [4, 12]
     >
+    >>> nbt.left_shift(nbt.tensor(1), -1)
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: cannot left shift by -1
     """
-    return _integer_binary("left_shift", left, right)
+    return _shift("left_shift", "left", left, right)
 
 
 def right_shift(left, right):
@@ -93,7 +113,7 @@ def right_shift(left, right):
       [4, -4]
     >
     """
-    return _integer_binary("right_shift", left, right)
+    return _shift("right_shift", "right", left, right)
 
 
 def population_count(tensor):

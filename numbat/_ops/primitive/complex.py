@@ -7,11 +7,7 @@ integers count as f32, as in Nx.
 from __future__ import annotations
 
 from ... import _types
-from .elementwise import _binary, _unary
-
-
-def _real_type(type_: _types.Type) -> _types.Type:
-    return _types.to_real(_types.to_floating(type_))
+from .elementwise import _complex_of, _imag_part, _parts_type, _real_part, _unary
 
 
 def complex(real, imag):
@@ -23,7 +19,7 @@ def complex(real, imag):
       [1.0+0.5i, 2.0-1.0i]
     >
     """
-    return _binary("complex", real, imag, lambda type_: _types.to_complex(_types.to_floating(type_)))
+    return _complex_of(real, imag)
 
 
 def real(tensor):
@@ -35,7 +31,7 @@ def real(tensor):
       [1.0, -0.0]
     >
     """
-    return _unary("real", tensor, _real_type)
+    return _real_part(tensor)
 
 
 def imag(tensor):
@@ -47,7 +43,7 @@ def imag(tensor):
       [2.0, -3.0]
     >
     """
-    return _unary("imag", tensor, _real_type)
+    return _imag_part(tensor)
 
 
 def conjugate(tensor):
@@ -71,4 +67,4 @@ def phase(tensor):
       [0.0, 3.1415927, 0.0]
     >
     """
-    return _unary("phase", tensor, _real_type)
+    return _unary("phase", tensor, _parts_type)

@@ -19,9 +19,7 @@ _current_recorder = _dispatch._current_recorder
 # `complex`, which builds a complex number from real parts).
 REAL_ONLY = frozenset(
     [
-        "atan2",
         "complex",
-        "cbrt",
         "ceil",
         "erf",
         "erf_inv",
@@ -148,8 +146,25 @@ def divide(left, right):
       f32[2]
       [0.33333334, 0.6666667]
     >
+
+    A complex tensor divided by a real one divides its parts: (Inf+2i) / 2 is Inf+1i, where a
+    complex division by 2+0i (which XLA rewrites inside a defn) would give NaN parts.
+
+    >>> nbt.divide(nbt.tensor(complex("inf+2j")), 2)
+    numbat.Tensor<
+      c64
+      Inf+1.0i
+    >
     """
+    if type(left) is Tensor and left.type.kind == "c" and _real_divisor(right):
+        return _complex_of(divide(_real_part(left), right), divide(_imag_part(left), right))
     return _binary("divide", left, right, _types.to_floating)
+
+
+def _real_divisor(right) -> bool:
+    if isinstance(right, Tensor):
+        return right.type.kind != "c"
+    return isinstance(right, (int, float))
 
 
 def pow(left, right):
@@ -444,8 +459,47 @@ def atan2(left, right):
       f32[2]
       [0.0, 1.5707964]
     >
+
+    Of complex numbers with zero imaginary parts (Nx's Complex.atan2), the angle of the
+    real parts, complex; a non-zero imaginary part raises, or gives NaN where a defn traces it.
+
+    >>> nbt.atan2(nbt.tensor(7 + 0j), nbt.tensor(2 + 0j))
+    numbat.Tensor<
+      c64
+      1.2924967+0.0i
+    >
     """
+    left, right, type_ = _dispatch.binary_operands(left, right)
+    if type_.is_complex:
+        return _complex_atan2(left, right, type_)
     return _binary("atan2", left, right, _types.to_floating)
+
+
+def _complex_atan2(left, right, type_):
+    for operand in (left, right):
+        data = operand.data
+        known = not isinstance(data, jax.core.Tracer) and data.__class__ is not _dispatch._VectorizedData
+        if operand.type.is_complex and known and np.any(np.imag(np.asarray(data)) != 0):
+            raise ArgumentError("atan2 only accepts real numbers as arguments, got a non-zero imaginary part")
+    angle = _binary("atan2", _real_part(left), _real_part(right), _types.to_floating)
+    real_only = equal(_binary("add", _imag_part(left) != 0, _imag_part(right) != 0), 0)  # both parts 0
+    return _complex_of(select(real_only, angle, float("nan")), select(real_only, 0.0, float("nan")))
+
+
+def _parts_type(type_: _types.Type) -> _types.Type:
+    return _types.to_real(_types.to_floating(type_))
+
+
+def _real_part(tensor):
+    return _unary("real", tensor, _parts_type)
+
+
+def _imag_part(tensor):
+    return _unary("imag", tensor, _parts_type)
+
+
+def _complex_of(real, imag):
+    return _binary("complex", real, imag, lambda type_: _types.to_complex(_types.to_floating(type_)))
 
 
 def min(left, right):

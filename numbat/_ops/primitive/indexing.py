@@ -19,7 +19,8 @@ def getitem(tensor, index):
     """`tensor[index]`: an int drops its axis, a slice keeps it (and its name) and follows
     Python's slicing (negative steps included); `...` stands for the remaining axes; a
     scalar integer tensor is a run-time index, clamped into the axis as Nx does; any
-    other integer tensor takes along the first axis; a dict indexes by axis name
+    other integer tensor takes along the first axis (a u8 tensor of `tensor`'s shape, a
+    comparison's mask, raises: numbat has no boolean masks); a dict indexes by axis name
     (`t[{"x": slice(1, 3)}]` is Nx's `t[x: 1..2]`). NumPy's `None` is `nbt.new_axis`.
 
     >>> t = nbt.tensor([[1, 2, 3], [4, 5, 6]], names=["x", "y"])
@@ -54,8 +55,20 @@ def getitem(tensor, index):
       s32
       4
     >
+    >>> x = nbt.tensor([1, -2, 3])
+    >>> x[x > 0]
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: boolean masks are not supported: t[mask] with a u8 tensor of t's shape (3,) would ...
     """
     if isinstance(index, Tensor) and index.rank:
+        if index.type == _types.U8 and index.shape == tensor.shape:
+            raise ArgumentError(
+                f"boolean masks are not supported: t[mask] with a u8 tensor of t's shape {tensor.shape} would "
+                "take the positions 0 and 1 (Nx's t[indices] is nbt.take), not the elements where the mask "
+                "holds; a selection by mask has a shape that depends on values. Use nbt.select(mask, t, 0) "
+                "to keep t's shape, or nbt.take(t, indices) if you mean positions"
+            )
         return take(tensor, index, axis=0)
     if isinstance(index, dict):
         positional = [builtins.slice(None)] * tensor.rank

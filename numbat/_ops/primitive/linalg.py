@@ -162,13 +162,34 @@ def _conv(tensor, kernel, strides, padding, input_dilation, kernel_dilation, fea
     spatial = tensor.rank - 2
 
     def per_axis(value, what):
-        value = (value,) * spatial if isinstance(value, int) else tuple(value)
-        if len(value) != spatial or not all(isinstance(v, int) and v >= 1 for v in value):
+        if isinstance(value, int):
+            value = (value,) * spatial
+        elif isinstance(value, (list, tuple)):
+            value = tuple(value)
+        if (
+            not isinstance(value, tuple)
+            or len(value) != spatial
+            or not all(isinstance(v, int) and v >= 1 for v in value)
+        ):
             raise ArgumentError(f"conv: {what} must be {spatial} positive ints, got {value!r}")
         return value
 
     strides, input_dilation = per_axis(strides, "strides"), per_axis(input_dilation, "input_dilation")
     kernel_dilation = per_axis(kernel_dilation, "kernel_dilation")
+    if feature_group_size > 1 and batch_group_size > 1:
+        raise ArgumentError(
+            f"conv: either batch groups or feature groups must be 1, got {batch_group_size} and {feature_group_size}"
+        )
+    if tensor.shape[0] % batch_group_size:
+        raise ArgumentError(
+            f"conv: batch groups must evenly divide input batch size, got {batch_group_size} for {tensor.shape[0]}"
+        )
+    for groups, what in ((feature_group_size, "feature"), (batch_group_size, "batch")):
+        if kernel.shape[0] % groups:
+            raise ArgumentError(
+                f"conv: size of kernel output channels must be evenly divisible by {what} groups, "
+                f"got {kernel.shape[0]} for {groups}"
+            )
     if tensor.shape[1] != kernel.shape[1] * feature_group_size:
         raise ArgumentError(
             f"conv: input has {tensor.shape[1]} channels, kernel expects {kernel.shape[1]} x {feature_group_size} groups"
@@ -180,9 +201,12 @@ def _conv(tensor, kernel, strides, padding, input_dilation, kernel_dilation, fea
     elif padding == "same":
         pads = tuple(((span - 1) // 2, span - 1 - (span - 1) // 2) for span in spans)
     else:
-        pads = tuple((int(low), int(high)) for low, high in padding)
+        try:
+            pads = tuple((int(low), int(high)) for low, high in padding)
+        except (TypeError, ValueError):
+            pads = ()
         if len(pads) != spatial:
-            raise ArgumentError(f'conv: padding must be "valid", "same" or {spatial} (low, high) pairs')
+            raise ArgumentError(f'conv: invalid padding, must be "valid", "same" or {spatial} (low, high) pairs')
     out_spatial = tuple(
         (size + low + high - span) // stride + 1 for size, (low, high), span, stride in zip(sizes, pads, spans, strides)
     )

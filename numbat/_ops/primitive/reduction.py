@@ -7,8 +7,6 @@ from ... import _check, _names, _shape, _types
 from ..._errors import ArgumentError
 from ..._tensor import Template
 from .. import _dispatch
-from .complex import complex as complex_
-from .complex import imag, real
 from .elementwise import divide
 
 
@@ -59,9 +57,7 @@ def mean(tensor, axes=None, keep_axes=False):
     for axis in indices:
         count *= tensor.shape[axis]
     total = _reduce("sum", tensor, axes, keep_axes, _types.to_floating(_types.to_aggregate(tensor.type)))
-    if total.type.is_complex:  # part by part: a complex division by (count + 0i) turns Inf into NaN
-        return complex_(divide(real(total), count), divide(imag(total), count))
-    return divide(total, count)
+    return divide(total, count)  # Nx's divide(sum, count): a complex Inf sum divides as sum(t) / n does
 
 
 def reduce_max(tensor, axes=None, keep_axes=False):

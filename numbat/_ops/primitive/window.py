@@ -10,7 +10,6 @@ from ... import _check, _types
 from ..._errors import ArgumentError
 from ..._tensor import Template
 from .. import _dispatch
-from . import complex as _complex
 from .elementwise import divide
 
 
@@ -48,11 +47,8 @@ def _geometry(tensor, window, strides, padding, window_dilations, op: str, type_
     if padding == "valid":
         pads = ((0, 0),) * rank
     elif padding == "same":
-        pads = []
-        for size, span, stride in zip(tensor.shape, dilated, strides):
-            total = max((-(-size // stride) - 1) * stride + span - size, 0)
-            pads.append((total // 2, total - total // 2))
-        pads = tuple(pads)
+        # Nx.Shape.to_padding_config: the dilated window's span - 1, split low/high, whatever the strides
+        pads = tuple(((span - 1) // 2, span - 1 - (span - 1) // 2) for span in dilated)
     else:
         try:
             pads = tuple((int(low), int(high)) for low, high in padding)
@@ -137,9 +133,7 @@ def window_mean(tensor, window, strides=1, padding="valid", window_dilations=1):
     count = 1
     for size in _per_axis(window, tensor.rank, "the window shape", "window_mean"):
         count *= size
-    if total.type.is_complex:  # part by part, as `mean`: a complex division by (count + 0i) turns Inf into NaN
-        return _complex.complex(divide(_complex.real(total), count), divide(_complex.imag(total), count))
-    return divide(total, count)
+    return divide(total, count)  # Nx's divide(window_sum, size): a complex Inf becomes Inf+NaN i, as `mean`
 
 
 def window_reduce(tensor, acc, window, fun, strides=1, padding="valid", window_dilations=1):

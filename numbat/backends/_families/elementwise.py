@@ -147,9 +147,13 @@ def _pow(xp, base, exponent):
 
 
 def _cbrt(xp, x):
-    """The cube root, of subnormals read as zero (`_as_zero`)."""
+    """The cube root, of subnormals read as zero (`_as_zero`); of a complex number the
+    principal root `z ** (1/3)` (Nx's Complex.cbrt), from the polar form so that an
+    infinite modulus at angle 0 keeps its imaginary part 0 (cbrt(Inf+3i) is Inf+0i)."""
     if x.dtype.kind == "c":
-        return xp.cbrt(x)
+        modulus, angle = xp.cbrt(xp.abs(x)), xp.angle(x) / 3
+        cos, sin = xp.cos(angle), xp.sin(angle)
+        return (modulus * cos + 1j * xp.where(sin == 0, sin, modulus * sin)).astype(x.dtype)
     return xp.cbrt(_as_zero(xp, x))
 
 
@@ -158,7 +162,12 @@ def _complex(xp, real, imag):
     implicit promotion in JAX, so both parts are widened first."""
     wide = np.float64 if real.dtype == np.float64 else np.float32
     real, imag = real.astype(wide), imag.astype(wide)
-    return xp.asarray(real + 1j * imag)
+    if xp is np:  # parts set, not summed: real + 1j * imag turns an infinite part into NaN (1j * Inf)
+        real, imag = np.broadcast_arrays(real, imag)
+        out = np.empty(real.shape, np.complex128 if wide is np.float64 else np.complex64)
+        out.real, out.imag = real, imag
+        return out
+    return jax.lax.complex(*jnp.broadcast_arrays(real, imag))
 
 
 def _phase(xp, x):
@@ -364,7 +373,7 @@ for _name in NARROW:
     UNARY[_name] = _narrow(UNARY[_name])
 
 # Functions of complex data whose Inf/NaN answers differ between C99 (NumPy) and XLA.
-COMPLEX_AS_XLA = [name for name in NARROW if name not in ("cbrt", "erf", "erfc", "erf_inv")]
+COMPLEX_AS_XLA = [name for name in NARROW if name not in ("erf", "erfc", "erf_inv")]
 for _name in COMPLEX_AS_XLA:
     UNARY[_name] = _complex_as_xla(UNARY[_name])
 for _name in ("abs", "phase"):

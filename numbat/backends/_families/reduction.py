@@ -118,9 +118,9 @@ class Array(ArrayBase, Interface):
             slices = np.reshape(np.transpose(data, kept + list(axes)), [data.shape[a] for a in kept] + [-1])
             reduced = np.broadcast_to(init, slices.shape[:-1])
             for i in range(slices.shape[-1]):
-                reduced = np.broadcast_to(combine(reduced, slices[..., i]), slices.shape[:-1])
+                reduced = np.broadcast_to(combine(slices[..., i], reduced), slices.shape[:-1])
         else:
-            reduced = jax.lax.reduce(data, init, combine, axes)
+            reduced = jax.lax.reduce(data, init, lambda acc, x: combine(x, acc), axes)
         return self._wrap(out, self.xp.reshape(self.xp.asarray(reduced), out.shape))
 
 
@@ -161,7 +161,7 @@ def extreme(dtype, sign: int):
 
 def user_combiner(backend, fun, out: Template):
     """`fun(a, b)` over numbat tensors as a function of arrays of `out`'s type, for XLA's
-    reducers. Its ops are not recorded: they belong to the reduction, not the defn's graph."""
+    reducers; callers pass the element first and the accumulator second, as Nx's `fun(x, acc)`. Its ops are not recorded: they belong to the reduction, not the defn's graph."""
 
     def combine(left, right):
         with recording(None):

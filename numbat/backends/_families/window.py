@@ -111,9 +111,11 @@ class Array(ArrayBase, Interface):
             slices = windows.reshape(out.shape + (-1,))
             reduced = np.broadcast_to(init, out.shape)
             for i in range(slices.shape[-1]):
-                reduced = np.broadcast_to(combine(reduced, slices[..., i]), out.shape)
-        else:
-            reduced = jax.lax.reduce_window(data, init, combine, window, strides, padding, None, dilations)
+                reduced = np.broadcast_to(combine(slices[..., i], reduced), out.shape)
+        else:  # XLA folds as computation(acc, x); Nx's function takes (x, acc)
+            reduced = jax.lax.reduce_window(
+                data, init, lambda acc, x: combine(x, acc), window, strides, padding, None, dilations
+            )
         return self._wrap(out, self.xp.asarray(reduced).astype(out.type.dtype))
 
     def window_scatter(self, out, tensor, source, init, kind, window, strides, padding):

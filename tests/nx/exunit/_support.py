@@ -144,3 +144,8 @@ def check_grads(fun, grad_fun, x, atol=1e-7, rtol=1e-4, step=1e-4):
     x = _tensor(x)
     estimate = nbt.divide(nbt.subtract(fun(nbt.add(x, step / 2.0)), fun(nbt.subtract(x, step / 2.0))), step)
     assert_all_close(grad_fun(x), estimate, atol=atol, rtol=rtol)
+
+
+def nx_inspect(text: str) -> str:
+    """Nx's `inspect` text of a tensor as numbat's repr prints it (`#Nx.Tensor<` is `numbat.Tensor<`)."""
+    return text.replace("#Nx.Tensor<", "numbat.Tensor<")
