@@ -147,14 +147,14 @@ def _pow(xp, base, exponent):
 
 
 def _cbrt(xp, x):
-    """The cube root, of subnormals read as zero (`_as_zero`); of a complex number the
+    """The cube root (of subnormals read as zero: `_subnormals_as_zero` in the table); of a complex number the
     principal root `z ** (1/3)` (Nx's Complex.cbrt), from the polar form so that an
     infinite modulus at angle 0 keeps its imaginary part 0 (cbrt(Inf+3i) is Inf+0i)."""
     if x.dtype.kind == "c":
         modulus, angle = xp.cbrt(xp.abs(x)), xp.angle(x) / 3
         cos, sin = xp.cos(angle), xp.sin(angle)
         return (modulus * cos + 1j * xp.where(sin == 0, sin, modulus * sin)).astype(x.dtype)
-    return xp.cbrt(_as_zero(xp, x))
+    return xp.cbrt(x)
 
 
 def _complex(xp, real, imag):
@@ -177,16 +177,28 @@ def _phase(xp, x):
     return xp.angle(x)
 
 
-def _narrow(fun):
-    """`fun` for the 8-bit floats computed in f32 (then rounded), as they have no
-    infinities to overflow into and XLA lowers few functions for them."""
+def _narrow(fun, wide_on_numpy: bool):
+    """`fun` computed in a wider float and rounded back: the 8-bit floats in f32 on every
+    backend (they have no infinities to overflow into, and XLA lowers few functions for
+    them); with `wide_on_numpy`, every float narrower than f64 in f64 on the NumPy backend,
+    since NumPy's SIMD loops for f32 (AVX-512's SVML) miss by an ulp where XLA and Nx are
+    exact (log10(100) gave 2.0000002 and cbrt(-27) -2.9999998 on an AVX-512 machine)."""
 
     def wrapped(xp, x):
-        if x.dtype.itemsize == 1 and x.dtype.kind not in "iu":
+        if x.dtype.kind in "iubc" or x.dtype == np.float64:
+            return fun(xp, x)
+        if wide_on_numpy and xp is np:
+            return fun(xp, x.astype(np.float64)).astype(x.dtype)
+        if x.dtype.itemsize == 1:
             return fun(xp, x.astype(np.float32)).astype(x.dtype)
         return fun(xp, x)
 
     return wrapped
+
+
+def _subnormals_as_zero(fun):
+    """`fun` of `x` with its subnormal elements read as zero (`_as_zero`), in `x`'s own type."""
+    return lambda xp, x: fun(xp, _as_zero(xp, x))
 
 
 def _quotient(xp, left, right):
@@ -369,8 +381,13 @@ NARROW = [
     "erfc",
     "erf_inv",
 ]
+# Those of them computed in f64 on the NumPy backend: NumPy's own functions whose f32 result
+# cannot overflow or underflow where the f64 one does not (exp, sinh, cosh and sigmoid can:
+# sigmoid(-100) is 0 in f32 and XLA, a subnormal from f64); erf and its kin run on JAX.
+WIDE_ON_NUMPY = ["log", "log1p", "log2", "log10", "sqrt", "rsqrt", "cbrt", "sin", "cos", "tan"]
+WIDE_ON_NUMPY += ["asin", "acos", "atan", "tanh", "asinh", "acosh", "atanh"]
 for _name in NARROW:
-    UNARY[_name] = _narrow(UNARY[_name])
+    UNARY[_name] = _narrow(UNARY[_name], wide_on_numpy=_name in WIDE_ON_NUMPY)
 
 # Functions of complex data whose Inf/NaN answers differ between C99 (NumPy) and XLA.
 COMPLEX_AS_XLA = [name for name in NARROW if name not in ("erf", "erfc", "erf_inv")]
@@ -378,6 +395,7 @@ for _name in COMPLEX_AS_XLA:
     UNARY[_name] = _complex_as_xla(UNARY[_name])
 for _name in ("abs", "phase"):
     UNARY_OWN_TYPE[_name] = _complex_as_xla(UNARY_OWN_TYPE[_name])
+UNARY["cbrt"] = _subnormals_as_zero(UNARY["cbrt"])
 for _name in ("divide", "pow"):
     BINARY[_name] = _complex_as_xla(BINARY[_name])
 
