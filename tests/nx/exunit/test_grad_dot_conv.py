@@ -31,7 +31,7 @@ def test_dot_rule_computes_gradient_for_tensors_on_lhs(path):
             path,
             grad_dot_lhs_rule,
             nbt.tensor([complex(0, 3), -2, complex(0, 1)]),
-            nbt.tensor([complex(0, 3), -2, complex(0, 1)]),
+            nbt.tensor([1.0, complex(0, 2), 3.0]),
         ),
         nbt.tensor([1, complex(0, 2), 3]),
     )
