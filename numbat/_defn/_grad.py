@@ -12,6 +12,7 @@ computed in forward mode, at a cost that grows with the size of the input.
 from __future__ import annotations
 
 import jax
+import numpy as np
 from jax.extend import core as jax_core
 
 from .. import _check, _expr, _format, _types
@@ -238,7 +239,8 @@ def _is_complex(var) -> bool:
 
 def _reaches_complex(var, complex_vars) -> bool:
     if isinstance(var, jax_core.Literal):
-        return bool(jax.numpy.iscomplexobj(var.val) and jax.numpy.any(jax.numpy.imag(var.val) != 0))
+        value = np.asarray(var.val)  # a literal is concrete: numpy, not a traced jax.numpy op
+        return bool(np.iscomplexobj(value) and np.any(value.imag != 0))
     return var in complex_vars
 
 
