@@ -16,7 +16,7 @@ import numpy as np
 from jax.extend import core as jax_core
 
 from .. import _check, _expr, _format, _types
-from .._errors import ArgumentError
+from .._errors import ArgumentError, IndexTypeError
 from .._ops import _dispatch
 from .._ops._convert import to_tensor
 from .._ops.primitive import reduction
@@ -112,11 +112,11 @@ class _Differentiated:
         has_integers = any(not _is_inexact(leaf) for leaf in leaves)
         try:
             value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=True)
-        except ArgumentError:
+        except IndexTypeError:
             if not has_integers:
                 raise
-            # The function takes an integer argument where only an integer goes (an index,
-            # a bitwise op): Nx differentiates nothing there. Pass the integers as they are.
+            # An integer argument used as an index: Nx differentiates nothing there (its
+            # gradient is zero). Pass the integer arguments as they are.
             value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=False)
         if outer is not None:
             wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
@@ -136,7 +136,7 @@ class _Differentiated:
             for index, leaf in enumerate(leaves):
                 sub.parameter(leaf, index)
             with _expr.recording(sub):
-                out = _output(self.fun(*inner), self.name, backend)
+                out = _output(self.fun(*inner), self.name, backend, integers_as_floats)
                 if out.shape:
                     out = reduction.sum(out)
             result["expr"] = sub.expr([out])
@@ -164,6 +164,11 @@ class _Differentiated:
             except ArgumentError:
                 raise
             except _MISUSE as error:  # the function called with arguments it cannot take, as a defn says it
+                if "Linearization failed" in str(error):  # JAX has no reverse-mode rule for an op (window_product)
+                    raise ArgumentError(
+                        f"{self.name} cannot compute the gradient of {_function_name(self.fun)}: it uses an op "
+                        "with no gradient rule (window_product, as in Nx)"
+                    ) from error
                 message = str(error).split("\n-----")[0]
                 raise ArgumentError(
                     f"{self.name} of {_function_name(self.fun)} failed while tracing {len(args)} argument(s): "
@@ -177,16 +182,19 @@ def _is_inexact(leaf) -> bool:
     return not isinstance(leaf, Tensor) or leaf.type.is_float or leaf.type.is_complex
 
 
-def _output(out, name: str, backend) -> Tensor:
+def _output(out, name: str, backend, integers_as_floats: bool) -> Tensor:
     """The function's result as a float or complex tensor. A number is a constant: its
     gradient is zero, as in Nx. An integer tensor is refused (JAX carries no gradient
-    through integers, where Nx's as_type would pass one)."""
+    through integers, where Nx's as_type would pass one), except where integer arguments
+    went in as integers (indices): then it is computed from integers, a constant."""
     if isinstance(out, (int, float, complex)) and not isinstance(out, bool):
-        return as_type(to_tensor(out, backend), _types.to_floating(to_tensor(out, backend).type))
-    if not isinstance(out, Tensor):
+        out = to_tensor(out, backend)
+    elif not isinstance(out, Tensor):
         raise ArgumentError(f"{name} expected a tensor or a number from the function, got {_describe(out)}")
-    if not (out.type.is_float or out.type.is_complex):
+    elif not (out.type.is_float or out.type.is_complex) and integers_as_floats:
         raise ArgumentError(f"{name} needs a function returning a float tensor, got {_describe(out)}")
+    if not (out.type.is_float or out.type.is_complex):
+        out = as_type(out, _types.to_floating(out.type))
     return out
 
 
