@@ -140,8 +140,8 @@ class _Differentiated:
                 if out.shape:
                     out = reduction.sum(out)
             result["expr"] = sub.expr([out])
-            if out.vectorized_axes:  # entries are independent: the gradient of their sum is each one's
-                return jax.numpy.sum(out.data.array), out
+            if out.vectorized_axes:  # one entry per instance: each gets its own gradient
+                return out.data.array, out
             return jax.numpy.asarray(out.data), out
 
         def of_positions(*differentiated):
@@ -206,12 +206,44 @@ def _reverse(fun, primals):
     input that no complex value ever multiplies (through pad, slice, a cast to a real type)
     stays real in Nx: it comes back with the input's real type."""
     out, pullback, value = jax.vjp(fun, *primals, has_aux=True)
+    if value.vectorized_axes:
+        return _per_instance(pullback, out, value.vectorized_axes, primals), value
     seed = jax.numpy.ones_like(out)
     gradients = pullback(seed)
     real = _real_pullbacks(pullback, seed)
     flat, tree = jax.tree_util.tree_flatten(gradients, is_leaf=is_tensor)
     flat = [_settled(g, keep_real) for g, keep_real in zip(flat, real)]
     return jax.tree_util.tree_unflatten(tree, flat), value
+
+
+def _per_instance(pullback, out, out_axes: tuple, primals):
+    """Nx's gradient of a vectorized result: the instances are independent computations,
+    so each gets its own gradient. The gradient of an input is vectorized over the union
+    of the result's vectorized axes and the input's own (an axis in both pairs instance i
+    of the result with instance i of the input)."""
+    count = out.size
+    basis = jax.numpy.eye(count, dtype=out.dtype).reshape((count, *out.shape))
+    rows = jax.vmap(pullback)(basis)
+    flat_rows = jax.tree_util.tree_leaves(rows)
+    flat_primals, tree = jax.tree_util.tree_flatten(primals, is_leaf=is_tensor)
+    letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    label = {name: next(letters) for name, _ in out_axes}
+    gradients = []
+    for primal, row in zip(flat_primals, flat_rows):
+        own = primal.vectorized_axes
+        for name, _ in own:
+            label.setdefault(name, next(letters))
+        inner = "".join(next(letters) for _ in primal.shape)
+        union = (*out_axes, *((name, size) for name, size in own if name not in dict(out_axes)))
+        array = row.reshape((*out.shape, *row.shape[1:]))
+        source = "".join(label[n] for n, _ in out_axes) + "".join(label[n] for n, _ in own) + inner
+        target = "".join(label[n] for n, _ in union) + inner
+        array = jax.numpy.einsum(f"{source}->{target}", array)
+        type_ = primal.type if array.dtype != jax.dtypes.float0 else _types.to_floating(primal.type)
+        if array.dtype == jax.dtypes.float0:
+            array = jax.numpy.zeros(array.shape, type_.dtype)
+        gradients.append(Tensor(VectorizedData(array, union), type_, primal.names, primal.backend))
+    return jax.tree_util.tree_unflatten(tree, gradients)
 
 
 def _settled(gradient: Tensor, keep_real: bool) -> Tensor:
