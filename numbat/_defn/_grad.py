@@ -19,6 +19,7 @@ from .. import _check, _expr, _format, _types
 from .._errors import ArgumentError, IndexTypeError
 from .._ops import _dispatch
 from .._ops._convert import to_tensor
+from .._ops.composite.vectorization import broadcast_vectors
 from .._ops.primitive import reduction
 from .._ops.primitive.creation import as_type
 from .._tensor import Tensor, VectorizedData, is_tensor
@@ -128,6 +129,7 @@ class _Differentiated:
         args = list(args)
         for position in positions:
             args[position] = _differentiable(args[position], backend, integers_as_floats)
+        _broadcast_vectorized(args, positions)
         result = {}
 
         def scalar_fun(*inner):
@@ -216,11 +218,22 @@ def _reverse(fun, primals):
     return jax.tree_util.tree_unflatten(tree, flat), value
 
 
+def _broadcast_vectorized(args: list, positions) -> None:
+    """As Nx: the differentiated tensors, when some are vectorized, are first broadcast to
+    the union of their vectorized axes."""
+    leaves, tree = jax.tree_util.tree_flatten([args[p] for p in positions], is_leaf=is_tensor)
+    if not any(isinstance(leaf, Tensor) and leaf.vectorized_axes for leaf in leaves):
+        return
+    broadcast = iter(broadcast_vectors(leaves))
+    for position, value in zip(positions, jax.tree_util.tree_unflatten(tree, [next(broadcast) for _ in leaves])):
+        args[position] = value
+
+
 def _per_instance(pullback, out, out_axes: tuple, primals):
     """Nx's gradient of a vectorized result: the instances are independent computations,
-    so each gets its own gradient. The gradient of an input is vectorized over the union
-    of the result's vectorized axes and the input's own (an axis in both pairs instance i
-    of the result with instance i of the input)."""
+    so each gets its own gradient. A plain input's gradient is vectorized over the result's
+    axes; a vectorized input's over its own (an axis of both pairs instance i of the result
+    with instance i of the input; a result axis the input lacks is summed over)."""
     count = out.size
     basis = jax.numpy.eye(count, dtype=out.dtype).reshape((count, *out.shape))
     rows = jax.vmap(pullback)(basis)
@@ -234,7 +247,9 @@ def _per_instance(pullback, out, out_axes: tuple, primals):
         for name, _ in own:
             label.setdefault(name, next(letters))
         inner = "".join(next(letters) for _ in primal.shape)
-        union = (*out_axes, *((name, size) for name, size in own if name not in dict(out_axes)))
+        # A vectorized input keeps its own axes (result axes it lacks are summed over); a
+        # plain one takes the result's.
+        union = own or out_axes
         array = row.reshape((*out.shape, *row.shape[1:]))
         source = "".join(label[n] for n, _ in out_axes) + "".join(label[n] for n, _ in own) + inner
         target = "".join(label[n] for n, _ in union) + inner
