@@ -123,6 +123,8 @@ class _Differentiated:
             wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
             for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):
                 outer.record("grad", wrt, {}, leaf, subgraphs=(("of", expr),))
+            if self.with_value:  # the value is a node of the graph too (a later op may read it)
+                outer.record("value", wrt, {}, value, subgraphs=(("of", expr),))
         return (value, gradient) if self.with_value else gradient
 
     def _differentiate(self, args, positions, outer, backend, integers_as_floats: bool):
@@ -163,6 +165,13 @@ class _Differentiated:
                     # JAX's while_loop has no reverse mode: differentiate it forward, one input
                     # direction at a time (the gradient of a scalar is its Jacobian).
                     gradients, value = jax.jacfwd(of_positions, tuple(range(len(primals))), has_aux=True)(*primals)
+                    if value.vectorized_axes:
+                        jacobians = [
+                            leaf.data.array if leaf.data.__class__ is VectorizedData else leaf.data
+                            for leaf in jax.tree_util.tree_leaves(gradients, is_leaf=is_tensor)
+                        ]
+                        out_shape = tuple(size for _, size in value.vectorized_axes)
+                        gradients = _instances(jacobians, out_shape, value.vectorized_axes, primals)
             except ArgumentError:
                 raise
             except _MISUSE as error:  # the function called with arguments it cannot take, as a defn says it
@@ -236,13 +245,17 @@ def _per_instance(pullback, out, out_axes: tuple, primals):
     with instance i of the input; a result axis the input lacks is summed over)."""
     count = out.size
     basis = jax.numpy.eye(count, dtype=out.dtype).reshape((count, *out.shape))
-    rows = jax.vmap(pullback)(basis)
-    flat_rows = jax.tree_util.tree_leaves(rows)
+    rows = [row.reshape((*out.shape, *row.shape[1:])) for row in jax.tree_util.tree_leaves(jax.vmap(pullback)(basis))]
+    return _instances(rows, out.shape, out_axes, primals)
+
+
+def _instances(jacobians: list, out_shape: tuple, out_axes: tuple, primals):
+    """The per-instance gradients from the Jacobians (result axes first) of each input leaf."""
     flat_primals, tree = jax.tree_util.tree_flatten(primals, is_leaf=is_tensor)
     letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
     label = {name: next(letters) for name, _ in out_axes}
     gradients = []
-    for primal, row in zip(flat_primals, flat_rows):
+    for primal, array in zip(flat_primals, jacobians):
         own = primal.vectorized_axes
         for name, _ in own:
             label.setdefault(name, next(letters))
@@ -250,7 +263,6 @@ def _per_instance(pullback, out, out_axes: tuple, primals):
         # A vectorized input keeps its own axes (result axes it lacks are summed over); a
         # plain one takes the result's.
         union = own or out_axes
-        array = row.reshape((*out.shape, *row.shape[1:]))
         source = "".join(label[n] for n, _ in out_axes) + "".join(label[n] for n, _ in own) + inner
         target = "".join(label[n] for n, _ in union) + inner
         array = jax.numpy.einsum(f"{source}->{target}", array)
