@@ -379,6 +379,13 @@ def test_indexed_add_grad_wrt_to_both_source_and_target_simultaneously(path):
 # describe "not implemented"
 
 
+def test_not_implemented_raises_on_reduce(path):
+    # Nx raises "cannot compute gradient for Nx.reduce/4"; numbat differentiates the
+    # reduction (JAX can): a deliberate difference (untranslatable.DELIBERATE).
+    fun = grad_with(lambda t: nbt.reduce(t, 0, lambda x, y: x + y))
+    assert_same(run(path, fun, nbt.tensor(3)), nbt.tensor(1.0))
+
+
 def test_not_implemented_raises_on_quotient(path):
     # Nx: "cannot compute gradient for Nx.quotient/2"; numbat differentiates the integer as a
     # float, which quotient refuses.
