@@ -35,6 +35,49 @@ class Interface(abc.ABC):
         """Solves `a x = b` (`kind`: solve or triangular_solve)."""
 
 
+@jax.custom_vjp
+def _cholesky(a):
+    """XLA's Cholesky factor, with Nx's gradient (Nx.LinAlg.Cholesky.cholesky_grad): the
+    gradient lands on the lower triangle's terms as Nx writes them, not symmetrized."""
+    return jnp.linalg.cholesky(a)
+
+
+def _cholesky_forward(a):
+    lower = jnp.linalg.cholesky(a)
+    return lower, lower
+
+
+def _cholesky_backward(lower, g):
+    n = lower.shape[-1]
+    num = jnp.swapaxes(lower, -1, -2) @ jnp.tril(g)
+    phi = jnp.tril(num / (jnp.eye(n, dtype=lower.real.dtype) + 1))
+    bm = jax.lax.linalg.triangular_solve(lower, phi, left_side=True, lower=True, transpose_a=True)
+    return (jax.lax.linalg.triangular_solve(jnp.conj(lower), bm, left_side=False, lower=True),)
+
+
+_cholesky.defvjp(_cholesky_forward, _cholesky_backward)
+
+
+@jax.custom_vjp
+def _invert(a):
+    """XLA's inverse, with Nx's gradient `-adjoint(inv) @ g @ adjoint(inv)` (ChainRules'
+    matrix-inversion rule: for complex matrices, the conjugate of JAX's)."""
+    return jnp.linalg.inv(a)
+
+
+def _invert_forward(a):
+    inverse = jnp.linalg.inv(a)
+    return inverse, inverse
+
+
+def _invert_backward(inverse, g):
+    adjoint = jnp.conj(jnp.swapaxes(inverse, -1, -2))
+    return (-(adjoint @ g @ adjoint),)
+
+
+_invert.defvjp(_invert_forward, _invert_backward)
+
+
 def _jax_lu(a, part):
     """Part `part` of `(p, l, u)` with `a == p @ l @ u`, batched, from XLA's LU."""
     packed, _, permutation = jax.lax.linalg.lu(a)
@@ -92,7 +135,7 @@ def _decomposition(a, kind: str, part: int, options: dict):
     a singular or indefinite matrix, NaN or Inf gives NaNs or infinities everywhere, as in Nx
     (NumPy's LAPACK wrappers raise there)."""
     if kind == "cholesky":
-        return jnp.linalg.cholesky(a)
+        return _cholesky(a)
     if kind == "qr":  # Nx's own Householder QR, for Nx's signs
         return _nx_linalg.batched_qr(a, options["mode"], options["eps"])[part]
     if kind == "svd":  # max_iter given: Nx's QDWH; else LAPACK's, as EXLA's host custom call
@@ -106,7 +149,7 @@ def _decomposition(a, kind: str, part: int, options: dict):
     if kind == "lu":
         return _jax_lu(a, part)
     if kind == "invert":
-        return jnp.linalg.inv(a)
+        return _invert(a)
     if kind == "determinant":
         return jnp.linalg.det(a)
     if kind == "pinv":
