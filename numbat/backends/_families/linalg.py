@@ -11,6 +11,7 @@ eigh and SVD when their options are given (Nx's Jacobi and QDWH, `_nx_eigh_svd`)
 from __future__ import annotations
 
 import abc
+import functools
 
 import jax
 import jax.numpy as jnp
@@ -78,6 +79,33 @@ def _invert_backward(inverse, g):
 _invert.defvjp(_invert_forward, _invert_backward)
 
 
+@functools.partial(jax.custom_vjp, nondiff_argnums=(1, 2, 3))
+def _qr_part(a, mode, eps, part):
+    """Part `part` (q or r) of Nx's Householder QR, with Nx's gradient (Nx.LinAlg.QR.qr_grad,
+    arXiv:2009.10071 equation 3); linear in (dq, dr), so each part pulls back its own."""
+    return _nx_linalg.batched_qr(a, mode, eps)[part]
+
+
+def _qr_forward(a, mode, eps, part):
+    q, r = _nx_linalg.batched_qr(a, mode, eps)
+    return (q, r)[part], (q, r)
+
+
+def _qr_backward(mode, eps, part, residuals, g):
+    q, r = residuals
+    dq, dr = (g, jnp.zeros_like(r)) if part == 0 else (jnp.zeros_like(q), g)
+
+    def adjoint(x):
+        return jnp.conj(jnp.swapaxes(x, -1, -2))
+
+    m = r @ adjoint(dr) - adjoint(dq) @ q
+    m_ltu = jnp.tril(m) + adjoint(jnp.tril(m, -1))
+    return ((dq + q @ m_ltu) @ adjoint(jnp.linalg.inv(r)),)
+
+
+_qr_part.defvjp(_qr_forward, _qr_backward)
+
+
 def _jax_lu(a, part):
     """Part `part` of `(p, l, u)` with `a == p @ l @ u`, batched, from XLA's LU."""
     packed, _, permutation = jax.lax.linalg.lu(a)
@@ -137,7 +165,7 @@ def _decomposition(a, kind: str, part: int, options: dict):
     if kind == "cholesky":
         return _cholesky(a)
     if kind == "qr":  # Nx's own Householder QR, for Nx's signs
-        return _nx_linalg.batched_qr(a, options["mode"], options["eps"])[part]
+        return _qr_part(a, options["mode"], options["eps"], part)
     if kind == "svd":  # max_iter given: Nx's QDWH; else LAPACK's, as EXLA's host custom call
         if options["max_iter"] is not None:
             return _nx_eigh_svd.batched_svd(a, options["full_matrices"], options["max_iter"])[part]
