@@ -106,6 +106,53 @@ def _qr_backward(mode, eps, part, residuals, g):
 _qr_part.defvjp(_qr_forward, _qr_backward)
 
 
+def _svd(a, full_matrices, max_iter):
+    if max_iter is not None:  # Nx's QDWH
+        return _nx_eigh_svd.batched_svd(a, full_matrices, max_iter)
+    return jnp.linalg.svd(a, full_matrices=full_matrices)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(1, 2, 3))
+def _svd_part(a, full_matrices, max_iter, part):
+    """Part `part` (u, s or vt) of the SVD (LAPACK's, or Nx's QDWH given `max_iter`), with
+    Nx's gradient (Nx.LinAlg.SVD.svd_grad, after Townsend's derivation); linear in
+    (du, ds, dvt), so each part pulls back its own."""
+    return _svd(a, full_matrices, max_iter)[part]
+
+
+def _svd_forward(a, full_matrices, max_iter, part):
+    u, s, vt = _svd(a, full_matrices, max_iter)
+    return (u, s, vt)[part], (u, s, vt)
+
+
+def _svd_backward(full_matrices, max_iter, part, residuals, g):
+    u, s, vt = residuals
+    cotangents = [jnp.zeros_like(u), jnp.zeros_like(s), jnp.zeros_like(vt)]
+    cotangents[part] = g
+    du, ds, dvt = cotangents
+    m, n, k = u.shape[-2], vt.shape[-1], s.shape[-1]
+    u, du, vt, dvt = u[..., :k], du[..., :k], vt[..., :k, :], dvt[..., :k, :]
+
+    def adjoint(x):
+        return jnp.conj(jnp.swapaxes(x, -1, -2))
+
+    eye_k = jnp.eye(k, dtype=s.dtype)
+    s_sq = s**2
+    sub = -(s_sq[..., :, None] - s_sq[..., None, :]) + eye_k
+    f = jnp.where(eye_k == 1, 0, 1 / sub)
+    s_diag = s[..., :, None] * eye_k
+    s_inv = (1 / s)[..., :, None] * eye_k
+    ut_du = adjoint(u) @ du - adjoint(du) @ u
+    du_part = (u @ (f * ut_du) @ s_diag + (jnp.eye(m) - u @ adjoint(u)) @ du @ s_inv) @ vt
+    ds_part = u @ (ds[..., :, None] * eye_k) @ vt
+    first = s_diag @ ((vt @ adjoint(dvt) - dvt @ adjoint(vt)) * f) @ vt
+    second = s_inv @ dvt @ (jnp.eye(n) - adjoint(vt) @ vt)
+    return (du_part + ds_part + u @ (first + second),)
+
+
+_svd_part.defvjp(_svd_forward, _svd_backward)
+
+
 def _jax_lu(a, part):
     """Part `part` of `(p, l, u)` with `a == p @ l @ u`, batched, from XLA's LU."""
     packed, _, permutation = jax.lax.linalg.lu(a)
@@ -167,9 +214,7 @@ def _decomposition(a, kind: str, part: int, options: dict):
     if kind == "qr":  # Nx's own Householder QR, for Nx's signs
         return _qr_part(a, options["mode"], options["eps"], part)
     if kind == "svd":  # max_iter given: Nx's QDWH; else LAPACK's, as EXLA's host custom call
-        if options["max_iter"] is not None:
-            return _nx_eigh_svd.batched_svd(a, options["full_matrices"], options["max_iter"])[part]
-        return jnp.linalg.svd(a, full_matrices=options["full_matrices"])[part]
+        return _svd_part(a, options["full_matrices"], options["max_iter"], part)
     if kind == "eigh":  # eps or max_iter given: Nx's Jacobi; else LAPACK's
         if options["max_iter"] is not None:
             return _nx_eigh_svd.batched_eigh(a, options["eps"], options["max_iter"])[part]
