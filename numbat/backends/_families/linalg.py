@@ -221,8 +221,8 @@ def _decomposition(a, kind: str, part: int, options: dict):
         return jnp.linalg.eigh(a)[part]
     if kind == "lu":
         return _jax_lu(a, part)
-    if kind == "invert":
-        return _invert(a)
+    if kind == "invert":  # Nx's gradient differs from JAX's for complex matrices only
+        return _invert(a) if jnp.iscomplexobj(a) else jnp.linalg.inv(a)
     if kind == "determinant":
         return jnp.linalg.det(a)
     if kind == "pinv":
