@@ -83,6 +83,14 @@ def grad(fun, argnums: int | tuple[int, ...] = 0):
       f32[2]
       [2.0, 6.0]
     >
+
+    A complex function's gradient is Nx's: f'(z) where it is holomorphic.
+
+    >>> nbt.grad(lambda z: nbt.sum(z * z))(nbt.tensor([1j, 2.0]))
+    numbat.Tensor<
+      c64[2]
+      [0.0+2.0i, 4.0+0.0i]
+    >
     """
     _check_callable(fun, "grad")
     return _Differentiated(fun, argnums, "grad", with_value=False)
