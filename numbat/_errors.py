@@ -13,6 +13,14 @@ class ArgumentError(ValueError):
     __module__ = "numbat"
 
 
+class IndexTypeError(ArgumentError):
+    """An index (a slice start, the indices of take, gather or indexed_*) that is not an
+    integer tensor. `grad` catches it: an integer argument used as an index is passed as
+    an integer, not differentiated as a float."""
+
+    __module__ = "numbat"
+
+
 class ClientError(RuntimeError):
     """The XLA client cannot do what was asked in its current state."""
 

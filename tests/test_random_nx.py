@@ -735,7 +735,9 @@ def test_no_gradient_flows_through_a_draw_as_nxs_stop_grad(path):
             grad = {"jit": nbt.jit, "evaluator": lambda f: nbt.defn(f, compiler="evaluator")}.get(path, lambda f: f)(
                 nbt.grad(loss)
             )
-            assert nbt.to_number(grad(nbt.tensor(0.5))) == 0.0
+            # A vectorized draw (the last) gives a vectorized result: as in Nx, each of its
+            # instances gets its own gradient, so the gradient is vectorized too.
+            assert not nbt.devectorize(grad(nbt.tensor(0.5))).to_numpy().any()
         shuffled = nbt.grad(lambda x: nbt.sum(R.shuffle(R.key(1), x * nbt.tensor([1.0, 2.0, 3.0]))[0]))
         assert nbt.to_number(shuffled(nbt.tensor(0.5))) == 6.0
 

@@ -15,7 +15,7 @@ from .._errors import ArgumentError
 from .._ops._convert import to_tensor
 from .._ops.primitive.creation import as_type, broadcast
 from .._tensor import Template, Tensor, is_tensor
-from ..backends import _default
+from ..backends import _default, backend_transfer
 from ..backends.xla_backend import XLABackend
 
 
@@ -46,6 +46,19 @@ def _templates(tree) -> tuple:
 
 def _is_traced(tree) -> bool:
     return any(isinstance(leaf.data, jax.core.Tracer) for leaf in _leaves(tree)[0] if isinstance(leaf, Tensor))
+
+
+def _placed(tree, backend):
+    """`tree` with its concrete tensors on `backend`, the backend a traced loop runs on (a
+    tensor captured from a NumPy-backend caller cannot hold a tracer)."""
+    leaves, treedef = _leaves(tree)
+    moved = [
+        backend_transfer(leaf, backend)
+        if leaf.backend is not backend and not isinstance(leaf.data, jax.core.Tracer)
+        else leaf
+        for leaf in leaves
+    ]
+    return jax.tree_util.tree_unflatten(treedef, moved)
 
 
 def _predicate(pred, backend, where: str) -> Tensor:
@@ -242,6 +255,7 @@ def while_loop(condition, body, state, unroll: int = 1):
             state = _as_state(body(state), backend, "while_loop body result")
             _check_state(before, _templates(state), "while_loop")
         return state
+    state = _placed(state, backend)
     _check_state(before, _abstract_outputs(body, (state,), backend), "while_loop")
     graphs = []
 
@@ -299,6 +313,7 @@ def fori_loop(start: int, stop: int, body, state):
             state = _as_state(body(_tensor(i, backend), state), backend, "fori_loop body result")
             _check_state(before, _templates(state), "fori_loop")
         return state
+    state = _placed(state, backend)
     graphs = []
 
     def step(i, state):

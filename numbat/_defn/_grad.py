@@ -12,14 +12,17 @@ computed in forward mode, at a cost that grows with the size of the input.
 from __future__ import annotations
 
 import jax
+import numpy as np
+from jax.extend import core as jax_core
 
 from .. import _check, _expr, _format, _types
-from .._errors import ArgumentError
+from .._errors import ArgumentError, IndexTypeError
 from .._ops import _dispatch
 from .._ops._convert import to_tensor
+from .._ops.composite.vectorization import broadcast_vectors
 from .._ops.primitive import reduction
 from .._ops.primitive.creation import as_type
-from .._tensor import Tensor, is_tensor
+from .._tensor import Tensor, VectorizedData, is_tensor
 from ..backends import _default, backend_transfer
 from ..backends.xla_backend import XLABackend
 
@@ -80,6 +83,14 @@ def grad(fun, argnums: int | tuple[int, ...] = 0):
       f32[2]
       [2.0, 6.0]
     >
+
+    A complex function's gradient is Nx's: f'(z) where it is holomorphic.
+
+    >>> nbt.grad(lambda z: nbt.sum(z * z))(nbt.tensor([1j, 2.0]))
+    numbat.Tensor<
+      c64[2]
+      [0.0+2.0i, 4.0+0.0i]
+    >
     """
     _check_callable(fun, "grad")
     return _Differentiated(fun, argnums, "grad", with_value=False)
@@ -106,9 +117,29 @@ class _Differentiated:
             _check.nesting(f"argument {position} of {self.name}", arg)
         outer = _expr.current()
         backend = _default.current() if outer is not None else XLABackend()
+        leaves = jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor)
+        has_integers = any(not _is_inexact(leaf) for leaf in leaves)
+        try:
+            value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=True)
+        except IndexTypeError:
+            if not has_integers:
+                raise
+            # An integer argument used as an index: Nx differentiates nothing there (its
+            # gradient is zero). Pass the integer arguments as they are.
+            value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=False)
+        if outer is not None:
+            wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
+            for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):
+                outer.record("grad", wrt, {}, leaf, subgraphs=(("of", expr),))
+            if self.with_value:  # the value is a node of the graph too (a later op may read it)
+                outer.record("value", wrt, {}, value, subgraphs=(("of", expr),))
+        return (value, gradient) if self.with_value else gradient
+
+    def _differentiate(self, args, positions, outer, backend, integers_as_floats: bool):
         args = list(args)
         for position in positions:
-            args[position] = _differentiable(args[position], backend)
+            args[position] = _differentiable(args[position], backend, integers_as_floats)
+        _broadcast_vectorized(args, positions)
         result = {}
 
         def scalar_fun(*inner):
@@ -117,40 +148,192 @@ class _Differentiated:
             for index, leaf in enumerate(leaves):
                 sub.parameter(leaf, index)
             with _expr.recording(sub):
-                out = self.fun(*inner)
-                if not isinstance(out, Tensor) or not out.type.is_float:
-                    raise ArgumentError(f"{self.name} needs a function returning a float tensor, got {_describe(out)}")
+                out = _output(self.fun(*inner), self.name, backend, integers_as_floats)
                 if out.shape:
                     out = reduction.sum(out)
             result["expr"] = sub.expr([out])
-            if out.vectorized_axes:  # entries are independent: the gradient of their sum is each one's
-                return jax.numpy.sum(out.data.array), out
-            return out.data, out
+            if out.vectorized_axes:  # one entry per instance: each gets its own gradient
+                return out.data.array, out
+            return jax.numpy.asarray(out.data), out
 
-        positional = positions[0] if isinstance(self.argnums, int) else positions
+        def of_positions(*differentiated):
+            inner = list(args)
+            for position, arg in zip(positions, differentiated):
+                inner[position] = arg
+            return scalar_fun(*inner)
+
+        primals = [args[p] for p in positions]
         with jax.enable_x64(True), _default.default_backend(backend):
             try:
                 try:
-                    (_, value), gradient = jax.value_and_grad(scalar_fun, positional, has_aux=True)(*args)
+                    gradients, value = _reverse(of_positions, primals)
                 except ValueError as error:
                     if not _needs_forward_mode(error):
                         raise
                     # JAX's while_loop has no reverse mode: differentiate it forward, one input
                     # direction at a time (the gradient of a scalar is its Jacobian).
-                    gradient, value = jax.jacfwd(scalar_fun, positional, has_aux=True)(*args)
+                    gradients, value = jax.jacfwd(of_positions, tuple(range(len(primals))), has_aux=True)(*primals)
+                    if value.vectorized_axes:
+                        jacobians = [
+                            leaf.data.array if leaf.data.__class__ is VectorizedData else leaf.data
+                            for leaf in jax.tree_util.tree_leaves(gradients, is_leaf=is_tensor)
+                        ]
+                        out_shape = tuple(size for _, size in value.vectorized_axes)
+                        gradients = _instances(jacobians, out_shape, value.vectorized_axes, primals)
             except ArgumentError:
                 raise
             except _MISUSE as error:  # the function called with arguments it cannot take, as a defn says it
+                if "Linearization failed" in str(error):  # JAX has no reverse-mode rule for an op (window_product)
+                    raise ArgumentError(
+                        f"{self.name} cannot compute the gradient of {_function_name(self.fun)}: it uses an op "
+                        "with no gradient rule (window_product, as in Nx)"
+                    ) from error
                 message = str(error).split("\n-----")[0]
                 raise ArgumentError(
                     f"{self.name} of {_function_name(self.fun)} failed while tracing {len(args)} argument(s): "
                     f"{type(error).__name__}: {message}"
                 ) from error
-        if outer is not None:
-            wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
-            for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):
-                outer.record("grad", wrt, {}, leaf, subgraphs=(("of", result["expr"]),))
-        return (value, gradient) if self.with_value else gradient
+        gradient = gradients[0] if isinstance(self.argnums, int) else tuple(gradients)
+        return value, gradient, result["expr"]
+
+
+def _is_inexact(leaf) -> bool:
+    return not isinstance(leaf, Tensor) or leaf.type.is_float or leaf.type.is_complex
+
+
+def _output(out, name: str, backend, integers_as_floats: bool) -> Tensor:
+    """The function's result as a float or complex tensor. A number is a constant: its
+    gradient is zero, as in Nx. An integer tensor is refused (JAX carries no gradient
+    through integers, where Nx's as_type would pass one), except where integer arguments
+    went in as integers (indices): then it is computed from integers, a constant."""
+    if isinstance(out, (int, float, complex)) and not isinstance(out, bool):
+        out = to_tensor(out, backend)
+    elif not isinstance(out, Tensor):
+        raise ArgumentError(f"{name} expected a tensor or a number from the function, got {_describe(out)}")
+    elif not (out.type.is_float or out.type.is_complex) and integers_as_floats:
+        raise ArgumentError(f"{name} needs a function returning a float tensor, got {_describe(out)}")
+    if not (out.type.is_float or out.type.is_complex):
+        out = as_type(out, _types.to_floating(out.type))
+    return out
+
+
+def _reverse(fun, primals):
+    """`fun`'s gradient with respect to `primals` as Nx computes it: the cotangent 1 (real
+    even where the output is complex) pulled back through JAX's vjp. For a holomorphic
+    function that is f'(z); for a real function of a complex input, JAX's and Nx's
+    conjugate convention (abs(z) gives conj(z)/|z|). A gradient with respect to a complex
+    input that no complex value ever multiplies (through pad, slice, a cast to a real type)
+    stays real in Nx: it comes back with the input's real type."""
+    out, pullback, value = jax.vjp(fun, *primals, has_aux=True)
+    if value.vectorized_axes:
+        return _per_instance(pullback, out, value.vectorized_axes, primals), value
+    seed = jax.numpy.ones_like(out)
+    gradients = pullback(seed)
+    real = _real_pullbacks(pullback, seed)
+    flat, tree = jax.tree_util.tree_flatten(gradients, is_leaf=is_tensor)
+    flat = [_settled(g, keep_real) for g, keep_real in zip(flat, real)]
+    return jax.tree_util.tree_unflatten(tree, flat), value
+
+
+def _broadcast_vectorized(args: list, positions) -> None:
+    """As Nx: the differentiated tensors, when some are vectorized, are first broadcast to
+    the union of their vectorized axes."""
+    leaves, tree = jax.tree_util.tree_flatten([args[p] for p in positions], is_leaf=is_tensor)
+    if not any(isinstance(leaf, Tensor) and leaf.vectorized_axes for leaf in leaves):
+        return
+    broadcast = iter(broadcast_vectors(leaves))
+    for position, value in zip(positions, jax.tree_util.tree_unflatten(tree, [next(broadcast) for _ in leaves])):
+        args[position] = value
+
+
+def _per_instance(pullback, out, out_axes: tuple, primals):
+    """Nx's gradient of a vectorized result: the instances are independent computations,
+    so each gets its own gradient. A plain input's gradient is vectorized over the result's
+    axes; a vectorized input's over its own (an axis of both pairs instance i of the result
+    with instance i of the input; a result axis the input lacks is summed over)."""
+    count = out.size
+    basis = jax.numpy.eye(count, dtype=out.dtype).reshape((count, *out.shape))
+    rows = [row.reshape((*out.shape, *row.shape[1:])) for row in jax.tree_util.tree_leaves(jax.vmap(pullback)(basis))]
+    return _instances(rows, out.shape, out_axes, primals)
+
+
+def _instances(jacobians: list, out_shape: tuple, out_axes: tuple, primals):
+    """The per-instance gradients from the Jacobians (result axes first) of each input leaf."""
+    flat_primals, tree = jax.tree_util.tree_flatten(primals, is_leaf=is_tensor)
+    letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    label = {name: next(letters) for name, _ in out_axes}
+    gradients = []
+    for primal, array in zip(flat_primals, jacobians):
+        own = primal.vectorized_axes
+        for name, _ in own:
+            label.setdefault(name, next(letters))
+        inner = "".join(next(letters) for _ in primal.shape)
+        # A vectorized input keeps its own axes (result axes it lacks are summed over); a
+        # plain one takes the result's.
+        union = own or out_axes
+        source = "".join(label[n] for n, _ in out_axes) + "".join(label[n] for n, _ in own) + inner
+        target = "".join(label[n] for n, _ in union) + inner
+        array = jax.numpy.einsum(f"{source}->{target}", array)
+        type_ = primal.type if array.dtype != jax.dtypes.float0 else _types.to_floating(primal.type)
+        if array.dtype == jax.dtypes.float0:
+            array = jax.numpy.zeros(array.shape, type_.dtype)
+        gradients.append(Tensor(VectorizedData(array, union), type_, primal.names, primal.backend))
+    return jax.tree_util.tree_unflatten(tree, gradients)
+
+
+def _settled(gradient: Tensor, keep_real: bool) -> Tensor:
+    """A gradient leaf with its type: an integer argument passed as an integer gets zeros;
+    a complex one that stayed real gets its real type."""
+    data = gradient.data
+    vectorized = data.__class__ is VectorizedData
+    array = data.array if vectorized else data
+    if array.dtype == jax.dtypes.float0:
+        type_ = _types.to_floating(gradient.type)
+        array = jax.numpy.zeros(array.shape, type_.dtype)
+    elif keep_real and gradient.type.is_complex:
+        type_ = _types.to_real(gradient.type)
+        array = jax.numpy.real(array).astype(type_.dtype)
+    else:
+        return gradient
+    return Tensor(VectorizedData(array, data.axes) if vectorized else array, type_, gradient.names, gradient.backend)
+
+
+def _real_pullbacks(pullback, seed) -> list[bool]:
+    """For each gradient leaf, whether the pullback reaches it without meeting a complex
+    value: the seed is real, and a complex variable is complex only when computed from a
+    complex constant or another complex variable."""
+    closed = jax.make_jaxpr(pullback)(seed)
+    complex_vars = {v for v, c in zip(closed.jaxpr.constvars, closed.consts) if _is_complex(v)}
+    _mark_complex(closed.jaxpr, complex_vars)
+    return [not _reaches_complex(v, complex_vars) for v in closed.jaxpr.outvars]
+
+
+def _is_complex(var) -> bool:
+    return jax.numpy.issubdtype(var.aval.dtype, jax.numpy.complexfloating)
+
+
+def _reaches_complex(var, complex_vars) -> bool:
+    if isinstance(var, jax_core.Literal):
+        value = np.asarray(var.val)  # a literal is concrete: numpy, not a traced jax.numpy op
+        return bool(np.iscomplexobj(value) and np.any(value.imag != 0))
+    return var in complex_vars
+
+
+def _mark_complex(jaxpr, complex_vars: set) -> None:
+    for eqn in jaxpr.eqns:
+        inner = eqn.params.get("jaxpr") or eqn.params.get("call_jaxpr")
+        if isinstance(inner, jax_core.ClosedJaxpr) and len(inner.jaxpr.invars) == len(eqn.invars):
+            inner_complex = {v for v, c in zip(inner.jaxpr.constvars, inner.consts) if _is_complex(v)}
+            inner_complex |= {
+                iv for iv, ov in zip(inner.jaxpr.invars, eqn.invars) if _reaches_complex(ov, complex_vars)
+            }
+            _mark_complex(inner.jaxpr, inner_complex)
+            for iv, ov in zip(inner.jaxpr.outvars, eqn.outvars):
+                if _is_complex(ov) and _reaches_complex(iv, inner_complex):
+                    complex_vars.add(ov)
+            continue
+        if any(_reaches_complex(v, complex_vars) for v in eqn.invars):
+            complex_vars.update(v for v in eqn.outvars if _is_complex(v))
 
 
 def jacobian(fun, argnums: int = 0):
@@ -268,12 +451,12 @@ def _stopped(tensor: Tensor) -> Tensor:
     return Tensor(jax.lax.stop_gradient(tensor.data), tensor.type, tensor.names, tensor.backend)
 
 
-def _differentiable(value, backend):
+def _differentiable(value, backend, integers_as_floats: bool = True):
     def convert(leaf):
         tensor = to_tensor(leaf, backend)
         if tensor.backend != backend and not isinstance(tensor.data, jax.core.Tracer):
             tensor = backend_transfer(tensor, backend)
-        if not (tensor.type.is_float or tensor.type.is_complex):
+        if integers_as_floats and not (tensor.type.is_float or tensor.type.is_complex):
             tensor = as_type(tensor, _types.to_floating(tensor.type))
         return tensor
 

@@ -10,7 +10,7 @@ import builtins
 import numpy as np
 
 from ... import _check, _names, _types
-from ..._errors import ArgumentError
+from ..._errors import ArgumentError, IndexTypeError
 from ..._tensor import Template, Tensor
 from .. import _dispatch
 
@@ -128,7 +128,7 @@ def _dynamic_indices(tensor: Tensor, index: tuple) -> tuple:
     for axis, item in enumerate(index):
         if isinstance(item, Tensor):
             if item.rank or not item.type.is_integer:
-                raise ArgumentError(
+                raise IndexTypeError(
                     f"a tensor index among others must be an integer scalar, got {item.type}{list(item.shape)} "
                     f"for axis {axis}; use nbt.take or nbt.gather for tensors of indices"
                 )
@@ -152,7 +152,7 @@ def _start_tensors(tensor: Tensor, starts, op: str) -> tuple:
     for start in starts:
         start = _dispatch.to_tensor(start, tensor.backend)
         if start.shape != () or not start.type.is_integer:
-            raise ArgumentError(f"{op}: start indices must be integer scalars, got {start.type}{list(start.shape)}")
+            raise IndexTypeError(f"{op}: start indices must be integer scalars, got {start.type}{list(start.shape)}")
         out.append(start)
     return tuple(out)
 
@@ -209,7 +209,7 @@ def put_slice(tensor, start_indices, update):
 def _indices(indices, op: str) -> Tensor:
     indices = _dispatch.to_tensor(indices)
     if not indices.type.is_integer:
-        raise ArgumentError(f"{op}: indices must be integers, got {indices.type}")
+        raise IndexTypeError(f"{op}: indices must be integers, got {indices.type}")
     return indices
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import functools
 import math
 
 import jax
@@ -62,4 +63,17 @@ class Array(ArrayBase, Interface):
         data = self.xp.asarray(tensor.data)
         if self.xp is np:
             return self._wrap(out, data.view(out.type.dtype))
+        if tensor.type.is_float and out.type.is_float:
+            return self._wrap(out, _bitcast(data, out.type.dtype))
         return self._wrap(out, jax.lax.bitcast_convert_type(data, out.type.dtype))
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
+def _bitcast(data, dtype):
+    """The bits of `data` read as `dtype`; as in Nx, the gradient passes through."""
+    return jax.lax.bitcast_convert_type(data, dtype)
+
+
+@_bitcast.defjvp
+def _bitcast_jvp(dtype, primals, tangents):
+    return _bitcast(primals[0], dtype), tangents[0].astype(dtype)

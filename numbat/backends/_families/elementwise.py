@@ -346,11 +346,32 @@ class Array(ArrayBase, Interface):
 
     def clip(self, out, tensor, low, high):
         xp = self.xp
-        return self._wrap(out, xp.minimum(xp.maximum(self._as(tensor, out), self._as(low, out)), self._as(high, out)))
+        data, low, high = self._as(tensor, out), self._as(low, out), self._as(high, out)
+        if xp is np or not out.type.is_float:
+            return self._wrap(out, xp.minimum(xp.maximum(data, low), high))
+        return self._wrap(out, _clip(data, low, high))
 
     def stop_grad(self, out, tensor):
         data = self._as(tensor, out)
         return self._wrap(out, data if isinstance(data, np.ndarray) else jax.lax.stop_gradient(data))
+
+
+@jax.custom_jvp
+def _clip(data, low, high):
+    """`min(max(data, low), high)` with Nx's gradient: an element at a limit passes its
+    gradient to the operand; a limit receives it only where the operand exceeds it."""
+    return jax.numpy.minimum(jax.numpy.maximum(data, low), high)
+
+
+def _masked(mask, tangent, ans):
+    return jax.numpy.broadcast_to(jax.numpy.where(mask, tangent, 0).astype(ans.dtype), ans.shape)
+
+
+_clip.defjvps(
+    lambda tangent, ans, data, low, high: _masked((data >= low) & (data <= high), tangent, ans),
+    lambda tangent, ans, data, low, high: _masked((low > data) & (low < high), tangent, ans),
+    lambda tangent, ans, data, low, high: _masked(high < data, tangent, ans),
+)
 
 
 # Functions computed in f32 for the 8-bit float types (the transcendental ones).

@@ -51,13 +51,16 @@ def _limit(dtype: np.dtype, eps: float):
 
 
 def _cleaned(xp, data, eps: float):
-    """Nx's clean-up of a transform: real and imaginary parts with |x| <= eps become +0."""
+    """Nx's clean-up of a transform: real and imaginary parts with |x| <= eps become +0.
+    The clean-up changes values, not the gradient (Nx differentiates the transform itself):
+    traced, a cleaned part is `x - stop_gradient(x)`, zero with x's derivative."""
     limit = _limit(data.dtype, eps)
+    zero = (lambda x: xp.zeros_like(x)) if xp is np else (lambda x: x - jax.lax.stop_gradient(x))
     if data.dtype.kind != "c":
-        return xp.where(xp.abs(data) <= limit, xp.zeros_like(data), data)
+        return xp.where(xp.abs(data) <= limit, zero(data), data)
     real, imag = xp.real(data), xp.imag(data)
-    real = xp.where(xp.abs(real) <= limit, xp.zeros_like(real), real)
-    imag = xp.where(xp.abs(imag) <= limit, xp.zeros_like(imag), imag)
+    real = xp.where(xp.abs(real) <= limit, zero(real), real)
+    imag = xp.where(xp.abs(imag) <= limit, zero(imag), imag)
     if xp is np:
         cleaned = np.empty_like(data)
         cleaned.real, cleaned.imag = real, imag

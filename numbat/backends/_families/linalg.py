@@ -11,6 +11,7 @@ eigh and SVD when their options are given (Nx's Jacobi and QDWH, `_nx_eigh_svd`)
 from __future__ import annotations
 
 import abc
+import functools
 
 import jax
 import jax.numpy as jnp
@@ -33,6 +34,123 @@ class Interface(abc.ABC):
     @abc.abstractmethod
     def solve(self, out: Template, a: Tensor, b: Tensor, kind: str, options: tuple) -> Tensor:
         """Solves `a x = b` (`kind`: solve or triangular_solve)."""
+
+
+@jax.custom_vjp
+def _cholesky(a):
+    """XLA's Cholesky factor, with Nx's gradient (Nx.LinAlg.Cholesky.cholesky_grad): the
+    gradient lands on the lower triangle's terms as Nx writes them, not symmetrized."""
+    return jnp.linalg.cholesky(a)
+
+
+def _cholesky_forward(a):
+    lower = jnp.linalg.cholesky(a)
+    return lower, lower
+
+
+def _cholesky_backward(lower, g):
+    n = lower.shape[-1]
+    num = jnp.swapaxes(lower, -1, -2) @ jnp.tril(g)
+    phi = jnp.tril(num / (jnp.eye(n, dtype=lower.real.dtype) + 1))
+    bm = jax.lax.linalg.triangular_solve(lower, phi, left_side=True, lower=True, transpose_a=True)
+    return (jax.lax.linalg.triangular_solve(jnp.conj(lower), bm, left_side=False, lower=True),)
+
+
+_cholesky.defvjp(_cholesky_forward, _cholesky_backward)
+
+
+@jax.custom_vjp
+def _invert(a):
+    """XLA's inverse, with Nx's gradient `-adjoint(inv) @ g @ adjoint(inv)` (ChainRules'
+    matrix-inversion rule: for complex matrices, the conjugate of JAX's)."""
+    return _nx_invert(a)
+
+
+def _invert_forward(a):
+    inverse = _nx_invert(a)
+    return inverse, inverse
+
+
+def _invert_backward(inverse, g):
+    adjoint = jnp.conj(jnp.swapaxes(inverse, -1, -2))
+    return (-(adjoint @ g @ adjoint),)
+
+
+_invert.defvjp(_invert_forward, _invert_backward)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(1, 2, 3))
+def _qr_part(a, mode, eps, part):
+    """Part `part` (q or r) of Nx's Householder QR, with Nx's gradient (Nx.LinAlg.QR.qr_grad,
+    arXiv:2009.10071 equation 3); linear in (dq, dr), so each part pulls back its own."""
+    return _nx_linalg.batched_qr(a, mode, eps)[part]
+
+
+def _qr_forward(a, mode, eps, part):
+    q, r = _nx_linalg.batched_qr(a, mode, eps)
+    return (q, r)[part], (q, r)
+
+
+def _qr_backward(mode, eps, part, residuals, g):
+    q, r = residuals
+    dq, dr = (g, jnp.zeros_like(r)) if part == 0 else (jnp.zeros_like(q), g)
+
+    def adjoint(x):
+        return jnp.conj(jnp.swapaxes(x, -1, -2))
+
+    m = r @ adjoint(dr) - adjoint(dq) @ q
+    m_ltu = jnp.tril(m) + adjoint(jnp.tril(m, -1))
+    return ((dq + q @ m_ltu) @ adjoint(jnp.linalg.inv(r)),)
+
+
+_qr_part.defvjp(_qr_forward, _qr_backward)
+
+
+def _svd(a, full_matrices, max_iter):
+    if max_iter is not None:  # Nx's QDWH
+        return _nx_eigh_svd.batched_svd(a, full_matrices, max_iter)
+    return jnp.linalg.svd(a, full_matrices=full_matrices)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(1, 2, 3))
+def _svd_part(a, full_matrices, max_iter, part):
+    """Part `part` (u, s or vt) of the SVD (LAPACK's, or Nx's QDWH given `max_iter`), with
+    Nx's gradient (Nx.LinAlg.SVD.svd_grad, after Townsend's derivation); linear in
+    (du, ds, dvt), so each part pulls back its own."""
+    return _svd(a, full_matrices, max_iter)[part]
+
+
+def _svd_forward(a, full_matrices, max_iter, part):
+    u, s, vt = _svd(a, full_matrices, max_iter)
+    return (u, s, vt)[part], (u, s, vt)
+
+
+def _svd_backward(full_matrices, max_iter, part, residuals, g):
+    u, s, vt = residuals
+    cotangents = [jnp.zeros_like(u), jnp.zeros_like(s), jnp.zeros_like(vt)]
+    cotangents[part] = g
+    du, ds, dvt = cotangents
+    m, n, k = u.shape[-2], vt.shape[-1], s.shape[-1]
+    u, du, vt, dvt = u[..., :k], du[..., :k], vt[..., :k, :], dvt[..., :k, :]
+
+    def adjoint(x):
+        return jnp.conj(jnp.swapaxes(x, -1, -2))
+
+    eye_k = jnp.eye(k, dtype=s.dtype)
+    s_sq = s**2
+    sub = -(s_sq[..., :, None] - s_sq[..., None, :]) + eye_k
+    f = jnp.where(eye_k == 1, 0, 1 / sub)
+    s_diag = s[..., :, None] * eye_k
+    s_inv = (1 / s)[..., :, None] * eye_k
+    ut_du = adjoint(u) @ du - adjoint(du) @ u
+    du_part = (u @ (f * ut_du) @ s_diag + (jnp.eye(m) - u @ adjoint(u)) @ du @ s_inv) @ vt
+    ds_part = u @ (ds[..., :, None] * eye_k) @ vt
+    first = s_diag @ ((vt @ adjoint(dvt) - dvt @ adjoint(vt)) * f) @ vt
+    second = s_inv @ dvt @ (jnp.eye(n) - adjoint(vt) @ vt)
+    return (du_part + ds_part + u @ (first + second),)
+
+
+_svd_part.defvjp(_svd_forward, _svd_backward)
 
 
 def _jax_lu(a, part):
@@ -100,21 +218,19 @@ def _decomposition(a, kind: str, part: int, options: dict):
     a singular or indefinite matrix, NaN or Inf gives NaNs or infinities everywhere, as in Nx
     (NumPy's LAPACK wrappers raise there)."""
     if kind == "cholesky":
-        return jnp.linalg.cholesky(a)
+        return _cholesky(a)
     if kind == "qr":  # Nx's own Householder QR, for Nx's signs
-        return _nx_linalg.batched_qr(a, options["mode"], options["eps"])[part]
+        return _qr_part(a, options["mode"], options["eps"], part)
     if kind == "svd":  # max_iter given: Nx's QDWH; else LAPACK's, as EXLA's host custom call
-        if options["max_iter"] is not None:
-            return _nx_eigh_svd.batched_svd(a, options["full_matrices"], options["max_iter"])[part]
-        return jnp.linalg.svd(a, full_matrices=options["full_matrices"])[part]
+        return _svd_part(a, options["full_matrices"], options["max_iter"], part)
     if kind == "eigh":  # eps or max_iter given: Nx's Jacobi; else LAPACK's
         if options["max_iter"] is not None:
             return _nx_eigh_svd.batched_eigh(a, options["eps"], options["max_iter"])[part]
         return jnp.linalg.eigh(a)[part]
     if kind == "lu":
         return _jax_lu(a, part)
-    if kind == "invert":
-        return _nx_invert(a)
+    if kind == "invert":  # Nx's gradient differs from JAX's for complex matrices only
+        return _invert(a) if jnp.iscomplexobj(a) else _nx_invert(a)
     if kind == "determinant":
         return jnp.linalg.det(a)
     if kind == "pinv":

@@ -149,3 +149,16 @@ def check_grads(fun, grad_fun, x, atol=1e-7, rtol=1e-4, step=1e-4):
 def nx_inspect(text: str) -> str:
     """Nx's `inspect` text of a tensor as numbat's repr prints it (`#Nx.Tensor<` is `numbat.Tensor<`)."""
     return text.replace("#Nx.Tensor<", "numbat.Tensor<")
+
+
+def assert_same_rounded(actual, expected, rtol=1e-5):
+    """Elixir's `==` where Nx compares a computed f32 value exactly: the same type, shape
+    and names, the values within `rtol` (Nx's binary backend computes each op in f64 and
+    rounds; XLA's f32 kernels round differently). Each use is listed in untranslatable.DELIBERATE."""
+
+    def check(a, e):
+        a, e = _tensor(a), _tensor(e)
+        assert (str(a.type), a.shape, a.names) == (str(e.type), e.shape, e.names), f"\n{a}\n!=\n{e}"
+        assert np.allclose(_values(a), _values(e), rtol=rtol, atol=0), f"\n{a}\nnot within {rtol} of\n{e}"
+
+    _walk(actual, expected, check)
