@@ -14,9 +14,11 @@ from .. import _check, _expr, _format, _names, _shape, _types
 from .._errors import ArgumentError
 from .._ops._convert import to_tensor
 from .._ops.primitive.creation import as_type, broadcast
-from .._tensor import Template, Tensor, is_tensor
+from .._scoped import scoped
+from .._tensor import Template, Tensor, array_of, is_tensor
 from ..backends import _default
 from ..backends.xla_backend import XLABackend
+from . import _effects, _vectorized_control
 
 
 def _tensor(value, backend) -> Tensor:
@@ -45,7 +47,7 @@ def _templates(tree) -> tuple:
 
 
 def _is_traced(tree) -> bool:
-    return any(isinstance(leaf.data, jax.core.Tracer) for leaf in _leaves(tree)[0] if isinstance(leaf, Tensor))
+    return any(isinstance(array_of(leaf), jax.core.Tracer) for leaf in _leaves(tree)[0] if isinstance(leaf, Tensor))
 
 
 def _predicate(pred, backend, where: str) -> Tensor:
@@ -72,7 +74,11 @@ def _abstract_outputs(fun, operands, backend):
 
     def run(*datas):
         inner = [Tensor(d, t.type, t.names, abstract_backend) for d, t in zip(datas, leaves)]
-        with _expr.recording(_expr.Recorder()), _default.default_backend(abstract_backend):
+        with (
+            _expr.recording(_expr.Recorder()),
+            _default.default_backend(abstract_backend),
+            scoped(_effects.abstract, True),
+        ):
             out = fun(*jax.tree_util.tree_unflatten(treedef, inner))
             out = _as_state(out, abstract_backend, "cond branch result")
         found["out"] = _templates(out)
@@ -151,6 +157,8 @@ def cond(pred_or_clauses, *args):
         if not callable(fun):
             raise ArgumentError(f"cond: branches must be functions, got {type(fun).__name__} {fun!r}")
     backend = _default.current()
+    if any(_vectorized_control.is_vectorized(p) for p in preds):
+        return _vectorized_control.cond(preds, funs, operands, backend, cond, _abstract_outputs)
     preds = [_predicate(p, backend, "cond") for p in preds]
     operands = _as_state(tuple(operands), backend, "cond operand")
     _, templates = _merge([_abstract_outputs(f, operands, backend) for f in funs], "cond")
@@ -233,6 +241,11 @@ def while_loop(condition, body, state, unroll: int = 1):
         raise ArgumentError(f"while_loop: unroll must be a positive int, got {unroll!r}")
     backend = _default.current()
     state = _as_state(state, backend, "while_loop state")
+    if any(_vectorized_control.is_vectorized(leaf) for leaf in _leaves(state)[0]):
+        with _expr.recording(_expr.Recorder()):  # only its vectorized axes matter
+            first = _tensor(condition(state), backend)
+        if first.vectorized_axes:
+            return _vectorized_control.while_loop(condition, body, state, first, while_loop, unroll)
     before = _templates(state)
     recorder = _expr.current()
     if recorder is None and not _is_traced(state):

@@ -144,3 +144,14 @@ def check_grads(fun, grad_fun, x, atol=1e-7, rtol=1e-4, step=1e-4):
     x = _tensor(x)
     estimate = nbt.divide(nbt.subtract(fun(nbt.add(x, step / 2.0)), fun(nbt.subtract(x, step / 2.0))), step)
     assert_all_close(grad_fun(x), estimate, atol=atol, rtol=rtol)
+
+
+def run_defn(path: str, fun, *args, **options):
+    """A defn (Nx's `defn`, which Nx's tests run on the evaluator) on `path`: "jit" compiles
+    it with XLA; "numpy" and "xla" run it on the evaluator over that backend, the
+    arguments moved there first."""
+    if path in ("jit", "evaluator"):
+        return run(path, fun, *args, **options)
+    backend = BACKENDS[path]()
+    with nbt.default_backend(backend):
+        return nbt.defn(fun, compiler="evaluator", **options)(*_on_backend(args, backend))
