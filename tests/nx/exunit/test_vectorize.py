@@ -353,7 +353,7 @@ def test_vectorized_pred_with_number_literal(path):
 def test_get_vectorized_tensor_unvectorized_indices(path):
     t = nbt.iota((3,), vectorized_axes=[("x", 2)])
     for i in range(3):
-        assert_same(run(path, lambda t: t[i], t), vec([i, i], x=2))
+        assert_same(run(path, lambda t, i=i: t[i], t), vec([i, i], x=2))
     t = nbt.iota((3, 4), vectorized_axes=[("x", 2)])
     assert_same(run(path, lambda t: t[0, 1:3], t), vec([[1, 2], [1, 2]], x=2))
     assert_same(run(path, lambda t: t[1, 1:2], t), vec([[5], [5]], x=2))
