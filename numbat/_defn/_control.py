@@ -12,6 +12,7 @@ import jax
 
 from .. import _check, _expr, _format, _names, _shape, _types
 from .._errors import ArgumentError
+from .._ops._convert import tensor as new_tensor
 from .._ops._convert import to_tensor
 from .._ops.primitive.creation import as_type, broadcast
 from .._scoped import scoped
@@ -65,9 +66,10 @@ def _predicate(pred, backend, where: str) -> Tensor:
     return pred
 
 
-def _abstract_outputs(fun, operands, backend):
+def _abstract_outputs(fun, operands, backend, numbers: list | None = None):
     """The output structure and templates of `fun(*operands)`, found by tracing it
-    abstractly on XLA (nothing runs, nothing is recorded)."""
+    abstractly on XLA (nothing runs, nothing is recorded). `numbers`, if given, gets
+    each result leaf that is a Python number (else None)."""
     abstract_backend = backend if isinstance(backend, XLABackend) else XLABackend()
     leaves, treedef = _leaves(operands)
     structs = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in leaves]
@@ -80,6 +82,8 @@ def _abstract_outputs(fun, operands, backend):
             scoped(_effects.abstract, True),
         ):
             out = fun(*jax.tree_util.tree_unflatten(treedef, inner))
+            if numbers is not None:
+                numbers.extend(leaf if _types.is_number(leaf) else None for leaf in _leaves(out)[0])
             out = _as_state(out, abstract_backend, "cond branch result")
         found["out"] = _templates(out)
         return [t.data for t in _leaves(out)[0]]
@@ -108,9 +112,35 @@ def _merge(results: list, where: str) -> tuple:
     return treedef, templates
 
 
+def _weak_types(results: list, numbers: list, templates: tuple) -> tuple:
+    """`templates` with the types of branch results that were Python numbers merged
+    weakly, as Nx merges literals: the other branches' types decide, a literal widening
+    them only if it does not fit (`if a, do: b, else: 0` keeps `b`'s u16)."""
+    out = []
+    for position, template in enumerate(templates):
+        strong = [r[1][position].type for r, n in zip(results, numbers) if n[position] is None]
+        literals = [n[position] for n in numbers if n[position] is not None]
+        if not strong or not literals:
+            out.append(template)
+            continue
+        type_ = strong[0]
+        for other in strong[1:]:
+            type_ = _types.merge(type_, other)
+        for literal in literals:
+            type_ = _types.merge_number(type_, literal)
+        out.append(Template(template.shape, type_, template.names))
+    return tuple(out)
+
+
 def _conform(result, templates: tuple, backend):
-    """`result` cast and broadcast to the merged `templates`."""
+    """`result` cast and broadcast to the merged `templates` (a Python number made a
+    tensor of its template's type directly, so that 1.4 in an f64 result is f64's 1.4)."""
+    raw, _ = _leaves(result)
     leaves, treedef = _leaves(_as_state(result, backend, "cond branch result"))
+    leaves = [
+        new_tensor(number, type=template.type, backend=backend) if _types.is_number(number) else leaf
+        for number, leaf, template in zip(raw, leaves, templates)
+    ]
     out = []
     for tensor, template in zip(leaves, templates):
         if tensor.type != template.type:
@@ -161,7 +191,10 @@ def cond(pred_or_clauses, *args):
         return _vectorized_control.cond(preds, funs, operands, backend, cond, _abstract_outputs)
     preds = [_predicate(p, backend, "cond") for p in preds]
     operands = _as_state(tuple(operands), backend, "cond operand")
-    _, templates = _merge([_abstract_outputs(f, operands, backend) for f in funs], "cond")
+    numbers = [[] for _ in funs]
+    results = [_abstract_outputs(f, operands, backend, found) for f, found in zip(funs, numbers)]
+    _, templates = _merge(results, "cond")
+    templates = _weak_types(results, numbers, templates)
     recorder = _expr.current()
     if recorder is None and not _is_traced((preds, operands)):
         for pred, fun in zip(preds, funs):
