@@ -66,10 +66,11 @@ def _predicate(pred, backend, where: str) -> Tensor:
     return pred
 
 
-def _abstract_outputs(fun, operands, backend, numbers: list | None = None):
+def _abstract_outputs(fun, operands, backend, numbers: list | None = None, vectorized: list | None = None):
     """The output structure and templates of `fun(*operands)`, found by tracing it
     abstractly on XLA (nothing runs, nothing is recorded). `numbers`, if given, gets
-    each result leaf that is a Python number (else None)."""
+    each result leaf that is a Python number (else None); `vectorized`, whether each
+    result leaf is vectorized."""
     abstract_backend = backend if isinstance(backend, XLABackend) else XLABackend()
     leaves, treedef = _leaves(operands)
     structs = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in leaves]
@@ -86,7 +87,9 @@ def _abstract_outputs(fun, operands, backend, numbers: list | None = None):
                 numbers.extend(leaf if _types.is_number(leaf) else None for leaf in _leaves(out)[0])
             out = _as_state(out, abstract_backend, "cond branch result")
         found["out"] = _templates(out)
-        return [t.data for t in _leaves(out)[0]]
+        if vectorized is not None:
+            vectorized.extend(bool(t.vectorized_axes) for t in _leaves(out)[0])
+        return [array_of(t) for t in _leaves(out)[0]]
 
     found = {}
     with jax.enable_x64(True):
@@ -191,8 +194,12 @@ def cond(pred_or_clauses, *args):
         return _vectorized_control.cond(preds, funs, operands, backend, cond, _abstract_outputs)
     preds = [_predicate(p, backend, "cond") for p in preds]
     operands = _as_state(tuple(operands), backend, "cond operand")
-    numbers = [[] for _ in funs]
-    results = [_abstract_outputs(f, operands, backend, found) for f, found in zip(funs, numbers)]
+    numbers, vectorized = [[] for _ in funs], []
+    vectorized_operands = any(_vectorized_control.is_vectorized(leaf) for leaf in _leaves(operands)[0])
+    if not vectorized_operands:
+        results = [_abstract_outputs(f, operands, backend, found, vectorized) for f, found in zip(funs, numbers)]
+    if vectorized_operands or any(vectorized):  # vectorized operands or results: their axes merge per entry
+        return _vectorized_control.cond(preds, funs, operands, backend, cond, _abstract_outputs)
     _, templates = _merge(results, "cond")
     templates = _weak_types(results, numbers, templates)
     recorder = _expr.current()
@@ -230,7 +237,7 @@ def _traced_cond(preds, funs, operands, templates, backend, recorder):
             result = jax.lax.cond(preds[0].data != 0, branches[0], branches[1], operands)
         else:
             result = jax.lax.switch(index, branches, operands)
-    if recorder is not None:
+    if recorder is not None and _leaves(result)[0]:  # a cond returning an empty container has no node
         inputs = tuple(preds) + tuple(_leaves(operands)[0])
         recorder.record_many("cond", inputs, {}, _leaves(result)[0], subgraphs=tuple(graphs))
     return result

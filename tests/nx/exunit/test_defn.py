@@ -45,7 +45,7 @@ def test_dot_product(path):
     assert_same(run_defn(path, nbt.dot, v, m32), nbt.tensor([22, 28]))
     assert_same(run_defn(path, nbt.dot, m23, v), nbt.tensor([14, 14]))
     assert_same(run_defn(path, nbt.dot, m23, m32), nbt.tensor([[22, 28], [22, 28]]))
-    dot6 = lambda a, b: nbt.dot(a, b, contract_axes=([-2], [-1]), batch_axes=([], []))  # noqa: E731
+    dot6 = lambda a, b: nbt.dot(a, b, contract_axes=([-2], [-1]), batch_axes=([], []))
     assert_same(run_defn(path, dot6, m23, m32), nbt.tensor([[3, 7, 11], [6, 14, 22], [9, 21, 33]]))
 
 
@@ -134,12 +134,12 @@ def test_reduces_with_function(path):
     assert_same(
         run_defn(path, lambda t, acc: nbt.reduce(t, acc, lambda x, y: x + y), nbt.tensor([1, 2, 3]), 0), nbt.tensor(6)
     )
-    fun = lambda t, acc: nbt.reduce(t, acc, lambda x, y: x + y, type="f64", axes=[-1])  # noqa: E731
+    fun = lambda t, acc: nbt.reduce(t, acc, lambda x, y: x + y, type="f64", axes=[-1])
     assert_same(run_defn(path, fun, nbt.tensor([[1], [2], [3]]), 0), nbt.tensor([1.0, 2.0, 3.0], type="f64"))
 
 
 def test_reduces_with_constant(path):
-    fun = lambda t, acc: nbt.reduce(t, acc, lambda x, y: 0)  # noqa: E731
+    fun = lambda t, acc: nbt.reduce(t, acc, lambda x, y: 0)
     assert_same(run_defn(path, fun, nbt.tensor([1, 2, 3]), 0), nbt.tensor(0))
     assert_same(run_defn(path, fun, nbt.tensor([1, 2, 3]), 0.0), nbt.tensor(0.0))
 
@@ -329,6 +329,48 @@ def test_cond_upcasts_float_literals_based_on_the_accumulated_clause_type(path, 
 
 
 def test_cond_supports_literals(path):
-    cond_list = lambda a: nbt.cond(nbt.any(a), lambda: 1, lambda: -1)  # noqa: E731
+    cond_list = lambda a: nbt.cond(nbt.any(a), lambda: 1, lambda: -1)
     assert_same(run_defn(path, cond_list, nbt.tensor(0)), nbt.tensor(-1))
     assert_same(run_defn(path, cond_list, nbt.tensor(1)), nbt.tensor(1))
+
+
+def test_cond_handles_empty_maps_in_branches(path):
+    assert run_defn(path, lambda a: nbt.cond(nbt.any(a), dict, dict), nbt.tensor(0)) == {}
+
+
+def test_cond_access_variable_from_condition(path):
+    def cond_branch_variable_access(a):
+        b, c = nbt.all(a > 0), nbt.all(a < 0)
+        return nbt.cond([(b, lambda: a + b), (c, lambda: a - c)], lambda: a)
+
+    assert_same(run_defn(path, cond_branch_variable_access, nbt.tensor([1, 2, 3])), nbt.tensor([2, 3, 4]))
+    assert_same(run_defn(path, cond_branch_variable_access, nbt.tensor([-1, -2, -3])), nbt.tensor([-2, -3, -4]))
+    assert_same(run_defn(path, cond_branch_variable_access, nbt.tensor([-1, 0, 1])), nbt.tensor([-1, 0, 1]))
+
+
+def test_cond_raises_if_given_a_non_scalar_as_condition(path):
+    args = (nbt.tensor([0, 0]), nbt.tensor(1), nbt.tensor(2), nbt.tensor(3))
+    with pytest.raises(nbt.ArgumentError, match="scalar"):
+        run_defn(path, cond4, *args)
+
+
+def test_cond_supports_vectorized_plain_branches(path):
+    a = nbt.iota((2,), vectorized_axes=[("x", 2), ("y", 1)])
+    c = nbt.vectorize(nbt.tensor([[1, 2]]), {"x": 1, "y": 2})
+    fun = lambda p, a, c: cond4(p, a, 2, c)
+    expected = {-1: [[[1, 1], [1, 1]], [[1, 1], [1, 1]]], 0: [[[2, 2], [4, 4]], [[2, 2], [4, 4]]]}
+    expected[1] = [[[1, 2], [1, 2]], [[1, 2], [1, 2]]]
+    for pred, values in expected.items():
+        assert_same(run_defn(path, fun, nbt.tensor(pred), a, c), nbt.vectorize(nbt.tensor(values), {"x": 2, "y": 2}))
+
+
+def test_cond_supports_vectorized_container_branches(path):
+    a = nbt.iota((2,), vectorized_axes=[("x", 2), ("y", 1)])
+    c = nbt.vectorize(nbt.tensor([[[1], [2]]]), {"z": 1, "w": 2})
+    b_vec_a, _ = nbt.broadcast_vectors([nbt.broadcast(2, a), a])
+    b_vec_c, _ = nbt.broadcast_vectors([nbt.broadcast(2, c), c])
+    assert (b_vec_a.shape, b_vec_a.vectorized_axes) == ((2,), (("x", 2), ("y", 1)))
+    assert (b_vec_c.shape, b_vec_c.vectorized_axes) == ((1,), (("z", 1), ("w", 2)))
+    cond_container = lambda p, a, c: nbt.cond(p, lambda: (a, 2), lambda: (2, c))
+    assert_same(run_defn(path, cond_container, nbt.tensor(1), a, c), (a, b_vec_c))
+    assert_same(run_defn(path, cond_container, nbt.tensor(0), a, c), (b_vec_a, c))
