@@ -374,3 +374,46 @@ def test_cond_supports_vectorized_container_branches(path):
     cond_container = lambda p, a, c: nbt.cond(p, lambda: (a, 2), lambda: (2, c))
     assert_same(run_defn(path, cond_container, nbt.tensor(1), a, c), (a, b_vec_c))
     assert_same(run_defn(path, cond_container, nbt.tensor(0), a, c), (b_vec_a, c))
+
+
+# describe "while/3"
+
+
+def upto10(x):
+    return nbt.while_loop(lambda x: nbt.less(x, 10), lambda x: x + 1, x)
+
+
+def factorial(x):
+    result, _ = nbt.while_loop(lambda s: nbt.greater(s[1], 1), lambda s: (s[0] * s[1], s[1] - 1), (1, x))
+    return result
+
+
+def test_while_simple(path):
+    assert_same(run_defn(path, upto10, nbt.tensor(0)), nbt.tensor(10))
+
+
+def test_while_factorial(path):
+    assert_same(run_defn(path, factorial, nbt.tensor(5)), nbt.tensor(120))
+    with pytest.raises(nbt.ArgumentError, match="must keep its shapes, types and names"):
+        run_defn(path, factorial, nbt.tensor(10.0))
+
+
+def test_while_complex_numbers(path):
+    assert_same(run_defn(path, lambda t: nbt.complex(t, 2), nbt.tensor(1)), nbt.tensor(1 + 2j))
+
+
+def test_while_underscored_vars(path):
+    def while_last(t):
+        _, last, _ = nbt.while_loop(lambda s: s[0] <= s[2], lambda s: (s[0] + 1, s[0], s[2]), (0, 0, t))
+        return last
+
+    assert_same(run_defn(path, while_last, nbt.tensor(10)), nbt.tensor(10))
+
+
+def test_while_tensor_generator(path):
+    # Nx's `while acc = tensor[0] * 0, part <- tensor do acc + part end`
+    def while_generator_sum(tensor):
+        return nbt.fori_loop(0, tensor.shape[0], lambda i, acc: acc + tensor[i], tensor[0] * 0)
+
+    assert_same(run_defn(path, while_generator_sum, nbt.tensor([0, 1, 2, 3, 4])), nbt.tensor(10))
+    assert_same(run_defn(path, while_generator_sum, nbt.iota((3, 3))), nbt.tensor([9, 12, 15]))
