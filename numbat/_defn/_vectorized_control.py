@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import jax
 
+from .. import _format
+from .._errors import ArgumentError
 from .._ops._convert import to_tensor
 from .._ops.composite.vectorization import broadcast_vectors, devectorize, vectorize
 from .._ops.primitive.bitwise import logical_and, logical_not
@@ -23,6 +25,15 @@ from .._tensor import Tensor, is_tensor
 
 def is_vectorized(tensor) -> bool:
     return isinstance(tensor, Tensor) and bool(tensor.vectorized_axes)
+
+
+def _scalar(pred: Tensor, where: str) -> None:
+    """Each entry of a vectorized predicate must be a scalar, as in Nx."""
+    if pred.shape != ():
+        raise ArgumentError(
+            f"{where}: condition must be a scalar tensor, got shape {pred.shape} in each entry of "
+            f"{_format.vectorized_header(pred.vectorized_axes)}; consider nbt.all or nbt.any to obtain a scalar predicate"
+        )
 
 
 def _anywhere(taken: Tensor) -> Tensor:
@@ -37,7 +48,10 @@ def cond(preds: list, funs: list, operands: tuple, backend, run_cond, abstract_o
     """The per-entry `cond` of `preds` (some vectorized) over branches `funs` (the
     last the default); `run_cond(pred, on_true, on_false)` is the scalar `cond`, and
     `abstract_outputs(fun, operands, backend)` its templates of a branch's result."""
-    preds = broadcast_vectors([not_equal(to_tensor(p, backend), 0) for p in preds])
+    preds = [to_tensor(p, backend) for p in preds]
+    for pred in preds:
+        _scalar(pred, "cond")
+    preds = broadcast_vectors([not_equal(p, 0) for p in preds])
     taken, none_before = [], None
     for pred in preds:
         taken.append(pred if none_before is None else logical_and(none_before, pred))
@@ -74,6 +88,7 @@ def _branch(fun, operands, took, backend, run_cond, abstract_outputs):
 
 def while_loop(condition, body, state, first: Tensor, run_while, unroll: int):
     """The per-entry `while_loop`: `first` is the (vectorized) predicate of `state`."""
+    _scalar(first, "while_loop condition")
     leaves, treedef = _leaves(state)
     leaves = [broadcast_vectors([first, leaf])[1] for leaf in leaves]
     state = jax.tree_util.tree_unflatten(treedef, leaves)

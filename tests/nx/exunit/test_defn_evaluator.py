@@ -1,0 +1,162 @@
+"""Nx 0.13.1 `nx/test/nx/defn/evaluator_test.exs`, ported in part: defns run on the
+evaluator (the "numpy" and "xla" paths) and compiled ("jit")."""
+
+import pytest
+
+import numbat as nbt
+
+from ._support import assert_same, run_defn
+
+
+def test_constant(path):
+    result = run_defn(path, lambda t: nbt.add(t, 2), nbt.tensor([1, 2, 3], type="u8"))
+    assert (result.shape, str(result.type)) == ((3,), "u8")
+    result = run_defn(path, lambda t: nbt.add(t, 2), nbt.tensor([1, 2, 3], type="bf16"))
+    assert (result.shape, str(result.type)) == ((3,), "bf16")
+
+
+def test_iota(path):
+    assert_same(run_defn(path, lambda: nbt.iota((2, 2))), nbt.iota((2, 2)))
+
+
+def test_concatenate(path):
+    result = run_defn(path, lambda a, b: nbt.concatenate([a, b]), nbt.tensor([1, 2, 3]), nbt.tensor([4, 5, 6]))
+    assert_same(result, nbt.tensor([1, 2, 3, 4, 5, 6]))
+
+
+def test_slice(path):
+    assert_same(
+        run_defn(path, lambda a, b: nbt.slice(a, [b], [1]), nbt.tensor([1, 2, 3]), nbt.tensor(0)), nbt.tensor([1])
+    )
+
+
+def test_reshape(path):
+    assert_same(run_defn(path, lambda t: nbt.reshape(t, (3, 2)), nbt.iota((2, 3))), nbt.reshape(nbt.iota((6,)), (3, 2)))
+
+
+def test_window_reduce(path):
+    fun = lambda t, acc: nbt.window_reduce(t, acc, (2,), lambda x, acc: x + acc, padding="valid")
+    assert_same(run_defn(path, fun, nbt.tensor([1, 2, 3]), 0), nbt.tensor([3, 5]))
+
+
+def test_decompositions_lu(path):
+    p, l, u = run_defn(path, nbt.linalg.lu, nbt.tensor([[1, 0, 0], [0, 1, 0], [0, 0, -1]]))
+    assert_same(p, nbt.tensor([[1, 0, 0], [0, 1, 0], [0, 0, 1]]))
+    assert_same(l, nbt.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]))
+    assert_same(u, nbt.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]]))
+
+
+def test_decompositions_svd(path):
+    # numbat's default svd is LAPACK's (as EXLA's), which puts the sign in vt; max_iter (Nx's
+    # default 100) selects Nx's algorithm (untranslatable.DELIBERATE).
+    svd = lambda t: nbt.linalg.svd(t, max_iter=100)  # noqa: E731
+    u, s, vt = run_defn(path, svd, nbt.tensor([[1, 0, 0], [0, 1, 0], [0, 0, -1]]))
+    assert_same(u, nbt.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]]))
+    assert_same(s, nbt.tensor([1.0, 1.0, 1.0]))
+    assert_same(vt, nbt.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]))
+
+
+# describe "while/3"
+
+
+def test_while_simple(path):
+    upto10 = lambda x: nbt.while_loop(lambda x: nbt.less(x, 10), lambda x: x + 1, x)
+    assert_same(run_defn(path, upto10, nbt.tensor(0)), nbt.tensor(10))
+    assert_same(run_defn(path, upto10, nbt.tensor(5)), nbt.tensor(10))
+
+
+def factorial_tuple(x):
+    factorial = nbt.tensor(1, type=x.type)
+    factorial, _ = nbt.while_loop(lambda s: nbt.greater(s[1], 1), lambda s: (s[0] * s[1], s[1] - 1), (factorial, x))
+    return factorial
+
+
+def factorial_map(x):
+    state = {"factorial": nbt.tensor(1, type=x.type), "x": x}
+    step = lambda m: {"factorial": m["factorial"] * m["x"], "x": m["x"] - 1}
+    return nbt.while_loop(lambda m: nbt.greater(m["x"], 1), step, state)["factorial"]
+
+
+@pytest.mark.parametrize("fun", [factorial_tuple, factorial_map], ids=["tuple", "map"])
+def test_while_factorial(path, fun):
+    assert_same(run_defn(path, fun, nbt.tensor(5)), nbt.tensor(120))
+    assert_same(run_defn(path, fun, nbt.tensor(10.0)), nbt.tensor(3_628_800.0))
+
+
+def test_while_factorial_map_input(path):
+    def factorial_map_input(state):
+        step = lambda m: {"factorial": m["factorial"] * m["x"], "x": m["x"] - 1}
+        return nbt.while_loop(lambda m: nbt.greater(m["x"], 1), step, state)["factorial"]
+
+    assert_same(run_defn(path, factorial_map_input, {"factorial": 1, "x": 5}), nbt.tensor(120))
+    assert_same(run_defn(path, factorial_map_input, {"factorial": 1.0, "x": 10.0}), nbt.tensor(3_628_800.0))
+
+
+def test_argsort_and_sort(path):
+    assert_same(run_defn(path, nbt.argsort, nbt.tensor([3, 1, 2])), nbt.tensor([1, 2, 0]))
+    assert_same(run_defn(path, nbt.sort, nbt.tensor([3, 1, 2])), nbt.tensor([1, 2, 3]))
+
+
+def test_anonymous_functions(path):
+    assert_same(run_defn(path, lambda a, b: nbt.add(a, b), 1, 2.0), nbt.tensor(3.0))
+    assert_same(run_defn(path, lambda t: nbt.reduce(t, 0, nbt.add), nbt.tensor([1, 2, 3])), nbt.tensor(6))
+
+
+def test_access(path):
+    assert_same(run_defn(path, lambda t: t[1][0], nbt.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]])), nbt.tensor(4))
+
+
+# describe "vectorization"
+
+
+def test_vectorize_works_inside_defn(path):
+    def vectorize_within_defn(t, a):
+        t = nbt.add(nbt.vectorize(t, {"a": 1, "b": 2}), 1)
+        return nbt.select(nbt.vectorize(a, {"a": 1}), t, nbt.vectorize(a, {"a": 1}))
+
+    t = nbt.tensor([[1, 2]])
+    assert_same(
+        run_defn(path, vectorize_within_defn, t, nbt.tensor([1])), nbt.vectorize(nbt.add(t, 1), {"a": 1, "b": 2})
+    )
+    expected = nbt.vectorize(nbt.tensor([[0, 0]]), {"a": 1, "b": 2})
+    assert_same(run_defn(path, vectorize_within_defn, t, nbt.tensor([0])), expected)
+
+
+def vectorized_while(a, b, i=0):
+    return nbt.while_loop(lambda s: s[2] < 2, lambda s: (s[0] + s[1], s[1], s[2] + 1), (a, b, i))
+
+
+def test_vectorization_while(path):
+    t = nbt.iota((2, 3), vectorized_axes=[("a", 1)])
+    result, one, i = run_defn(path, vectorized_while, t, 1)
+    assert_same(result, nbt.add(t, 2))
+    assert_same(one, nbt.tensor(1))
+    assert_same(i, nbt.tensor(2))
+
+
+def test_vectorization_while_raises_on_vectorized_condition(path):
+    t = nbt.iota((2, 3), vectorized_axes=[("a", 1)])
+    with pytest.raises(nbt.ArgumentError, match="condition must be a scalar tensor"):
+        run_defn(path, vectorized_while, t, t, nbt.iota((1,), vectorized_axes=[("x", 1)]))
+
+
+def test_vectorization_cond(path):
+    a, b = nbt.tensor(3), nbt.tensor(2)
+    c = nbt.vectorize(nbt.tensor([[1]]), {"x": 1, "y": 1})
+    d = nbt.vectorize(nbt.tensor([[1, 2]]), {"x": 1, "y": 2})
+
+    def vectorized_cond(cond_1, on_1, cond_2, on_2, on_3):
+        return nbt.cond([(cond_1, lambda: on_1), (cond_2, lambda: on_2)], lambda: on_3)
+
+    assert_same(run_defn(path, vectorized_cond, 0, (c, c), 0, (c, c), (c, c)), (c, c))
+    assert_same(run_defn(path, vectorized_cond, 1, a, 0, b, c), nbt.add(c, 2))
+    assert_same(run_defn(path, vectorized_cond, 0, a, 1, b, c), nbt.add(c, 1))
+    c_vec_d, _ = nbt.broadcast_vectors([c, d])
+    assert_same(run_defn(path, vectorized_cond, 0, a, 1, c, d), c_vec_d)
+    assert_same(run_defn(path, vectorized_cond, 0, a, 0, c, d), d)
+
+
+def test_vectorization_metadata_with_expr(path):
+    a = nbt.iota((1,), vectorized_axes=[("x", 2)])
+    fun = lambda t: nbt.stop_grad(nbt.vectorize(nbt.devectorize(t), list(t.vectorized_axes)))
+    assert_same(run_defn(path, fun, a), a)
