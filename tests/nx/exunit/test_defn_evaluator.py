@@ -49,7 +49,7 @@ def test_decompositions_lu(path):
 def test_decompositions_svd(path):
     # numbat's default svd is LAPACK's (as EXLA's), which puts the sign in vt; max_iter (Nx's
     # default 100) selects Nx's algorithm (untranslatable.DELIBERATE).
-    svd = lambda t: nbt.linalg.svd(t, max_iter=100)  # noqa: E731
+    svd = lambda t: nbt.linalg.svd(t, max_iter=100)
     u, s, vt = run_defn(path, svd, nbt.tensor([[1, 0, 0], [0, 1, 0], [0, 0, -1]]))
     assert_same(u, nbt.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]]))
     assert_same(s, nbt.tensor([1.0, 1.0, 1.0]))
