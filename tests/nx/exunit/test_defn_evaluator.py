@@ -160,3 +160,69 @@ def test_vectorization_metadata_with_expr(path):
     a = nbt.iota((1,), vectorized_axes=[("x", 2)])
     fun = lambda t: nbt.stop_grad(nbt.vectorize(nbt.devectorize(t), list(t.vectorized_axes)))
     assert_same(run_defn(path, fun, a), a)
+
+
+# describe "if"
+
+
+def if3(a, b, c):
+    return nbt.cond(a, lambda: b, lambda: c)
+
+
+def test_if_simple(path):
+    s16, f32 = nbt.tensor(1, type="s16"), nbt.tensor(2, type="f32")
+    assert_same(run_defn(path, if3, nbt.tensor(0), s16, f32), nbt.tensor(2, type="f32"))
+    assert_same(run_defn(path, if3, nbt.tensor(1), s16, f32), nbt.tensor(1, type="f32"))
+    assert_same(run_defn(path, if3, nbt.tensor(2), s16, f32), nbt.tensor(1, type="f32"))
+    row, column = nbt.tensor([1, 2]), nbt.tensor([[3], [4]])
+    assert_same(run_defn(path, if3, nbt.tensor(0), row, column), nbt.tensor([[3, 3], [4, 4]]))
+    assert_same(run_defn(path, if3, nbt.tensor(1), row, column), nbt.tensor([[1, 2], [1, 2]]))
+
+
+def if_tuple(a, b, c):
+    return nbt.cond(a, lambda: ((a, b), c), lambda: ((c, b), a))
+
+
+def test_if_with_tuples(path):
+    t = nbt.tensor
+    assert_same(run_defn(path, if_tuple, t(0), t(10), t(20)), ((t(20), t(10)), t(0)))
+    assert_same(run_defn(path, if_tuple, t(1), t(10), t(20)), ((t(1), t(10)), t(20)))
+    assert_same(run_defn(path, if_tuple, t(0), t(10), t([20, 30])), ((t([20, 30]), t(10)), t([0, 0])))
+    assert_same(run_defn(path, if_tuple, t(1), t(10), t([20, 30])), ((t([1, 1]), t(10)), t([20, 30])))
+
+
+def test_if_with_matched_and_returned_tuples(path):
+    def if_tuple_match(a, b, c):
+        (x, y), z = if_tuple(a, b, c)
+        return x * y - z
+
+    t = nbt.tensor
+    assert_same(run_defn(path, if_tuple_match, t(0), t(10), t(20)), t(200))
+    assert_same(run_defn(path, if_tuple_match, t(1), t(10), t(20)), t(-10))
+    if_tuple_return = lambda a, b, c: if_tuple(a, b, c)[0]
+    assert_same(run_defn(path, if_tuple_return, t(0), t(10), t(20)), (t(20), t(10)))
+    assert_same(run_defn(path, if_tuple_return, t(1), t(10), t(20)), (t(1), t(10)))
+
+
+def test_if_with_map(path):
+    def if_map(a, b, c):
+        return nbt.cond(a, lambda: ({"a": a, "b": b, "c": 1}, c), lambda: ({"a": c, "b": b, "c": 2}, a))
+
+    t = nbt.tensor
+    assert_same(run_defn(path, if_map, t(0), t(10), t(20)), ({"a": t(20), "b": t(10), "c": t(2)}, t(0)))
+    assert_same(run_defn(path, if_map, t(1), t(10), t(20)), ({"a": t(1), "b": t(10), "c": t(1)}, t(20)))
+    expected = ({"a": t([20, 30]), "b": t(10), "c": t(2)}, t([0, 0]))
+    assert_same(run_defn(path, if_map, t(0), t(10), t([20, 30])), expected)
+    expected = ({"a": t([1, 1]), "b": t(10), "c": t(1)}, t([20, 30]))
+    assert_same(run_defn(path, if_map, t(1), t(10), t([20, 30])), expected)
+
+
+def test_print_value_with_options(path, capsys):
+    run_defn(path, lambda a, b: nbt.print_value(a + b, label="add"), nbt.tensor(1), nbt.tensor(2))
+    assert capsys.readouterr().out == f"add: {nbt.tensor(3)!r}\n"
+
+
+def test_print_value_with_mapping_function(path, capsys):
+    result = run_defn(path, lambda a, b: nbt.print_value(a + b, lambda x: repr(x * 2)), nbt.tensor(1), nbt.tensor(2))
+    assert_same(result, nbt.tensor(3))
+    assert capsys.readouterr().out == f"{nbt.tensor(6)!r}\n"
