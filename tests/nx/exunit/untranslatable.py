@@ -6,7 +6,52 @@ machinery (processes, protocols, macros, backends numbat does not have); `DELIBE
 holds numbat answers that differ from Nx on purpose. Nothing here is a bug: a bug is fixed.
 """
 
-UNTRANSLATABLE: dict[str, list[tuple[str, str]]] = {}
+_DEBUG_EXPR = (
+    "Nx's defn_test runs its defns under Nx.Defn.Debug and matches the %Expr{} structs they build (op names, "
+    "args such as squeeze's axes or the slice feeding it): numbat's expression graph is a view of JAX's trace "
+    "with its own lowering, so the port runs each defn and asserts its result (shape, type, names, values)."
+)
+_ELIXIR_COMPILE_TIME = (
+    "decided by Elixir while compiling the defn (a predicate on Nx.rank, opts[:boolean], an atom branch, a "
+    "missing `true ->` clause): in Python these are plain Python conditionals or syntax, with nothing of "
+    "numbat's to test."
+)
+_INSPECT_EXPR = (
+    "asserts inspect/1 of an unevaluated Nx.Defn.Expr, letter for letter; numbat's printed graph is its own "
+    "(the values the same expressions compute are ported)."
+)
+
+UNTRANSLATABLE: dict[str, list[tuple[str, str]]] = {
+    "nx/test/nx/defn_test.exs": [
+        (
+            (
+                "creation ops, tensor ops, broadcast, squeeze, conditional ops, reduce ops, operators, access, "
+                "lu, qr, svd, if, cond, while/3: the %Expr{} matches"
+            ),
+            _DEBUG_EXPR,
+        ),
+        (
+            (
+                "if: eliminates branches, eliminates complex branches, eliminates branches from transform, "
+                "evaluates boolean predicates, raises lazily; cond: eliminates branches, raises if cond is missing "
+                "last atom clause, raises on non-tensor return"
+            ),
+            _ELIXIR_COMPILE_TIME,
+        ),
+        (
+            "reduce ops: reduces raises on invalid expression",
+            "an Elixir closure capturing a defn variable from another context; Python closures have no contexts",
+        ),
+        ("while/3: constant", "never runs (its loop never ends): Nx only inspects the Debug expression"),
+        (
+            (
+                "while/3: tensor generator expression exact; cond: supports vectorized plain branches and container "
+                "branches (inspect); while/3: complex numbers (inspect)"
+            ),
+            _INSPECT_EXPR,
+        ),
+    ],
+}
 
 _REORDERED_AXES = (
     "Nx broadcasts vectorized axes that appear in another order by reshaping the devectorized data without "
