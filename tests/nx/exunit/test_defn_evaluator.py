@@ -226,3 +226,57 @@ def test_print_value_with_mapping_function(path, capsys):
     result = run_defn(path, lambda a, b: nbt.print_value(a + b, lambda x: repr(x * 2)), nbt.tensor(1), nbt.tensor(2))
     assert_same(result, nbt.tensor(3))
     assert capsys.readouterr().out == f"{nbt.tensor(6)!r}\n"
+
+
+# describe "hooks": Nx's hooks send messages to the test process; here they append to a list.
+
+
+def sender(sent, tag):
+    return lambda value: sent.append((tag, value))
+
+
+def test_basic_hook_with_overriddes(path):
+    sent = []
+
+    def basic_hook(a, b):
+        return nbt.hook(a + b, sender(sent, "default"), name="example")
+
+    assert_same(run_defn(path, basic_hook, 1, 2), nbt.tensor(3))
+    assert [tag for tag, _ in sent] == ["default"]
+    assert_same(sent.pop()[1], nbt.tensor(3))
+    assert_same(run_defn(path, basic_hook, 1, 2, hooks={"example": sender(sent, "custom")}), nbt.tensor(3))
+    assert [tag for tag, _ in sent] == ["custom"]
+    assert_same(sent.pop()[1], nbt.tensor(3))
+
+
+def test_hook_on_metadata_wrapped_expression(path):
+    sent = []
+    metadata_hook = lambda a: nbt.hook(nbt.stop_grad(nbt.add(a, 1)), sender(sent, "default"), name="example")
+    assert_same(run_defn(path, metadata_hook, 1), nbt.tensor(2))
+    assert len(sent) == 1
+    assert_same(sent[0][1], nbt.tensor(2))
+
+
+def test_container_hook_with_overriddes(path):
+    sent = []
+    container_hook = lambda a, b: nbt.hook((a, b), sender(sent, "default"), name="example")
+    assert_same(run_defn(path, container_hook, 1, 2), (nbt.tensor(1), nbt.tensor(2)))
+    assert len(sent) == 1 and sent[0][0] == "default"
+    assert_same(sent.pop()[1], (nbt.tensor(1), nbt.tensor(2)))
+    result = run_defn(path, container_hook, 1, 2, hooks={"example": sender(sent, "custom")})
+    assert_same(result, (nbt.tensor(1), nbt.tensor(2)))
+    assert len(sent) == 1 and sent[0][0] == "custom"
+    assert_same(sent.pop()[1], (nbt.tensor(1), nbt.tensor(2)))
+
+
+def test_hooks_inside_loops(path):
+    def hook_upto10(x):
+        return nbt.while_loop(lambda x: nbt.less(x, 10), lambda x: nbt.hook(x + 1, "while"), x)
+
+    sent = []
+    assert_same(run_defn(path, hook_upto10, 5), nbt.tensor(10))
+    assert sent == []
+    assert_same(run_defn(path, hook_upto10, 5, hooks={"while": sender(sent, "while")}), nbt.tensor(10))
+    assert [tag for tag, _ in sent] == ["while"] * 5
+    for (_, value), expected in zip(sent, [6, 7, 8, 9, 10]):
+        assert_same(value, nbt.tensor(expected))
