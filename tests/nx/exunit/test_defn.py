@@ -417,3 +417,50 @@ def test_while_tensor_generator(path):
 
     assert_same(run_defn(path, while_generator_sum, nbt.tensor([0, 1, 2, 3, 4])), nbt.tensor(10))
     assert_same(run_defn(path, while_generator_sum, nbt.iota((3, 3))), nbt.tensor([9, 12, 15]))
+
+
+def generator_sum(acc, values, unroll=1):
+    """Nx's `while acc, part <- values, unroll: n do acc + part end` over a tensor's
+    leading axis or a Python range: a counted while_loop, `unroll` bodies per iteration
+    (`True`: all of them)."""
+    count = len(values) if isinstance(values, range) else values.shape[0]
+    unroll = max(count, 1) if unroll is True else unroll
+    part = (lambda i: values.start + i * values.step) if isinstance(values, range) else (lambda i: values[i])
+    _, acc = nbt.while_loop(lambda s: s[0] < count, lambda s: (s[0] + 1, s[1] + part(s[0])), (0, acc), unroll=unroll)
+    return acc
+
+
+def test_while_tensor_generator_unrolled_integer_result(path):
+    fun = lambda t: generator_sum(0, t, unroll=3)
+    assert_same(run_defn(path, fun, nbt.tensor([1, 2, 3])), nbt.tensor(6))
+    assert_same(run_defn(path, fun, nbt.tensor([1, 2, 3, 4, 5, 6])), nbt.tensor(21))
+    assert_same(run_defn(path, fun, nbt.tensor([1, 2, 3, 4, 5, 6, 7, 8])), nbt.tensor(36))
+
+
+@pytest.mark.parametrize("unroll", [1, True, 3], ids=["plain", "unroll true", "unroll 3"])
+@pytest.mark.parametrize(
+    "acc, values, expected",
+    [
+        (0, range(5), 10),
+        (100, range(1, 11), 155),
+        (0, range(0), 0),
+        (100, range(0), 100),
+        (0, range(4, -1, -1), 10),
+        (100, range(10, 0, -1), 155),
+    ],
+    ids=["0..4", "1..10", "0..-1//1 from 0", "0..-1//1 from 100", "4..0//-1", "10..1//-1"],
+)
+def test_while_range_generator(path, acc, values, expected, unroll):
+    fun = lambda acc: generator_sum(acc, values, unroll=unroll)
+    assert_same(run_defn(path, fun, nbt.tensor(acc)), nbt.tensor(expected))
+
+
+def test_while_raises_on_mixed_return(path):
+    fun = lambda a, b: nbt.while_loop(lambda s: nbt.less(s[0], 10), lambda s: {"a": s[0], "b": s[1]}, (a, b))
+    with pytest.raises(nbt.ArgumentError, match="structure"):
+        run_defn(path, fun, nbt.tensor(0), nbt.tensor(1))
+
+
+def test_while_raises_if_given_a_non_scalar_as_condition(path):
+    with pytest.raises(nbt.ArgumentError, match="scalar"):
+        run_defn(path, upto10, nbt.tensor([0, 0]))
