@@ -22,6 +22,26 @@ _INSPECT_EXPR = (
 )
 
 UNTRANSLATABLE: dict[str, list[tuple[str, str]]] = {
+    "nx/test/nx/defn/evaluator_test.exs": [
+        (
+            "hooks: side effect hooks, side effect nested hooks, side effect nested hooks with default",
+            (
+                "Nx's tokens (create_token, hook_token, attach_token) order hooks that no result depends on; "
+                "numbat has no tokens: its hooks are ordered effects of the computation."
+            ),
+        ),
+        (
+            "concatenate and slice: the Nx.TemplateBackend errors",
+            "numbat's templates are not tensors of a backend; a template passed as an argument is refused by the defn.",
+        ),
+        ("cond cache: on lhs, on rhs, on both, with nested map, with nested condition", _DEBUG_EXPR),
+    ],
+    "nx/test/nx/defn/composite_test.exs": [
+        (
+            "traverse/2, traverse/3, reduce/3, flatten_list/3",
+            "Nx.Defn.Composite is Elixir's container traversal; numbat's containers are JAX pytrees (jax.tree_util).",
+        ),
+    ],
     "nx/test/nx/defn_test.exs": [
         (
             (
