@@ -30,7 +30,7 @@ import numpy as np
 
 from . import _check, _format, _tensor
 from ._scoped import scoped
-from ._tensor import Template, Tensor
+from ._tensor import Template, Tensor, array_of
 
 
 @typing.final
@@ -262,7 +262,7 @@ class Recorder:
         if found is not None:
             return found
         data = tensor.data
-        if isinstance(data, jax.core.Tracer):
+        if isinstance(array_of(tensor), jax.core.Tracer):
             return self._add(tensor, "constant", value="?")
         # A scalar operand's host data is already the values to show (and needs no copy).
         return self.constant(tensor, data if type(data) is np.ndarray else tensor.to_numpy())

@@ -67,6 +67,25 @@ def e(type="f32", backend=None):
     return _scalar(math.e, _float(type, "e"), backend)
 
 
+def i(type="c64", backend=None):
+    """The imaginary unit (a complex type).
+
+    >>> nbt.constants.i()
+    numbat.Tensor<
+      c64
+      0.0+1.0i
+    >
+    >>> nbt.constants.i("f32")
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: invalid type for complex number. Expected c64 or c128, got: f32
+    """
+    parsed = _types.parse(type)
+    if not parsed.is_complex:
+        raise ArgumentError(f"invalid type for complex number. Expected c64 or c128, got: {parsed}")
+    return _scalar(1j, parsed, backend)
+
+
 def nan(type="f32", backend=None):
     """Not a number.
 

@@ -148,7 +148,8 @@ def svd(tensor, full_matrices=True, max_iter=None):
 
 
 def eigh(tensor, max_iter=None, eps=None):
-    """Eigenvalues and eigenvectors (columns) of a symmetric (Hermitian) matrix. Left out,
+    """Eigenvalues and eigenvectors (columns) of a symmetric (Hermitian) matrix, both of the
+    input's floating type (complex eigenvalues, real-valued, for a complex input, as Nx). Left out,
     `max_iter` and `eps` mean LAPACK's eigh (EXLA's host custom call): eigenvalues ascending,
     to the type's precision; given (the other then takes Nx's default, 1_000 or 1.0e-4), Nx's
     own Jacobi algorithm, honoured as Nx: at most `max_iter` sweeps, stopping once the
@@ -175,11 +176,11 @@ def eigh(tensor, max_iter=None, eps=None):
     tensor = _matrix(tensor, "eigh", square=True)
     *batch, n, _ = tensor.shape
     type_ = _float(tensor)
-    options = {"max_iter": None, "eps": None, "compute": type_.dtype}  # the values are real, the input not
+    options = {"max_iter": None, "eps": None, "compute": type_.dtype}
     if max_iter is not None or eps is not None:
         options["max_iter"] = 1_000 if max_iter is None else _positive("eigh", "max_iter", max_iter, int)
         options["eps"] = 1.0e-4 if eps is None else _positive("eigh", "eps", eps)
-    values = _decompose(tensor, "eigh", (*batch, n), _types.to_real(type_), 0, **options)
+    values = _decompose(tensor, "eigh", (*batch, n), type_, 0, **options)  # complex for complex input, as Nx
     vectors = _decompose(tensor, "eigh", tensor.shape, type_, 1, **options)
     return values, vectors
 

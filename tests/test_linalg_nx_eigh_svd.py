@@ -122,7 +122,7 @@ def test_nx_algorithms_in_float_and_complex_types(type_, real):
     a = rng.normal(size=(3, 3)) + (1j * rng.normal(size=(3, 3)) if type_[0] == "c" else 0)
     h = a + a.conj().T
     values, vectors = nbt.linalg.eigh(nbt.tensor(h, type=type_), eps=1e-4)
-    assert (str(values.type), str(vectors.type)) == (real, type_)
+    assert (str(values.type), str(vectors.type)) == (type_, type_)  # Nx: complex eigenvalues for complex input
     values, vectors = values.to_numpy(), vectors.to_numpy()
     np.testing.assert_allclose(values, _by_magnitude(np.linalg.eigvalsh(h)), rtol=1e-5)
     assert _eigh_residual(h, values, vectors) < 3e-4 * np.abs(h).max()  # Nx's eps (1e-4) of the norm

@@ -101,7 +101,6 @@ def test_vectorize_matches_nx():
             "to have the same size in both tensors or one of them to have size 1, got 3 and 2",
         ),
         (lambda: float(nbt.vectorize(nbt.tensor([1.0]), "x")), "vectorized[x: 1]"),
-        (lambda: nbt.cond(nbt.vectorize(nbt.tensor([1]), "x"), lambda: 1, lambda: 2), "nbt.select"),
         (lambda: np.asarray(nbt.vectorize(nbt.tensor([1]), "x").data), "nbt.devectorize"),
         (lambda: nbt.debug_expr(nbt.exp)(nbt.vectorize(nbt.tensor([1.0]), "x")), "vectorized tensor"),
     ],

@@ -12,11 +12,14 @@ import jax
 
 from .. import _check, _expr, _format, _names, _shape, _types
 from .._errors import ArgumentError
+from .._ops._convert import tensor as new_tensor
 from .._ops._convert import to_tensor
 from .._ops.primitive.creation import as_type, broadcast
-from .._tensor import Template, Tensor, is_tensor
+from .._scoped import scoped
+from .._tensor import Template, Tensor, array_of, is_tensor
 from ..backends import _default, backend_transfer
 from ..backends.xla_backend import XLABackend
+from . import _effects, _vectorized_control
 
 
 def _tensor(value, backend) -> Tensor:
@@ -45,7 +48,7 @@ def _templates(tree) -> tuple:
 
 
 def _is_traced(tree) -> bool:
-    return any(isinstance(leaf.data, jax.core.Tracer) for leaf in _leaves(tree)[0] if isinstance(leaf, Tensor))
+    return any(isinstance(array_of(leaf), jax.core.Tracer) for leaf in _leaves(tree)[0] if isinstance(leaf, Tensor))
 
 
 def _placed(tree, backend):
@@ -76,20 +79,30 @@ def _predicate(pred, backend, where: str) -> Tensor:
     return pred
 
 
-def _abstract_outputs(fun, operands, backend):
+def _abstract_outputs(fun, operands, backend, numbers: list | None = None, vectorized: list | None = None):
     """The output structure and templates of `fun(*operands)`, found by tracing it
-    abstractly on XLA (nothing runs, nothing is recorded)."""
+    abstractly on XLA (nothing runs, nothing is recorded). `numbers`, if given, gets
+    each result leaf that is a Python number (else None); `vectorized`, whether each
+    result leaf is vectorized."""
     abstract_backend = backend if isinstance(backend, XLABackend) else XLABackend()
     leaves, treedef = _leaves(operands)
     structs = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in leaves]
 
     def run(*datas):
         inner = [Tensor(d, t.type, t.names, abstract_backend) for d, t in zip(datas, leaves)]
-        with _expr.recording(_expr.Recorder()), _default.default_backend(abstract_backend):
+        with (
+            _expr.recording(_expr.Recorder()),
+            _default.default_backend(abstract_backend),
+            scoped(_effects.abstract, True),
+        ):
             out = fun(*jax.tree_util.tree_unflatten(treedef, inner))
+            if numbers is not None:
+                numbers.extend(leaf if _types.is_number(leaf) else None for leaf in _leaves(out)[0])
             out = _as_state(out, abstract_backend, "cond branch result")
         found["out"] = _templates(out)
-        return [t.data for t in _leaves(out)[0]]
+        if vectorized is not None:
+            vectorized.extend(bool(t.vectorized_axes) for t in _leaves(out)[0])
+        return [array_of(t) for t in _leaves(out)[0]]
 
     found = {}
     with jax.enable_x64(True):
@@ -115,9 +128,35 @@ def _merge(results: list, where: str) -> tuple:
     return treedef, templates
 
 
+def _weak_types(results: list, numbers: list, templates: tuple) -> tuple:
+    """`templates` with the types of branch results that were Python numbers merged
+    weakly, as Nx merges literals: the other branches' types decide, a literal widening
+    them only if it does not fit (`if a, do: b, else: 0` keeps `b`'s u16)."""
+    out = []
+    for position, template in enumerate(templates):
+        strong = [r[1][position].type for r, n in zip(results, numbers) if n[position] is None]
+        literals = [n[position] for n in numbers if n[position] is not None]
+        if not strong or not literals:
+            out.append(template)
+            continue
+        type_ = strong[0]
+        for other in strong[1:]:
+            type_ = _types.merge(type_, other)
+        for literal in literals:
+            type_ = _types.merge_number(type_, literal)
+        out.append(Template(template.shape, type_, template.names))
+    return tuple(out)
+
+
 def _conform(result, templates: tuple, backend):
-    """`result` cast and broadcast to the merged `templates`."""
+    """`result` cast and broadcast to the merged `templates` (a Python number made a
+    tensor of its template's type directly, so that 1.4 in an f64 result is f64's 1.4)."""
+    raw, _ = _leaves(result)
     leaves, treedef = _leaves(_as_state(result, backend, "cond branch result"))
+    leaves = [
+        new_tensor(number, type=template.type, backend=backend) if _types.is_number(number) else leaf
+        for number, leaf, template in zip(raw, leaves, templates)
+    ]
     out = []
     for tensor, template in zip(leaves, templates):
         if tensor.type != template.type:
@@ -164,9 +203,18 @@ def cond(pred_or_clauses, *args):
         if not callable(fun):
             raise ArgumentError(f"cond: branches must be functions, got {type(fun).__name__} {fun!r}")
     backend = _default.current()
+    if any(_vectorized_control.is_vectorized(p) for p in preds):
+        return _vectorized_control.cond(preds, funs, operands, backend, cond, _abstract_outputs)
     preds = [_predicate(p, backend, "cond") for p in preds]
     operands = _as_state(tuple(operands), backend, "cond operand")
-    _, templates = _merge([_abstract_outputs(f, operands, backend) for f in funs], "cond")
+    numbers, vectorized = [[] for _ in funs], []
+    vectorized_operands = any(_vectorized_control.is_vectorized(leaf) for leaf in _leaves(operands)[0])
+    if not vectorized_operands:
+        results = [_abstract_outputs(f, operands, backend, found, vectorized) for f, found in zip(funs, numbers)]
+    if vectorized_operands or any(vectorized):  # vectorized operands or results: their axes merge per entry
+        return _vectorized_control.cond(preds, funs, operands, backend, cond, _abstract_outputs)
+    _, templates = _merge(results, "cond")
+    templates = _weak_types(results, numbers, templates)
     recorder = _expr.current()
     if recorder is None and not _is_traced((preds, operands)):
         for pred, fun in zip(preds, funs):
@@ -202,7 +250,7 @@ def _traced_cond(preds, funs, operands, templates, backend, recorder):
             result = jax.lax.cond(preds[0].data != 0, branches[0], branches[1], operands)
         else:
             result = jax.lax.switch(index, branches, operands)
-    if recorder is not None:
+    if recorder is not None and _leaves(result)[0]:  # a cond returning an empty container has no node
         inputs = tuple(preds) + tuple(_leaves(operands)[0])
         recorder.record_many("cond", inputs, {}, _leaves(result)[0], subgraphs=tuple(graphs))
     return result
@@ -248,6 +296,11 @@ def while_loop(condition, body, state, unroll: int = 1):
         raise ArgumentError(f"while_loop: unroll must be a positive int, got {unroll!r}")
     backend = _default.current()
     state = _as_state(state, backend, "while_loop state")
+    if any(_vectorized_control.is_vectorized(leaf) for leaf in _leaves(state)[0]):
+        with _expr.recording(_expr.Recorder()):  # only its vectorized axes matter
+            first = _tensor(condition(state), backend)
+        if first.vectorized_axes:
+            return _vectorized_control.while_loop(condition, body, state, first, while_loop, unroll)
     before = _templates(state)
     recorder = _expr.current()
     if recorder is None and not _is_traced(state):

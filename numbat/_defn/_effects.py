@@ -20,11 +20,14 @@ import numpy as np
 from .. import _check, _expr
 from .._errors import ArgumentError, HookError
 from .._ops import _dispatch
+from .._ops.composite.vectorization import devectorize
 from .._tensor import Tensor, is_tensor
 from ..backends.numpy_backend import NumPyBackend
 
 # The hooks of the defn being traced (its `hooks=` option), and whether the trace used any.
 _hooks: contextvars.ContextVar[dict | None] = contextvars.ContextVar("numbat_hooks", default=None)
+# Set while control flow traces a branch abstractly, for its result's templates only.
+abstract: contextvars.ContextVar[bool] = contextvars.ContextVar("numbat_abstract", default=False)
 _errors: list = []
 _errors_lock = threading.Lock()
 traced_callbacks = 0  # how many callbacks tracing has put into compiled code (a defn notes the change)
@@ -36,8 +39,12 @@ def _host_tensor(value, template: Tensor) -> Tensor:
 
 def _run(fun, value, what: str) -> None:
     """Calls `fun` on `value` (a tensor or a container of them) with host tensors: now,
-    or when the compiled code runs."""
+    or when the compiled code runs (never while control flow only finds its result's
+    templates). A vectorized tensor comes devectorized, its vectorized axes named, as in Nx."""
+    if abstract.get():
+        return
     leaves, treedef = jax.tree_util.tree_flatten(value, is_leaf=is_tensor)
+    leaves = [devectorize(leaf) if leaf.vectorized_axes else leaf for leaf in leaves]
     if not any(isinstance(leaf.data, jax.core.Tracer) for leaf in leaves):
         try:
             fun(jax.tree_util.tree_unflatten(treedef, [_host_tensor(t.data, t) for t in leaves]))
@@ -93,7 +100,8 @@ def hook(tensor, fun_or_name, name=None):
     >>> _ = double(nbt.tensor([1, 2]))
     seen [2 4]
     """
-    tensor = _dispatch.to_tensor(tensor)
+    if not isinstance(tensor, (tuple, list, dict)):  # a container of tensors passes whole, as in Nx
+        tensor = _dispatch.to_tensor(tensor)
     if isinstance(fun_or_name, str):
         return io_call(tensor, fun_or_name)
     if not callable(fun_or_name):

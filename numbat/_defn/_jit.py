@@ -10,7 +10,7 @@ import threading
 
 import jax
 
-from .. import _check, _expr
+from .. import _check, _expr, _types
 from .._errors import ArgumentError
 from .._tensor import Template, Tensor
 from . import _options, _signature
@@ -122,11 +122,15 @@ def compile(fun, args, **opts):
     for position, arg in enumerate(args):
         _check.nesting(f"argument {position} of compile", arg)
     leaves, treedef = jax.tree_util.tree_flatten(tuple(args), is_leaf=is_leaf)
+    if any(isinstance(leaf, Tensor) and leaf.vectorized_axes for leaf in leaves):
+        return _compiled_vectorized(target, leaves, treedef)
     templates = []
     for position, leaf in enumerate(leaves):
+        if _types.is_number(leaf):  # a number stands for a scalar tensor of its type, as in Nx
+            leaf = target._convert(leaf)
         if not is_leaf(leaf):
             raise ArgumentError(
-                f"compile takes templates or tensors (nbt.template(shape, type)); leaf {position} is {leaf!r}"
+                f"compile takes templates, tensors or numbers (nbt.template(shape, type)); leaf {position} is {leaf!r}"
             )
         templates.append(Template(tuple(leaf.shape), leaf.type, leaf.names))
     expected = _signature.Signature(treedef, tuple(templates), (), ())
@@ -140,6 +144,33 @@ def compile(fun, args, **opts):
                 f"{got.difference(expected)}"
             )
         return target.run(entry, tensors)
+
+    return compiled
+
+
+def _vectorized_signature(leaves: list) -> tuple:
+    return tuple(
+        (tuple(leaf.shape), str(leaf.type), leaf.names, leaf.vectorized_axes)
+        if isinstance(leaf, (Template, Tensor))
+        else ((), str(_types.infer(leaf)), (), ())
+        for leaf in leaves
+    )
+
+
+def _compiled_vectorized(target, leaves: list, treedef):
+    """`compile` for arguments with vectorized tensors: their vectorized axes join the
+    signature a call must match; the defn compiles them on the first call, as a vectorized
+    call of the defn does."""
+    expected = _vectorized_signature(leaves)
+
+    def compiled(*call_args):
+        got_leaves, got_treedef = jax.tree_util.tree_flatten(
+            tuple(call_args), is_leaf=lambda value: isinstance(value, (Template, Tensor))
+        )
+        got = _vectorized_signature(got_leaves)
+        if got_treedef != treedef or got != expected:
+            raise ArgumentError(f"{target.name} was compiled for {expected} and cannot take {got}")
+        return target(*call_args)
 
     return compiled
 

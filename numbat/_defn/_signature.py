@@ -109,6 +109,7 @@ def flatten(args: tuple, options: dict, to_tensor) -> tuple[Signature, list[Tens
         else:
             _check_hashable(leaf, f"argument leaf {position}")
             statics.append((position, leaf))
+    options = {key: _frozen(value) for key, value in options.items()}
     for key, value in options.items():
         _check_hashable(value, f"option {key!r}")
     return Signature(treedef, tuple(templates), tuple(statics), tuple(sorted(options.items()))), tensors
@@ -121,6 +122,14 @@ def unflatten(signature: Signature, tensors: list[Tensor]) -> tuple:
     count = len(signature.templates) + len(statics)
     leaves = [statics[i] if i in statics else next(tensor_iter) for i in range(count)]
     return jax.tree_util.tree_unflatten(signature.treedef, leaves)
+
+
+def _frozen(value):
+    """An option's list (`axes=[1]`, as Nx's keyword lists take) as a tuple, so that it keys
+    the compiled entry; the function receives the tuple."""
+    if type(value) is list:
+        return tuple(_frozen(item) for item in value)
+    return value
 
 
 def _check_hashable(value, where: str) -> None:

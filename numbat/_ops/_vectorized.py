@@ -15,6 +15,8 @@ vectorized axis; on the NumPy backend it runs per entry and the results are stac
 
 from __future__ import annotations
 
+import functools
+
 import jax
 import numpy as np
 
@@ -94,14 +96,40 @@ def _per_entry(op, out, inputs, backend, params, arrays, has, sizes) -> np.ndarr
 
 
 def _mapped(op, out, inputs, backend, params, arrays, has, count: int):
+    templates = tuple((t.type, t.names) for t in inputs)
+    traced = any(isinstance(a, jax.core.Tracer) for a in arrays)
+    params_key = _hashable(params)
+    if not traced and params_key is not None:
+        # Eager on XLA: one jitted kernel, as the op's own eager kernel is, so that XLA
+        # fuses (and rounds) an entry as it does the same op on a tensor that is not vectorized.
+        arrays = [jax.numpy.asarray(a) if isinstance(a, np.ndarray) else a for a in arrays]
+        with jax.enable_x64(True):
+            return _mapped_kernel(backend, op, out, params_key, templates, has, count, *arrays)
+    return mapped(_one_entry(backend, op, out, templates, params), arrays, has, count)
+
+
+def _one_entry(backend, op, out, templates, params):
     method = getattr(backend, op)
-    templates = [(t.type, t.names) for t in inputs]
 
     def one(*datas):
         inner = [Tensor(d, type_, names, backend) for d, (type_, names) in zip(datas, templates)]
         return method(out, *inner, **params).data
 
-    return mapped(one, arrays, has, count)
+    return one
+
+
+def _hashable(params: dict):
+    key = tuple(params.items())
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4, 5, 6))
+def _mapped_kernel(backend, op, out, params_key, templates, has, count, *arrays):
+    return mapped(_one_entry(backend, op, out, templates, dict(params_key)), arrays, has, count)
 
 
 def mapped(fun, arrays, has, count: int):

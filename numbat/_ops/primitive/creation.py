@@ -144,6 +144,7 @@ def broadcast(tensor, shape, axes=None, names=None) -> Tensor:
         axes = _check.sequence("broadcast", "axes", axes, of="axis positions")
     if not builtins.all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
         raise ArgumentError(f"broadcast axes must be ints, got {list(axes)!r}")
+    axes = tuple(a + len(shape) if -len(shape) <= a < 0 else a for a in axes)  # negative axes count from the end
     if len(axes) != tensor.rank or sorted(axes) != list(axes) or any(not 0 <= a < len(shape) for a in axes):
         raise ArgumentError(f"broadcast axes {list(axes)} must be {tensor.rank} increasing axes of shape {shape}")
     for size, axis in zip(tensor.shape, axes):

@@ -191,8 +191,10 @@ def _lapack_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def _pinv(a, eps):
-    """Nx's pseudo-inverse: singular values below `eps` count as zero (an all-zero matrix gives zeros)."""
-    u, s, vt = jnp.linalg.svd(a, full_matrices=False)
+    """Nx's pseudo-inverse: singular values below `eps` count as zero (an all-zero matrix gives zeros).
+    The SVD is Nx's (its default 100 iterations), which gives a rank-deficient matrix exact zero
+    singular values where LAPACK's leave rounding noise above `eps` to blow up."""
+    u, s, vt = _nx_eigh_svd.batched_svd(a, False, 100)
     small = jnp.abs(s) < eps
     inverse = jnp.where(small, 0, 1 / jnp.where(small, 1, s)).astype(s.dtype)
     return jnp.matmul(jnp.conj(jnp.swapaxes(vt, -1, -2)), inverse[..., None] * jnp.conj(jnp.swapaxes(u, -1, -2)))

@@ -166,8 +166,12 @@ def user_combiner(backend, fun, out: Template):
     def combine(left, right):
         with recording(None):
             result = fun(Tensor(left, out.type, (), backend), Tensor(right, out.type, (), backend))
+        if isinstance(result, (bool, int, float, complex)) and not isinstance(result, bool):
+            return backend.xp.full((), result, dtype=out.type.dtype)  # a constant, as in Nx
         if not isinstance(result, Tensor):
             raise ArgumentError(f"the reducing function must return a tensor, got {type(result).__name__} {result!r}")
+        if result.shape != np.broadcast_shapes(np.shape(left), np.shape(right)):  # scalars, or NumPy's rows at once
+            raise ArgumentError(f"reduce function must return a scalar tensor, got: {result.shape}")
         return backend.xp.asarray(result.data).astype(out.type.dtype)
 
     return combine

@@ -128,12 +128,16 @@ def assert_equal(actual, expected):
 
 
 def assert_all_close(actual, expected, atol=1e-4, rtol=1e-4, equal_nan=False):
-    """`Nx.Testing.assert_all_close`: `|a - e| <= atol + rtol * |e|` everywhere."""
+    """`Nx.Testing.assert_all_close`: `|a - e| <= atol + rtol * |e|` everywhere (the shapes
+    broadcast, as in `Nx.all_close`)."""
 
     def check(a, e):
         a, e = _tensor(a), _tensor(e)
         av, ev = _values(a), _values(e)
-        assert av.shape == ev.shape or av.shape == () or ev.shape == (), f"shapes {av.shape} != {ev.shape}"
+        try:
+            np.broadcast_shapes(av.shape, ev.shape)
+        except ValueError:
+            raise AssertionError(f"shapes {av.shape} and {ev.shape} do not broadcast") from None
         assert np.allclose(av, ev, atol=atol, rtol=rtol, equal_nan=equal_nan), f"\n{a}\nnot close to\n{e}"
 
     _walk(actual, expected, check)
@@ -162,3 +166,14 @@ def assert_same_rounded(actual, expected, rtol=1e-5):
         assert np.allclose(_values(a), _values(e), rtol=rtol, atol=0), f"\n{a}\nnot within {rtol} of\n{e}"
 
     _walk(actual, expected, check)
+
+
+def run_defn(path: str, fun, *args, **options):
+    """A defn (Nx's `defn`, which Nx's tests run on the evaluator) on `path`: "jit" compiles
+    it with XLA; "numpy" and "xla" run it on the evaluator over that backend, the
+    arguments moved there first."""
+    if path in ("jit", "evaluator"):
+        return run(path, fun, *args, **options)
+    backend = BACKENDS[path]()
+    with nbt.default_backend(backend):
+        return nbt.defn(fun, compiler="evaluator", **options)(*_on_backend(args, backend))
