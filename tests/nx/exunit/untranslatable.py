@@ -336,6 +336,14 @@ DELIBERATE.update(
             ),
             ("window_scatter_min/max / window_scatter_min", "as window_scatter_max"),
             (
+                "window_min_max rule / works with window_min, same padding, large kernel",
+                (
+                    "Nx's binary backend pads window_scatter_min's operand with the init value 0, which wins the "
+                    "windows reaching into the padding (Nx: 1.0 at [1][1] alone); XLA's select_and_scatter (EXLA) "
+                    "never selects padding, so each window's minimum gets its gradient: the true derivative"
+                ),
+            ),
+            (
                 "window_scatter_min/max / grad_composed_window_scatter_max",
                 "exact f32 equality of a computed value: numbat's f32 kernels (XLA) round differently from Nx's binary backend (f64 arithmetic rounded per op); ported with assert_same_rounded (type, shape, names equal; values within 1e-5) (the init value's gradient)",
             ),
