@@ -195,7 +195,7 @@ NOT_COMPARED = {
     **dict.fromkeys(("axes", "axis_index", "axis_size", "bit_size", "byte_size", "compatible"), _METADATA),
     **dict.fromkeys(("flat_size", "names", "rank", "shape", "size", "type", "to_template", "template"), _METADATA),
     **dict.fromkeys(("tensor", "to_tensor", "to_number", "to_binary", "to_flat_list", "to_list"), _HOST),
-    "from_binary": _HOST,
+    **dict.fromkeys(("from_binary", "from_dlpack"), _HOST),
     **dict.fromkeys(("defn", "jit", "jit_apply", "compile", "debug_expr", "debug_expr_apply"), _DEFN),
     **dict.fromkeys(("default_defn_options", "global_default_defn_options", "is_cached"), _DEFN),
     **dict.fromkeys(("grad", "value_and_grad", "jacobian", "custom_grad"), _DEFN),

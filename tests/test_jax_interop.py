@@ -517,3 +517,14 @@ def test_numpy_type_codes_are_refused_with_the_nx_name(code, nx_name):
 def test_f8_is_nx_s_8_bit_float_not_numpy_s_float64():
     assert str(nbt.tensor([1.0], type="f8").type) == "f8"
     assert nbt.tensor([1.0], type="f8").type.dtype.itemsize == 1
+
+
+@pytest.mark.parametrize("backend", [nbt.NumPyBackend(), nbt.XLABackend()], ids=["numpy", "xla"])
+def test_from_dlpack_of_what_the_importer_cannot_take_is_a_numbat_error(backend):
+    # Found by the fuzz and the allocation sweep: an object array and a read-only (zero-stride) view
+    # ended in DLPack's own BufferError.
+    with pytest.raises(nbt.ArgumentError, match="from_dlpack: .* cannot import this array"):
+        nbt.from_dlpack(np.array([1, 1, 1], dtype=object), backend=backend)
+    if isinstance(backend, nbt.XLABackend):
+        with pytest.raises(nbt.ArgumentError, match="readonly"):
+            nbt.from_dlpack(np.broadcast_to(np.float64(1), (10, 10)), backend=backend)

@@ -18,7 +18,7 @@ from jax.sharding import NamedSharding, PartitionSpec
 import numbat as nbt
 from numbat import _bench, _client, cli
 from numbat._defn import _compiler
-from numbat.xla import _disk_cache, _lowering, _sharding
+from numbat.xla import _disk_cache, _export, _lowering, _sharding, _signing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -209,7 +209,8 @@ def test_one_lowering_gives_every_view_the_precision_the_call_runs(tmp_path):
     for text in (hlo, report.hlo, ran):
         assert "operand_precision={highest,highest}" in text
     assert _strip_locations(hlo) == _strip_locations(ran)
-    exported = jax.export.deserialize(bytearray(blob[blob.index(b"}") + 1 :]))
+    _, payload = _export._header(memoryview(blob)[len(_export._PORTABLE) + _signing.MAC_BYTES :])
+    exported = jax.export.deserialize(bytearray(payload))
     assert "precision = [HIGHEST, HIGHEST]" in exported.mlir_module()
     # The disk cache names its entry by the key of the same lowering the views use.
     nbt.defn(matmul, precision="highest", cache=str(tmp_path))(*args)
@@ -229,7 +230,8 @@ def test_options_given_with_a_defn_merge_over_its_own_in_every_view():
     blob = nbt.xla.serialize(matmul, args, precision="highest", portable=True)
     assert "precision = [HIGHEST, HIGHEST]" in mlir
     assert "operand_precision={highest,highest}" in hlo and "operand_precision={highest,highest}" in report.hlo
-    exported = jax.export.deserialize(bytearray(blob[blob.index(b"}") + 1 :]))
+    _, payload = _export._header(memoryview(blob)[len(_export._PORTABLE) + _signing.MAC_BYTES :])
+    exported = jax.export.deserialize(bytearray(payload))
     assert "precision = [HIGHEST, HIGHEST]" in exported.mlir_module()
     # The defn's own options stay where none are given, and are overridden, not dropped, where some are.
     highest = nbt.defn(matmul, precision="highest")

@@ -103,17 +103,18 @@ def from_dlpack(array, names=None, backend=None) -> Tensor:
             f"got {builtins.type(array).__name__} {_preview(array)}; nbt.tensor reads lists and numbers"
         )
     backend = _default.resolve(backend)
-    if isinstance(backend, XLABackend):
-        with jax.enable_x64(True):  # f64 stays f64
-            data = jax.dlpack.from_dlpack(array, device=backend.device)
-    else:
-        try:
+    try:
+        if isinstance(backend, XLABackend):
+            with jax.enable_x64(True):  # f64 stays f64
+                data = jax.dlpack.from_dlpack(array, device=backend.device)
+        else:
             data = np.from_dlpack(array)
-        except (RuntimeError, BufferError, TypeError) as error:  # a dtype or a device NumPy cannot take
-            raise ArgumentError(
-                f"from_dlpack: NumPy cannot import this array ({error}); the XLA backend takes what JAX "
-                "does: nbt.from_dlpack(array, backend=nbt.XLABackend())"
-            ) from error
+    except (RuntimeError, BufferError, TypeError, ValueError) as error:  # a dtype, device or layout it cannot take
+        other = "the XLA backend takes what JAX does" if not isinstance(backend, XLABackend) else "nbt.tensor copies"
+        raise ArgumentError(
+            f"from_dlpack: {'JAX' if isinstance(backend, XLABackend) else 'NumPy'} cannot import this array "
+            f"({error}); {other}"
+        ) from None
     if isinstance(array, Tensor):
         type_, names = array.type, array.names if names is None else names
     else:
