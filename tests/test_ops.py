@@ -137,6 +137,13 @@ def test_backends_agree_and_transfer():
     assert isinstance(copy.data, np.ndarray)
 
 
+@pytest.mark.parametrize("move", [nbt.backend_transfer, nbt.backend_copy])
+def test_moving_a_template_is_a_numbat_error(move):
+    # Found by the fuzz: a Template is a NamedTuple, which the container walk took for a tuple.
+    with pytest.raises(nbt.ArgumentError, match="got Template"):
+        move(nbt.template((2,), "f32"), nbt.NumPyBackend())
+
+
 def test_default_backend_scopes_and_global():
     with nbt.default_backend(nbt.NumPyBackend()):
         assert isinstance(nbt.tensor([1]).data, np.ndarray)

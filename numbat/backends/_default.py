@@ -83,7 +83,7 @@ def _check(backend) -> AbstractBackend:
 def _containers(fun, value, backend, op: str):
     """`fun` over the tensors of a tuple, list or dict (numbers become tensors on `backend`), as
     Nx's backend functions take any container."""
-    if isinstance(value, (tuple, list)):
+    if type(value) in (tuple, list):  # not a NamedTuple such as a Template
         return type(value)(_containers(fun, item, backend, op) for item in value)
     if isinstance(value, dict):
         return {key: _containers(fun, item, backend, op) for key, item in value.items()}
