@@ -370,3 +370,42 @@ DELIBERATE.update(
         ],
     }
 )
+
+
+# kernel_test.exs and the rest of defn_test.exs (branch exunit-rest), ported in test_defn_kernel.py and
+# test_defn_rest.py.
+_ELIXIR_MACROS = (
+    "Elixir's macros, imports, aliases and module attributes (defmacro, require, alias, Kernel.+ by its module, "
+    "unquote'd names, @attributes): Python functions and closures play their part, with nothing of numbat's to test"
+)
+_TOKENS = (
+    "Nx's tokens (create_token, hook_token, attach_token) and the %Expr{op: :hook} struct with its inspect text; "
+    "numbat has no tokens (its hooks are ordered effects of the computation): test_defn_kernel.py runs hook/2,3 "
+    "with a name, a function and both, and checks what the hook returns and what its function sees"
+)
+_ELIXIR_COMPILE_ERRORS = (
+    "a CompileError, FunctionClauseError or UndefinedFunctionError Elixir raises while compiling or dispatching "
+    "the defn's Elixir code (an undefined or non-defn function, a literal or repeated variable in a pattern, "
+    "guards on outside variables, no matching deftransform clause); in Python these are Python's own errors "
+    "(NameError, SyntaxError, TypeError) before numbat sees anything"
+)
+UNTRANSLATABLE.update(
+    {
+        "nx/test/nx/defn/kernel_test.exs": [
+            ("with numbers: ..", "Elixir's Range 1..2; Python's range and slices are Python's"),
+            ("tokens: hook/2,3 (the %Expr{op: :hook} matches and inspect)", _TOKENS),
+            ("tokens: hook_token/3,4", _TOKENS),
+            (
+                "macros: raise outside of defn",
+                (
+                    "Nx.Defn.Kernel.if is a macro that exists only inside defn; numbat's nbt.cond is a function "
+                    "that works inside and outside a defn"
+                ),
+            ),
+            (
+                "doctest Nx.Defn.Kernel: keyword!, assert_keys, elem",
+                "Elixir keyword lists and tuples; the access doctests (t[..], t[1..2], t[1..2//1]) are ported",
+            ),
+        ],
+    }
+)
