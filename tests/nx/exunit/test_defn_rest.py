@@ -199,6 +199,21 @@ def test_remote_defn(path):
     assert_same(call_defn(path, dynamic, 1, 2, remote=remote), nbt.tensor(3))
 
 
+def test_plain_python_functions_and_print_inside_defn(path, capsys):
+    # Nx refuses a remote function not defined with defn, and IO.inspect, inside a defn; numbat
+    # traces any Python function of numbat ops, and print shows the tensor being traced
+    # (untranslatable.DELIBERATE).
+    def not_defn(a, b):
+        return nbt.add(a, b)
+
+    def add_two_io(a, b):
+        print((a, b))
+        return not_defn(a, b)
+
+    assert_same(run_defn(path, add_two_io, 1, 2), nbt.tensor(3))
+    assert "numbat.Tensor<" in capsys.readouterr().out
+
+
 # describe "case/2" and "raise/2": Python conditionals on the (static) shapes; a Python
 # exception raised while the defn traces reaches the caller as it is.
 
@@ -281,6 +296,16 @@ def test_default_arguments_exclusively(path):
     iota_opts = lambda **opts: nbt.iota((1,), **opts)
     assert str(call_defn(path, iota_opts).type) == "s32"
     assert str(call_defn(path, iota_opts, type="f64").type) == "f64"
+
+
+def test_default_arguments_have_their_own_cache_key():
+    # Nx's Debug compiler caches per option; numbat's compiled defns do (the evaluator compiles nothing).
+    t = nbt.tensor([[1, 2], [3, 4]])
+    sum_axis_expr = nbt.jit(lambda a, axes=None: nbt.sum(a, axes=axes))
+    sum_axis_expr(t, axes=[0])
+    assert nbt.is_cached(sum_axis_expr, [t], axes=[0]) and not nbt.is_cached(sum_axis_expr, [t], axes=[1])
+    sum_axis_expr(t, axes=[1])
+    assert nbt.is_cached(sum_axis_expr, [t], axes=[0]) and nbt.is_cached(sum_axis_expr, [t], axes=[1])
 
 
 def test_private_definitions(path):

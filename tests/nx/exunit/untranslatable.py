@@ -409,3 +409,70 @@ UNTRANSLATABLE.update(
         ],
     }
 )
+
+_PARAMETER_MATCHES = (
+    "the %Expr{op: :parameter, args: [i]} matches of the operands (which parameter each is): numbat's expression "
+    "graph is JAX's trace; the port asserts the result's shape, type and value"
+)
+_ELIXIR_FUNCTION_HEADS = (
+    "Elixir function heads: multi-clause deftransforms with guards, bodiless heads declaring defaults, pattern "
+    "matches on literals (-2, +2) and on structs (%URI{}, %Regex{}); Python has one body per function and plain "
+    "conditionals, with nothing of numbat's to test (the single-clause defaults and guards are ported)"
+)
+UNTRANSLATABLE["nx/test/nx/defn_test.exs"] += [
+    ("doctest Nx.Defn", "Nx.Defn's doctests; numbat's defn, jit and grad carry their own (tests/test_doctests.py)"),
+    (
+        "Nx.tensor: warns if not constant; private definitions: warns when unused, are not exported",
+        "Elixir compile-time warnings and module exports (function_exported?); a Python function has neither",
+    ),
+    (
+        (
+            "tuple: pattern matching on signature, with alias, inside body (2 asserts each); map: on signature, with "
+            "alias, inside body, access (2 each), dot on maps (3: Elixir's map.key); updates a map (1); anonymous "
+            "functions args: calls directly (2), receives multiple in tuple (4)"
+        ),
+        _PARAMETER_MATCHES,
+    ),
+    ("macros: external, internal, aliases, kernel alias, dynamic name", _ELIXIR_MACROS),
+    (
+        (
+            "remote functions: undefined remote; case/2: raises on outside variables in guards, raises if not tuple, "
+            "atom, integer, or struct; compilation errors (5 tests); deftransform: multi-clause raises for no clause "
+            "matching args"
+        ),
+        _ELIXIR_COMPILE_ERRORS,
+    ),
+    (
+        (
+            "unary ops: unary + and - with hard matches (2); case/2: matches struct names (4); deftransform: "
+            "bodiless head (6), multi-clause + multi-arity (5)"
+        ),
+        _ELIXIR_FUNCTION_HEADS,
+    ),
+    (
+        (
+            "deftransform: can call deftransform functions from within defn (inspect); metadata: supports vectorization "
+            "(4 inspects)"
+        ),
+        _INSPECT_EXPR,
+    ),
+]
+DELIBERATE.setdefault("nx/test/nx/defn_test.exs", []).extend(
+    [
+        (
+            "remote functions: not defn remote, IO remote",
+            (
+                "Nx raises for a function not defined with defn, and for IO.inspect, inside a defn; numbat traces any "
+                "Python function of numbat ops (Python has no defn/def split), and print shows the traced tensor. "
+                "Ported as the result of such a defn"
+            ),
+        ),
+        (
+            "raise/2: raises ArgumentError, raises RuntimeError (the exact message)",
+            (
+                "numbat re-raises an exception from the traced function with the same class and message, followed by "
+                "the defn's name and input types: the port asserts the message's start"
+            ),
+        ),
+    ]
+)
