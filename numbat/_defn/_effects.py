@@ -92,7 +92,9 @@ def raise_pending() -> None:
 def hook(tensor, fun_or_name, name=None):
     """Calls `fun_or_name(value)` with the tensor's value when the code runs, and returns
     `tensor`. With a name (a string) instead of a function, the defn's `hooks=` option
-    supplies the function, or nothing happens.
+    supplies the function, or nothing happens. A name and a function, in either order
+    (`nbt.hook(t, "seen", fun)` as Nx's hook/3, or `nbt.hook(t, fun, name="seen")`), name
+    a hook whose function `hooks=` may replace.
 
     >>> @nbt.defn(hooks={"seen": lambda t: print("seen", t.to_numpy())})
     ... def double(t):
@@ -103,7 +105,14 @@ def hook(tensor, fun_or_name, name=None):
     if not isinstance(tensor, (tuple, list, dict)):  # a container of tensors passes whole, as in Nx
         tensor = _dispatch.to_tensor(tensor)
     if isinstance(fun_or_name, str):
-        return io_call(tensor, fun_or_name)
+        if name is None:
+            return io_call(tensor, fun_or_name)
+        if not callable(name):
+            raise ArgumentError(
+                f"hook got the name {fun_or_name!r} and then {type(name).__name__} {name!r}: "
+                "give a name and a function, as nbt.hook(t, name, fun) or nbt.hook(t, fun, name=name)"
+            )
+        return io_call(tensor, fun_or_name, name, _kind="hook")
     if not callable(fun_or_name):
         raise ArgumentError(f"hook needs a function or a hook name, got {type(fun_or_name).__name__} {fun_or_name!r}")
     return io_call(tensor, name or getattr(fun_or_name, "__name__", "hook"), fun_or_name, _kind="hook")

@@ -582,13 +582,23 @@ def clip(tensor, min, max):
 
 
 def stop_grad(tensor):
-    """The identity, except that gradients do not flow through it.
+    """The identity, except that gradients do not flow through it. A tuple or dict of
+    tensors (Nx's containers) comes back as the same container, each tensor stopped.
 
     >>> nbt.grad(lambda x: nbt.sum(x * nbt.stop_grad(x)))(nbt.tensor([1.0, 2.0]))
     numbat.Tensor<
       f32[2]
       [1.0, 2.0]
     >
+    >>> nbt.grad(lambda x: nbt.sum(nbt.stop_grad((x, x))[0] * x))(nbt.tensor([1.0, 2.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.0, 2.0]
+    >
     """
+    if type(tensor) is tuple:
+        return tuple(stop_grad(item) for item in tensor)
+    if type(tensor) is dict:
+        return {key: stop_grad(item) for key, item in tensor.items()}
     tensor = _dispatch.to_tensor(tensor)
     return _dispatch.run("stop_grad", Template(tensor.shape, tensor.type, tensor.names), (tensor,))

@@ -370,3 +370,109 @@ DELIBERATE.update(
         ],
     }
 )
+
+
+# kernel_test.exs and the rest of defn_test.exs (branch exunit-rest), ported in test_defn_kernel.py and
+# test_defn_rest.py.
+_ELIXIR_MACROS = (
+    "Elixir's macros, imports, aliases and module attributes (defmacro, require, alias, Kernel.+ by its module, "
+    "unquote'd names, @attributes): Python functions and closures play their part, with nothing of numbat's to test"
+)
+_TOKENS = (
+    "Nx's tokens (create_token, hook_token, attach_token) and the %Expr{op: :hook} struct with its inspect text; "
+    "numbat has no tokens (its hooks are ordered effects of the computation): test_defn_kernel.py runs hook/2,3 "
+    "with a name, a function and both, and checks what the hook returns and what its function sees"
+)
+_ELIXIR_COMPILE_ERRORS = (
+    "a CompileError, FunctionClauseError or UndefinedFunctionError Elixir raises while compiling or dispatching "
+    "the defn's Elixir code (an undefined or non-defn function, a literal or repeated variable in a pattern, "
+    "guards on outside variables, no matching deftransform clause); in Python these are Python's own errors "
+    "(NameError, SyntaxError, TypeError) before numbat sees anything"
+)
+UNTRANSLATABLE.update(
+    {
+        "nx/test/nx/defn/kernel_test.exs": [
+            ("with numbers: ..", "Elixir's Range 1..2; Python's range and slices are Python's"),
+            ("tokens: hook/2,3 (the %Expr{op: :hook} matches and inspect)", _TOKENS),
+            ("tokens: hook_token/3,4", _TOKENS),
+            (
+                "macros: raise outside of defn",
+                (
+                    "Nx.Defn.Kernel.if is a macro that exists only inside defn; numbat's nbt.cond is a function "
+                    "that works inside and outside a defn"
+                ),
+            ),
+            (
+                "doctest Nx.Defn.Kernel: keyword!, assert_keys, elem",
+                "Elixir keyword lists and tuples; the access doctests (t[..], t[1..2], t[1..2//1]) are ported",
+            ),
+        ],
+    }
+)
+
+_PARAMETER_MATCHES = (
+    "the %Expr{op: :parameter, args: [i]} matches of the operands (which parameter each is): numbat's expression "
+    "graph is JAX's trace; the port asserts the result's shape, type and value"
+)
+_ELIXIR_FUNCTION_HEADS = (
+    "Elixir function heads: multi-clause deftransforms with guards, bodiless heads declaring defaults, pattern "
+    "matches on literals (-2, +2) and on structs (%URI{}, %Regex{}); Python has one body per function and plain "
+    "conditionals, with nothing of numbat's to test (the single-clause defaults and guards are ported)"
+)
+UNTRANSLATABLE["nx/test/nx/defn_test.exs"] += [
+    ("doctest Nx.Defn", "Nx.Defn's doctests; numbat's defn, jit and grad carry their own (tests/test_doctests.py)"),
+    (
+        "Nx.tensor: warns if not constant; private definitions: warns when unused, are not exported",
+        "Elixir compile-time warnings and module exports (function_exported?); a Python function has neither",
+    ),
+    (
+        (
+            "tuple: pattern matching on signature, with alias, inside body (2 asserts each); map: on signature, with "
+            "alias, inside body, access (2 each), dot on maps (3: Elixir's map.key); updates a map (1); anonymous "
+            "functions args: calls directly (2), receives multiple in tuple (4)"
+        ),
+        _PARAMETER_MATCHES,
+    ),
+    ("macros: external, internal, aliases, kernel alias, dynamic name", _ELIXIR_MACROS),
+    (
+        (
+            "remote functions: undefined remote; case/2: raises on outside variables in guards, raises if not tuple, "
+            "atom, integer, or struct; compilation errors (5 tests); deftransform: multi-clause raises for no clause "
+            "matching args"
+        ),
+        _ELIXIR_COMPILE_ERRORS,
+    ),
+    (
+        (
+            "unary ops: unary + and - with hard matches (2); case/2: matches struct names (4); deftransform: "
+            "bodiless head (6), multi-clause + multi-arity (5)"
+        ),
+        _ELIXIR_FUNCTION_HEADS,
+    ),
+    (
+        (
+            "deftransform: can call deftransform functions from within defn (inspect); metadata: supports vectorization "
+            "(4 inspects)"
+        ),
+        _INSPECT_EXPR,
+    ),
+]
+DELIBERATE.setdefault("nx/test/nx/defn_test.exs", []).extend(
+    [
+        (
+            "remote functions: not defn remote, IO remote",
+            (
+                "Nx raises for a function not defined with defn, and for IO.inspect, inside a defn; numbat traces any "
+                "Python function of numbat ops (Python has no defn/def split), and print shows the traced tensor. "
+                "Ported as the result of such a defn"
+            ),
+        ),
+        (
+            "raise/2: raises ArgumentError, raises RuntimeError (the exact message)",
+            (
+                "numbat re-raises an exception from the traced function with the same class and message, followed by "
+                "the defn's name and input types: the port asserts the message's start"
+            ),
+        ),
+    ]
+)
