@@ -185,13 +185,16 @@ def _erf_inv(z, log=jnp.log):
 
 
 def normal(key, mean, deviation, shape: tuple, type_: Type):
-    """Normal floats: `sqrt(2) * erf_inv(u)` for u uniform in (-1, 1), scaled and shifted."""
+    """Normal floats: `sqrt(2) * erf_inv(u)` for u uniform in (-1, 1), scaled and shifted,
+    each step rounded to the type in the order Nx's defn runs them: its expression builder
+    moves the constant `sqrt(2)` of `deviation * (sqrt(2) * erf_inv(u))` to the left, so the
+    draw is `sqrt(2) * (deviation * erf_inv(u)) + mean`."""
 
     def draw(key, real: Type, shape):
         u = uniform(key, _next_after_minus_1(real), 1.0, shape, real)
         erf_inv = functools.partial(_erf_inv, log=_log if real.bits <= 32 else jnp.log)
-        standard = _in_f64(jnp.sqrt, jnp.asarray(2, real.dtype)) * _in_f64(erf_inv, u)
-        return _cast(deviation, real) * standard + _cast(mean, real)
+        sqrt_2 = _in_f64(jnp.sqrt, jnp.asarray(2, real.dtype))
+        return sqrt_2 * (_cast(deviation, real) * _in_f64(erf_inv, u)) + _cast(mean, real)
 
     return _real(type_, draw, key, shape)
 
