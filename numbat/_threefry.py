@@ -24,6 +24,7 @@ import ml_dtypes
 import numpy as np
 from jax import lax
 
+from . import _nx_cholesky
 from ._types import Type, merge
 
 # The mantissa width of each float type (Nx's `mantissa_shift`).
@@ -263,7 +264,7 @@ def multivariate_normal(key, mean, covariance, shape: tuple, type_: Type, method
     f32 and rounded to `type_`."""
     work = covariance.astype(jnp.float32 if type_.dtype.itemsize < 4 else type_.dtype)  # f16, bf16, f8: f32
     if method == "cholesky":
-        factor = jnp.linalg.cholesky(work)
+        factor = _nx_cholesky.cholesky(work)
     elif method == "svd":
         u, s, _ = jnp.linalg.svd(work)
         factor = u * jnp.sqrt(s)

@@ -17,6 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ... import _nx_cholesky
 from ..._tensor import Template, Tensor
 from .._cast import cast
 from . import _nx_eigh_svd, _nx_linalg
@@ -38,13 +39,13 @@ class Interface(abc.ABC):
 
 @jax.custom_vjp
 def _cholesky(a):
-    """XLA's Cholesky factor, with Nx's gradient (Nx.LinAlg.Cholesky.cholesky_grad): the
-    gradient lands on the lower triangle's terms as Nx writes them, not symmetrized."""
-    return jnp.linalg.cholesky(a)
+    """Nx's Cholesky factor (`_nx_cholesky`), with Nx's gradient (Nx.LinAlg.Cholesky.cholesky_grad):
+    the gradient lands on the lower triangle's terms as Nx writes them, not symmetrized."""
+    return _nx_cholesky.cholesky(a)
 
 
 def _cholesky_forward(a):
-    lower = jnp.linalg.cholesky(a)
+    lower = _nx_cholesky.cholesky(a)
     return lower, lower
 
 

@@ -180,11 +180,6 @@ def test_normal_properties(path, seed):
     assert_all_close(nbt.standard_deviation(normal), 5, rtol=0.1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: Nx's own cholesky factors the singular covariance [[25, 25], [25, 25]] as [[5, 0], [5, 0]]; "
-    "numbat's (LAPACK's potrf through XLA) gives NaN for a zero pivot, so the draws are NaN; not fixed in this port",
-)
 @pytest.mark.parametrize("seed", [1, 4242, 10_000])
 def test_multivariate_normal_properties(path, seed):
     mean, covariance = nbt.tensor([10, 10]), nbt.tensor([[25, 25], [25, 25]])
