@@ -30,7 +30,10 @@ def cholesky(a, eps: float = EPS):
         sums = jnp.einsum("...ik,...k->...i", lower, jnp.conj(row_j), precision=lax.Precision.HIGHEST)
         a_j = lax.dynamic_index_in_dim(a, j, axis=-1, keepdims=False)
         diagonal = jnp.sqrt(lax.dynamic_index_in_dim(a_j - sums, j, axis=-1, keepdims=True))
-        below = (a_j - sums) / (diagonal + eps_)
+        # Behind a barrier, XLA cannot turn the division by a broadcast pivot into a product
+        # with its reciprocal, which rounds differently from Nx's division.
+        pivot = lax.optimization_barrier(jnp.broadcast_to(diagonal + eps_, a_j.shape))
+        below = (a_j - sums) / pivot
         values = jnp.where(rows == j, diagonal, jnp.where(rows > j, below, jnp.zeros((), a.dtype)))
         return lax.dynamic_update_index_in_dim(lower, values[..., None], j, axis=-1)
 

@@ -4,8 +4,9 @@ Every method works on the last two axes and batches over the others. Decompositi
 with several results take `part`, the index of the result to return. Both backends
 compute with XLA's linear algebra (the NumPy backend on the host CPU), so a singular or
 indefinite matrix gives Nx's NaNs and infinities on every path, where NumPy's LAPACK
-wrappers raise; QR is Nx's own Householder algorithm (`_nx_linalg`, over JAX), and so are
-eigh and SVD when their options are given (Nx's Jacobi and QDWH, `_nx_eigh_svd`).
+wrappers raise; QR is Nx's own Householder algorithm (`_nx_linalg`, over JAX), as are eigh
+and SVD when their options are given (Nx's Jacobi and QDWH, `_nx_eigh_svd`), and Cholesky is
+Nx's own loop (`numbat._nx_cholesky`: a zero pivot gives a zero column, not NaN).
 """
 
 from __future__ import annotations
