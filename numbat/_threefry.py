@@ -24,6 +24,7 @@ import ml_dtypes
 import numpy as np
 from jax import lax
 
+from . import _nx_cholesky
 from ._types import Type, merge
 
 # The mantissa width of each float type (Nx's `mantissa_shift`).
@@ -185,13 +186,16 @@ def _erf_inv(z, log=jnp.log):
 
 
 def normal(key, mean, deviation, shape: tuple, type_: Type):
-    """Normal floats: `sqrt(2) * erf_inv(u)` for u uniform in (-1, 1), scaled and shifted."""
+    """Normal floats: `sqrt(2) * erf_inv(u)` for u uniform in (-1, 1), scaled and shifted,
+    each step rounded to the type in the order Nx's defn runs them: its expression builder
+    moves the constant `sqrt(2)` of `deviation * (sqrt(2) * erf_inv(u))` to the left, so the
+    draw is `sqrt(2) * (deviation * erf_inv(u)) + mean`."""
 
     def draw(key, real: Type, shape):
         u = uniform(key, _next_after_minus_1(real), 1.0, shape, real)
         erf_inv = functools.partial(_erf_inv, log=_log if real.bits <= 32 else jnp.log)
-        standard = _in_f64(jnp.sqrt, jnp.asarray(2, real.dtype)) * _in_f64(erf_inv, u)
-        return _cast(deviation, real) * standard + _cast(mean, real)
+        sqrt_2 = _in_f64(jnp.sqrt, jnp.asarray(2, real.dtype))
+        return sqrt_2 * (_cast(deviation, real) * _in_f64(erf_inv, u)) + _cast(mean, real)
 
     return _real(type_, draw, key, shape)
 
@@ -260,7 +264,7 @@ def multivariate_normal(key, mean, covariance, shape: tuple, type_: Type, method
     f32 and rounded to `type_`."""
     work = covariance.astype(jnp.float32 if type_.dtype.itemsize < 4 else type_.dtype)  # f16, bf16, f8: f32
     if method == "cholesky":
-        factor = jnp.linalg.cholesky(work)
+        factor = _nx_cholesky.cholesky(work)
     elif method == "svd":
         u, s, _ = jnp.linalg.svd(work)
         factor = u * jnp.sqrt(s)

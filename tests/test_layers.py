@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "numbat._packing",
         ],
     ),
-    ("tensor", ["numbat._tensor", "numbat._check", "numbat._expr", "numbat._threefry"]),
+    ("tensor", ["numbat._tensor", "numbat._check", "numbat._expr", "numbat._threefry", "numbat._nx_cholesky"]),
     ("runtime", ["numbat.telemetry", "numbat._client"]),
     ("backends", ["numbat.backends", "numbat.backends.*", "numbat._allocation"]),
     (

@@ -136,3 +136,20 @@ def test_singular_indefinite_and_nan_matrices_give_nx_nans_on_every_path(path):
         result = run_on_path(path, fun, with_nan)
         assert any(np.isnan(part).any() for part in (result if isinstance(result, list) else [result]))
     assert np.isnan(run_on_path(path, lambda t: nbt.linalg.norm(t, ord=2), with_nan))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_cholesky_is_nx_algorithm_for_singular_and_unsymmetric_matrices(path):
+    # Nx's Cholesky-Banachiewicz loop (nx/lib/nx/lin_alg/cholesky.ex): a zero pivot gives a zero
+    # column (off-diagonal entries divided by `l_jj + eps`, then |x| <= eps is 0), where LAPACK's
+    # potrf stops with NaN; only the lower triangle is read (XLA symmetrizes the input).
+    def _cholesky(t):  # a fresh function: nbt.jit warns when one keeps recompiling for new types
+        return nbt.linalg.cholesky(t)
+
+    singular = np.array([[25.0, 25.0], [25.0, 25.0]])
+    np.testing.assert_array_equal(run_on_path(path, _cholesky, singular, type="f32"), [[5, 0], [5, 0]])
+    lower_only = np.array([[4.0, 100.0], [2.0, 5.0]])
+    np.testing.assert_array_equal(run_on_path(path, _cholesky, lower_only, type="f32"), [[2, 0], [1, 2]])
+    rank_one = np.array([[4.0, 2.0, 2.0], [2.0, 1.0, 1.0], [2.0, 1.0, 1.0]])
+    lower = run_on_path(path, _cholesky, rank_one, type="f32")
+    np.testing.assert_array_equal(lower, [[2, 0, 0], [1, 0, 0], [1, 0, 0]])

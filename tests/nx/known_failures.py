@@ -52,8 +52,6 @@ CAUSES: list[tuple[str, str, list[str]]] = [
         "deliberate",
         "f32 linalg results differ from the digits Nx's own algorithms print (XLA's LAPACK-style algorithms, on every backend, round differently)",
         [
-            "Nx.LinAlg.cholesky/1#2",
-            "Nx.LinAlg.cholesky/1#5",
             "Nx.LinAlg.least_squares/3#1",
             "Nx.LinAlg.least_squares/3#3",
             "Nx.LinAlg.matrix_power/2#6",

@@ -4,8 +4,9 @@ Every method works on the last two axes and batches over the others. Decompositi
 with several results take `part`, the index of the result to return. Both backends
 compute with XLA's linear algebra (the NumPy backend on the host CPU), so a singular or
 indefinite matrix gives Nx's NaNs and infinities on every path, where NumPy's LAPACK
-wrappers raise; QR is Nx's own Householder algorithm (`_nx_linalg`, over JAX), and so are
-eigh and SVD when their options are given (Nx's Jacobi and QDWH, `_nx_eigh_svd`).
+wrappers raise; QR is Nx's own Householder algorithm (`_nx_linalg`, over JAX), as are eigh
+and SVD when their options are given (Nx's Jacobi and QDWH, `_nx_eigh_svd`), and Cholesky is
+Nx's own loop (`numbat._nx_cholesky`: a zero pivot gives a zero column, not NaN).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ... import _nx_cholesky
 from ..._tensor import Template, Tensor
 from .._cast import cast
 from . import _nx_eigh_svd, _nx_linalg
@@ -38,13 +40,13 @@ class Interface(abc.ABC):
 
 @jax.custom_vjp
 def _cholesky(a):
-    """XLA's Cholesky factor, with Nx's gradient (Nx.LinAlg.Cholesky.cholesky_grad): the
-    gradient lands on the lower triangle's terms as Nx writes them, not symmetrized."""
-    return jnp.linalg.cholesky(a)
+    """Nx's Cholesky factor (`_nx_cholesky`), with Nx's gradient (Nx.LinAlg.Cholesky.cholesky_grad):
+    the gradient lands on the lower triangle's terms as Nx writes them, not symmetrized."""
+    return _nx_cholesky.cholesky(a)
 
 
 def _cholesky_forward(a):
-    lower = jnp.linalg.cholesky(a)
+    lower = _nx_cholesky.cholesky(a)
     return lower, lower
 
 
