@@ -28,11 +28,11 @@ def _unused() -> list[str]:
     methods, functions = [], []
     for path, tree in trees.items():
         where = path.relative_to(PACKAGE.parent)
-        # A decorated function is registered by its decorator (a JAX jvp/vjp rule, a dispatch table).
+        # A function decorated by another's method (`@_bitcast.defjvp`: a JAX rule) is registered there.
         functions += [
             (item.name, f"{where}:{item.lineno}")
             for item in tree.body
-            if isinstance(item, _FUNCTIONS) and not item.decorator_list
+            if isinstance(item, _FUNCTIONS) and not any(isinstance(d, ast.Attribute) for d in item.decorator_list)
         ]
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute):
