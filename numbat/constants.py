@@ -212,6 +212,7 @@ def smallest_positive_normal(type="f32", backend=None):
 __all__ = [
     "e",
     "epsilon",
+    "i",
     "infinity",
     "max",
     "max_finite",
