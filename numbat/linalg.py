@@ -262,7 +262,9 @@ def determinant(tensor):
 def pinv(tensor, eps=1.0e-10):
     """The Moore-Penrose pseudo-inverse, as Nx computes it: of a number `1 / x`, of a
     vector `conj(x) / norm(x)**2`, of matrices from the SVD with singular values below
-    `eps` counted as zero; a tensor with every `|x| <= eps` gives zeros.
+    `eps` counted as zero (and those within the type's rounding of zero, `max(m, n) *
+    epsilon` of the largest, as Nx's SVD gives them); a tensor with every `|x| <= eps`
+    gives zeros.
 
     >>> nbt.linalg.pinv(2)
     numbat.Tensor<

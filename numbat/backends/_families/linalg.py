@@ -193,16 +193,13 @@ def _lapack_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def _pinv(a, eps):
-    """Nx's pseudo-inverse: singular values below `eps` count as zero (an all-zero matrix gives zeros).
-    In f32 and c64 the SVD is Nx's (its default 100 iterations), which gives a rank-deficient matrix
-    exact zero singular values where LAPACK's leave f32 rounding noise (about 1e-7) above `eps` to
-    blow up; in f64 and c128 it is LAPACK's, whose noise (about 1e-16) stays below `eps` and whose
-    answer is accurate to f64 (Nx's iterations stop near 1e-5)."""
-    if a.dtype in (np.float64, np.complex128):
-        u, s, vt = jnp.linalg.svd(a, full_matrices=False)
-    else:
-        u, s, vt = _nx_eigh_svd.batched_svd(a, False, 100)
-    small = jnp.abs(s) < eps
+    """Nx's pseudo-inverse: singular values below `eps` count as zero (an all-zero matrix gives zeros),
+    and so do those within the type's rounding of zero: below `max(m, n) * epsilon` times the
+    largest (NumPy's rule), as LAPACK's SVD leaves a rank-deficient f32 matrix zero singular values
+    of about 1e-7 of the largest, which Nx's own SVD gives as 0 and which `eps` alone would blow up."""
+    u, s, vt = jnp.linalg.svd(a, full_matrices=False)
+    noise = jnp.max(s, axis=-1, keepdims=True) * max(a.shape[-2:]) * jnp.finfo(s.dtype).eps
+    small = (jnp.abs(s) < eps) | (s <= noise)
     inverse = jnp.where(small, 0, 1 / jnp.where(small, 1, s)).astype(s.dtype)
     return jnp.matmul(jnp.conj(jnp.swapaxes(vt, -1, -2)), inverse[..., None] * jnp.conj(jnp.swapaxes(u, -1, -2)))
 
