@@ -16,6 +16,7 @@ import functools
 
 import jax
 import jax.numpy as jnp
+import jax.scipy.linalg
 import numpy as np
 
 from ... import _nx_cholesky
@@ -208,8 +209,10 @@ def _nx_invert(a):
     """XLA's LU inverse, with Nx's rule for a singular matrix: where `|determinant|` is at most
     1000 times the type's smallest normal number, the inverse is all NaN (Nx.LinAlg.invert),
     rather than whatever mix of NaN and Inf the LU's divisions by zero leave on this CPU."""
-    singular = jnp.abs(jnp.linalg.det(a)) <= jnp.finfo(a.dtype).tiny * 1.0e3
-    return jnp.where(singular[..., None, None], jnp.nan, jnp.linalg.inv(a)).astype(a.dtype)
+    lu, pivots, _ = jax.lax.linalg.lu(a)  # one LU: its diagonal's product is |det|, its solve the inverse
+    singular = jnp.abs(jnp.prod(jnp.diagonal(lu, axis1=-2, axis2=-1), axis=-1)) <= jnp.finfo(a.dtype).tiny * 1.0e3
+    inverse = jax.scipy.linalg.lu_solve((lu, pivots), jnp.broadcast_to(jnp.eye(a.shape[-1], dtype=a.dtype), a.shape))
+    return jnp.where(singular[..., None, None], jnp.nan, inverse).astype(a.dtype)
 
 
 def _matrix_rank(a, eps):
