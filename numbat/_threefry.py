@@ -24,8 +24,8 @@ import ml_dtypes
 import numpy as np
 from jax import lax
 
-from . import _nx_cholesky
 from ._types import Type, merge
+from .backends._families import _linalg_cholesky
 
 # The mantissa width of each float type (Nx's `mantissa_shift`).
 _MANTISSA = {("f", 8): 2, ("f8_e4m3fn", 8): 3, ("bf", 16): 7, ("f", 16): 10, ("f", 32): 23, ("f", 64): 52}
@@ -264,7 +264,7 @@ def multivariate_normal(key, mean, covariance, shape: tuple, type_: Type, method
     f32 and rounded to `type_`."""
     work = covariance.astype(jnp.float32 if type_.dtype.itemsize < 4 else type_.dtype)  # f16, bf16, f8: f32
     if method == "cholesky":
-        factor = _nx_cholesky.cholesky(work)
+        factor = _linalg_cholesky.cholesky(work)
     elif method == "svd":
         u, s, _ = jnp.linalg.svd(work)
         factor = u * jnp.sqrt(s)

@@ -20,10 +20,12 @@ from ._ops import _dispatch
 from ._ops.primitive import elementwise as ew
 from ._ops.primitive.complex import conjugate
 from ._ops.primitive.creation import as_type, eye
-from ._ops.primitive.linalg import dot
+from ._ops.primitive.linalg import decompose
+from ._ops.primitive.linalg import solve as primitive_solve
+from ._ops.primitive.math import abs as abs_
+from ._ops.primitive.products import dot
 from ._ops.primitive.reduction import all as all_
 from ._ops.primitive.shape import transpose
-from ._tensor import Template
 from ._tensor import VectorizedData as _VectorizedData
 
 
@@ -36,11 +38,6 @@ def _matrix(tensor, op: str, square: bool = False):
     if 0 in tensor.shape[-2:]:
         raise ArgumentError(f"linalg.{op} needs non-empty matrices, got shape {tensor.shape}")
     return tensor
-
-
-def _decompose(tensor, kind: str, shape: tuple, type_, part: int = 0, **options):
-    out = Template(tuple(shape), type_, (None,) * len(shape) if len(shape) != tensor.rank else tensor.names)
-    return _dispatch.run("decompose", out, (tensor,), kind=kind, part=part, options=tuple(sorted(options.items())))
 
 
 def _float(tensor):
@@ -75,7 +72,7 @@ def cholesky(tensor):
     >
     """
     tensor = _matrix(tensor, "cholesky", square=True)
-    return _decompose(tensor, "cholesky", tensor.shape, _float(tensor))
+    return decompose(tensor, "cholesky", tensor.shape, _float(tensor))
 
 
 def qr(tensor, mode="reduced", eps=1.0e-10):
@@ -105,8 +102,8 @@ def qr(tensor, mode="reduced", eps=1.0e-10):
     *batch, m, n = tensor.shape
     k = min(m, n) if mode == "reduced" else m
     type_ = _float(tensor)
-    q = _decompose(tensor, "qr", (*batch, m, k), type_, 0, mode=mode, eps=eps)
-    r = _decompose(tensor, "qr", (*batch, k, n), type_, 1, mode=mode, eps=eps)
+    q = decompose(tensor, "qr", (*batch, m, k), type_, 0, mode=mode, eps=eps)
+    r = decompose(tensor, "qr", (*batch, k, n), type_, 1, mode=mode, eps=eps)
     return q, r
 
 
@@ -141,9 +138,9 @@ def svd(tensor, full_matrices=True, max_iter=None):
     type_ = _float(tensor)
     full = bool(full_matrices)
     options = {"full_matrices": full, "max_iter": max_iter, "compute": type_.dtype}  # s is real, the input not
-    u = _decompose(tensor, "svd", (*batch, m, m if full else k), type_, 0, **options)
-    s = _decompose(tensor, "svd", (*batch, k), _types.to_real(type_), 1, **options)
-    vt = _decompose(tensor, "svd", (*batch, n if full else k, n), type_, 2, **options)
+    u = decompose(tensor, "svd", (*batch, m, m if full else k), type_, 0, **options)
+    s = decompose(tensor, "svd", (*batch, k), _types.to_real(type_), 1, **options)
+    vt = decompose(tensor, "svd", (*batch, n if full else k, n), type_, 2, **options)
     return u, s, vt
 
 
@@ -180,8 +177,8 @@ def eigh(tensor, max_iter=None, eps=None):
     if max_iter is not None or eps is not None:
         options["max_iter"] = 1_000 if max_iter is None else _positive("eigh", "max_iter", max_iter, int)
         options["eps"] = 1.0e-4 if eps is None else _positive("eigh", "eps", eps)
-    values = _decompose(tensor, "eigh", (*batch, n), type_, 0, **options)  # complex for complex input, as Nx
-    vectors = _decompose(tensor, "eigh", tensor.shape, type_, 1, **options)
+    values = decompose(tensor, "eigh", (*batch, n), type_, 0, **options)  # complex for complex input, as Nx
+    vectors = decompose(tensor, "eigh", tensor.shape, type_, 1, **options)
     return values, vectors
 
 
@@ -212,7 +209,7 @@ def lu(tensor):
     tensor = _matrix(tensor, "lu", square=True)
     type_ = _float(tensor)
     return tuple(
-        _decompose(tensor, "lu", tensor.shape, tensor.type if part == 0 else type_, part, compute=type_.dtype)
+        decompose(tensor, "lu", tensor.shape, tensor.type if part == 0 else type_, part, compute=type_.dtype)
         for part in range(3)
     )
 
@@ -243,7 +240,7 @@ def invert(tensor):
     >
     """
     tensor = _matrix(tensor, "invert", square=True)
-    return _decompose(tensor, "invert", tensor.shape, _float(tensor))
+    return decompose(tensor, "invert", tensor.shape, _float(tensor))
 
 
 def determinant(tensor):
@@ -256,7 +253,7 @@ def determinant(tensor):
     >
     """
     tensor = _matrix(tensor, "determinant", square=True)
-    return _decompose(tensor, "determinant", tensor.shape[:-2], _float(tensor))
+    return decompose(tensor, "determinant", tensor.shape[:-2], _float(tensor))
 
 
 def pinv(tensor, eps=1.0e-10):
@@ -292,9 +289,9 @@ def pinv(tensor, eps=1.0e-10):
     if tensor.rank >= 2:
         tensor = _matrix(tensor, "pinv")
         *batch, m, n = tensor.shape
-        return _decompose(tensor, "pinv", (*batch, n, m), _float(tensor), eps=eps)
+        return decompose(tensor, "pinv", (*batch, n, m), _float(tensor), eps=eps)
     tensor = as_type(tensor, _float(tensor))
-    zero = all_(ew.less_equal(ew.abs(tensor), eps))
+    zero = all_(ew.less_equal(abs_(tensor), eps))
     if tensor.rank == 0:
         inverse = ew.divide(1, ew.select(zero, 1, tensor))
     else:
@@ -315,7 +312,7 @@ def matrix_rank(tensor, eps=1.0e-7):
     eps = _positive("matrix_rank", "eps", eps)
     tensor = _matrix(tensor, "matrix_rank")
     _real_only(tensor, "matrix_rank")
-    return _decompose(
+    return decompose(
         tensor, "matrix_rank", tensor.shape[:-2], _types.Type("u", 32), compute=_float(tensor).dtype, eps=eps
     )
 
@@ -351,22 +348,22 @@ def norm(tensor, ord=None, axes=None, keep_axes=False):
     numpy_ord = {"frobenius": "fro", "nuclear": "nuc"}.get(ord, ord)
     shape = tuple(1 if i in indices else s for i, s in enumerate(tensor.shape) if keep_axes or i not in indices)
     names = tuple(n for i, n in enumerate(tensor.names) if keep_axes or i not in indices)
-    out = Template(shape, _types.to_real(_float(tensor)), names)
-    options = (("axes", indices), ("compute", _float(tensor).dtype), ("keep_axes", bool(keep_axes)), ("ord", numpy_ord))
-    return _dispatch.run("decompose", out, (tensor,), kind="norm", part=0, options=options)
+    type_, compute = _types.to_real(_float(tensor)), _float(tensor).dtype
+    return decompose(
+        tensor,
+        "norm",
+        shape,
+        type_,
+        names=names,
+        axes=indices,
+        compute=compute,
+        keep_axes=bool(keep_axes),
+        ord=numpy_ord,
+    )
 
 
 def _solve(a, b, kind: str, **options):
-    a, b = _matrix(a, kind, square=True), _dispatch.to_tensor(b)
-    if b.rank not in (a.rank - 1, a.rank) or b.shape[: a.rank - 2] != a.shape[:-2]:
-        raise ArgumentError(f"linalg.{kind}: b of shape {b.shape} does not fit a of shape {a.shape}")
-    side = -1 if (kind == "triangular_solve" and not options.get("left_side", True)) else -2
-    rows = b.shape[side] if b.rank == a.rank else b.shape[-1]
-    if rows != a.shape[-2]:
-        raise ArgumentError(f"linalg.{kind}: b of shape {b.shape} does not fit a of shape {a.shape}")
-    type_ = _types.to_floating(_types.merge(a.type, b.type))
-    out = Template(b.shape, type_, (None,) * b.rank)
-    return _dispatch.run("solve", out, (a, b), kind=kind, options=tuple(sorted(options.items())))
+    return primitive_solve(_matrix(a, kind, square=True), b, kind, **options)
 
 
 def solve(a, b):

@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "numbat._packing",
         ],
     ),
-    ("tensor", ["numbat._tensor", "numbat._check", "numbat._expr", "numbat._threefry", "numbat._nx_cholesky"]),
+    ("tensor", ["numbat._tensor", "numbat._check", "numbat._expr"]),
     ("runtime", ["numbat.telemetry", "numbat._client"]),
     ("backends", ["numbat.backends", "numbat.backends.*", "numbat._allocation"]),
     (
@@ -51,6 +51,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "numbat.linalg",
             "numbat.random",
             "numbat._random_draw",
+            "numbat._threefry",
             "numbat.constants",
             "numbat._serialize",
             "numbat._heatmap",

@@ -1,4 +1,4 @@
-"""qr follows Nx 0.13.1's Householder algorithm (numbat/backends/_families/_nx_linalg.py):
+"""qr follows Nx 0.13.1's Householder algorithm (numbat/backends/_families/_linalg_qr.py):
 Nx's signs and eps on every path (NumPy, XLA, jit, the evaluator), batched or not;
 triangular_solve's transform_a "conjugate" and singular-matrix error."""
 

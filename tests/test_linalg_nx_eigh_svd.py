@@ -1,5 +1,5 @@
 """nbt.linalg.eigh and svd: LAPACK's, to full precision, when their options are left out;
-Nx 0.13.1's Jacobi eigh and QDWH svd (numbat/backends/_families/_nx_eigh_svd.py) when
+Nx 0.13.1's Jacobi eigh and QDWH svd (numbat/backends/_families/_linalg_eigh_svd.py) when
 they are given, honoured as Nx, on every path (NumPy, XLA, jit, the evaluator), batched,
 in every float and complex type."""
 

@@ -1,4 +1,4 @@
-"""qr (numbat/backends/_families/_nx_linalg.py) computes Nx 0.13.1's reflectors blocked, with
+"""qr (numbat/backends/_families/_linalg_qr.py) computes Nx 0.13.1's reflectors blocked, with
 q from LAPACK's orgqr: its factors are those of Nx's algorithm as written (each m x m
 reflector multiplied into q and r in turn, `nx_qr` below, in f64) to rounding, on matrices
 of more than one panel (batched: one compilation for many matrices) and on those where
@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 import numbat as nbt
-from numbat.backends._families import _nx_linalg
+from numbat.backends._families import _linalg_qr
 
 RNG = np.random.default_rng(23)
 N = 21
-assert _nx_linalg.BLOCK < N - 1  # two panels
+assert _linalg_qr.BLOCK < N - 1  # two panels
 
 
 def _reflector(x, i, eps):
@@ -78,7 +78,7 @@ def _tall():
 
 def _qr(a, mode):
     with jax.enable_x64(True):  # as numbat runs it: per op, scoped
-        return [np.asarray(t) for t in _nx_linalg.batched_qr(a, mode, 1e-10)]
+        return [np.asarray(t) for t in _linalg_qr.batched_qr(a, mode, 1e-10)]
 
 
 def _assert_nx(a, mode, got, atol):
@@ -116,7 +116,7 @@ def test_the_panels_are_one_loop_whatever_the_size():
     """One panel body is compiled for any size (unrolled, each panel took a quarter of a
     second of XLA's time): the lowered program is the same size for 3 and 32 panels."""
     sizes = []
-    for n in (3 * _nx_linalg.BLOCK, 32 * _nx_linalg.BLOCK):
-        text = _nx_linalg.batched_qr.lower(np.zeros((n, n), np.float32), "reduced", 1e-10).as_text()
+    for n in (3 * _linalg_qr.BLOCK, 32 * _linalg_qr.BLOCK):
+        text = _linalg_qr.batched_qr.lower(np.zeros((n, n), np.float32), "reduced", 1e-10).as_text()
         sizes.append((text.count("stablehlo.while"), text.count("\n")))
     assert sizes[0] == sizes[1] and sizes[0][0] <= 2, sizes

@@ -1,5 +1,5 @@
 """The grad family through JAX's autodiff: `grad`, `value_and_grad`, `jacobian` and
-`custom_grad` (`stop_grad` is a primitive op, in `numbat._ops.primitive.elementwise`).
+`custom_grad` (`stop_grad` is a primitive op, in `numbat._ops.primitive.math`).
 
 Inside a defn, a gradient is recorded as one `grad` node whose sub-graph is the
 differentiated function; a defn called inside the function is inlined there.

@@ -18,7 +18,7 @@ import inspect
 
 from .._tensor import Tensor, is_tensor_like
 from . import composite, primitive
-from .primitive import bitwise, creation, elementwise, indexing, linalg, shape
+from .primitive import bitwise, creation, elementwise, indexing, math, products, shape
 
 # The ops an AttributeError can point to (`t.sum()` -> `nbt.sum(t, ...)`).
 _OPS = {
@@ -175,7 +175,7 @@ _BINARY = {
     "xor": bitwise.bitwise_xor,
     "lshift": bitwise.left_shift,
     "rshift": bitwise.right_shift,
-    "matmul": linalg.dot,
+    "matmul": products.dot,
 }
 
 for _name, _op in _BINARY.items():
@@ -187,8 +187,8 @@ Tensor.__lt__ = elementwise.less
 Tensor.__le__ = elementwise.less_equal
 Tensor.__gt__ = elementwise.greater
 Tensor.__ge__ = elementwise.greater_equal
-Tensor.__neg__ = elementwise.negate
-Tensor.__abs__ = elementwise.abs
+Tensor.__neg__ = math.negate
+Tensor.__abs__ = math.abs
 Tensor.__invert__ = bitwise.bitwise_not
 Tensor.__pos__ = _positive
 Tensor.__getitem__ = indexing.getitem

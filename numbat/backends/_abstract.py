@@ -11,7 +11,22 @@ import typing
 import numpy as np
 
 from .._tensor import Template
-from ._families import creation, elementwise, fft, indexing, linalg, nd, reduction, shape, window
+from ._families import (
+    bitwise,
+    complex,
+    creation,
+    cumulative,
+    elementwise,
+    fft,
+    indexing,
+    linalg,
+    math,
+    products,
+    reduction,
+    shape,
+    sort,
+    window,
+)
 
 if typing.TYPE_CHECKING:
     from .._tensor import Tensor
@@ -20,11 +35,16 @@ if typing.TYPE_CHECKING:
 class AbstractBackend(
     creation.Interface,
     elementwise.Interface,
+    math.Interface,
+    bitwise.Interface,
+    complex.Interface,
     reduction.Interface,
+    cumulative.Interface,
     window.Interface,
     shape.Interface,
     indexing.Interface,
-    nd.Interface,
+    sort.Interface,
+    products.Interface,
     linalg.Interface,
     fft.Interface,
 ):

@@ -4,17 +4,37 @@
 from __future__ import annotations
 
 from ._abstract import AbstractBackend
-from ._families import creation, elementwise, fft, indexing, linalg, nd, reduction, shape, window
+from ._families import (
+    bitwise,
+    complex,
+    creation,
+    cumulative,
+    elementwise,
+    fft,
+    indexing,
+    linalg,
+    math,
+    products,
+    reduction,
+    shape,
+    sort,
+    window,
+)
 
 
 class ArrayBackend(
     creation.Array,
     elementwise.Array,
+    math.Array,
+    bitwise.Array,
+    complex.Array,
     reduction.Array,
+    cumulative.Array,
     window.Array,
     shape.Array,
     indexing.Array,
-    nd.Array,
+    sort.Array,
+    products.Array,
     linalg.Array,
     fft.Array,
     AbstractBackend,

@@ -8,15 +8,16 @@ from ... import _check, _names, _shape, _types
 from ..._errors import ArgumentError
 from .. import _dispatch
 from ..primitive import elementwise as ew
+from ..primitive import math as _math
 from ..primitive import reduction
 from ..primitive.bitwise import logical_and, logical_not, logical_or
 from ..primitive.complex import conjugate
 from ..primitive.creation import as_type, broadcast, iota
 from ..primitive.cumulative import cumulative_sum
-from ..primitive.elementwise import divide, sqrt, stop_grad, subtract
+from ..primitive.elementwise import divide, subtract
 from ..primitive.indexing import indexed_add, take_along_axis
-from ..primitive.linalg import dot
-from ..primitive.math import is_infinity, is_nan
+from ..primitive.math import is_infinity, is_nan, sqrt, stop_grad
+from ..primitive.products import dot
 from ..primitive.reduction import all, argmax, mean, shift_max, sum
 from ..primitive.shape import concatenate, new_axis, rename, reshape, squeeze, transpose
 from ..primitive.sort import sort
@@ -41,8 +42,8 @@ def all_close(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
     integers = a.type.is_integer and b.type.is_integer
     # Nx's rule: integers compare |b| in f64 (|-128| overflows s8); equal infinities are close
     # (inf - inf is NaN); NaNs are close to each other only with `equal_nan`.
-    magnitude = ew.abs(as_type(b, _types.F64) if integers else b)
-    close = ew.less_equal(ew.abs(ew.subtract(a, b)), ew.add(atol, ew.multiply(rtol, magnitude)))
+    magnitude = _math.abs(as_type(b, _types.F64) if integers else b)
+    close = ew.less_equal(_math.abs(ew.subtract(a, b)), ew.add(atol, ew.multiply(rtol, magnitude)))
     if not integers:
         close = ew.select(logical_or(is_infinity(a), is_infinity(b)), ew.equal(a, b), close)
         if equal_nan:
@@ -144,10 +145,10 @@ def logsumexp(tensor, axes=None, keep_axes=False, exp_scaling_factor=None):
     top = shift_max(tensor, indices)
 
     top = stop_grad(ew.select(_isfinite(top), top, 0))
-    exponentials = ew.exp(ew.subtract(tensor, top))
+    exponentials = _math.exp(ew.subtract(tensor, top))
     if exp_scaling_factor is not None:
         exponentials = ew.multiply(exp_scaling_factor, exponentials)
-    total = ew.log(sum(exponentials, axes=indices, keep_axes=True))
+    total = _math.log(sum(exponentials, axes=indices, keep_axes=True))
     result = ew.add(total, top)
     if not keep_axes:
         result = squeeze(result, axes=indices)

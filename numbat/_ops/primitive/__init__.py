@@ -9,6 +9,7 @@ from . import fft as fft
 from . import indexing as indexing
 from . import linalg as linalg
 from . import math as math
+from . import products as products
 from . import reduction as reduction
 from . import shape as shape
 from . import sort as sort

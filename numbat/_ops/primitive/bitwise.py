@@ -1,5 +1,8 @@
 """Bitwise ops on integer tensors, and logical ops on any tensor (non-zero is true).
 
+The family's rule, by value domain: an op reads its operands as bits or as truth values,
+whatever their number of operands.
+
 >>> nbt.bitwise_and(nbt.tensor([12, 10]), 6)
 numbat.Tensor<
   s32[2]
@@ -14,11 +17,11 @@ import numpy as np
 
 from ..._errors import ArgumentError
 from .. import _dispatch
-from .elementwise import _binary, _integers, _u8, _unary
+from ._apply import binary, integers, u8, unary
 
 
 def _integer_binary(op: str, left, right):
-    return _binary(op, left, right, _integers(op))
+    return binary(op, left, right, integers(op))
 
 
 def _shift(op: str, direction: str, left, right):
@@ -33,7 +36,7 @@ def _shift(op: str, direction: str, left, right):
 
 
 def _integer_unary(op: str, tensor):
-    return _unary(op, tensor, _integers(op))
+    return unary(op, tensor, integers(op))
 
 
 def bitwise_and(left, right):
@@ -149,7 +152,7 @@ def logical_and(left, right):
       [0, 0, 1]
     >
     """
-    return _binary("logical_and", left, right, _u8)
+    return binary("logical_and", left, right, u8)
 
 
 def logical_or(left, right):
@@ -161,7 +164,7 @@ def logical_or(left, right):
       [0, 1, 1]
     >
     """
-    return _binary("logical_or", left, right, _u8)
+    return binary("logical_or", left, right, u8)
 
 
 def logical_xor(left, right):
@@ -173,7 +176,7 @@ def logical_xor(left, right):
       [0, 1, 0]
     >
     """
-    return _binary("logical_xor", left, right, _u8)
+    return binary("logical_xor", left, right, u8)
 
 
 def logical_not(tensor):
@@ -185,4 +188,4 @@ def logical_not(tensor):
       [1, 0, 0]
     >
     """
-    return _unary("logical_not", tensor, _u8)
+    return unary("logical_not", tensor, u8)

@@ -2,12 +2,18 @@
 
 Real parts and phases are of the matching real type (f32 for c64, f64 for c128);
 integers count as f32, as in Nx.
+
+The family's rule, by value domain: an op builds a complex number or takes one apart.
 """
 
 from __future__ import annotations
 
 from ... import _types
-from .elementwise import _complex_of, _imag_part, _parts_type, _real_part, _unary
+from ._apply import binary, unary
+
+
+def _parts_type(type_: _types.Type) -> _types.Type:
+    return _types.to_real(_types.to_floating(type_))
 
 
 def complex(real, imag):
@@ -19,7 +25,7 @@ def complex(real, imag):
       [1.0+0.5i, 2.0-1.0i]
     >
     """
-    return _complex_of(real, imag)
+    return binary("complex", real, imag, lambda type_: _types.to_complex(_types.to_floating(type_)))
 
 
 def real(tensor):
@@ -31,7 +37,7 @@ def real(tensor):
       [1.0, -0.0]
     >
     """
-    return _real_part(tensor)
+    return unary("real", tensor, _parts_type)
 
 
 def imag(tensor):
@@ -43,7 +49,7 @@ def imag(tensor):
       [2.0, -3.0]
     >
     """
-    return _imag_part(tensor)
+    return unary("imag", tensor, _parts_type)
 
 
 def conjugate(tensor):
@@ -55,7 +61,7 @@ def conjugate(tensor):
       [1.0-2.0i, 3.0-0.0i]
     >
     """
-    return _unary("conjugate", tensor, lambda type_: _types.to_complex(_types.to_floating(type_)))
+    return unary("conjugate", tensor, lambda type_: _types.to_complex(_types.to_floating(type_)))
 
 
 def phase(tensor):
@@ -67,4 +73,4 @@ def phase(tensor):
       [0.0, 3.1415927, 0.0]
     >
     """
-    return _unary("phase", tensor, _parts_type)
+    return unary("phase", tensor, _parts_type)

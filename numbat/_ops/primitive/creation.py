@@ -1,5 +1,9 @@
 """Creating tensors: `iota`, `eye`, `broadcast`, `template`, `as_type`, `bitcast`, `to_number`
-(`nbt.tensor` itself is in `numbat._ops._convert`)."""
+(`nbt.tensor` itself is in `numbat._ops._convert`).
+
+The family's rule: an op makes a tensor from a shape or a value (iota, eye, broadcast), or gives
+one tensor's elements another type (as_type, bitcast).
+"""
 
 from __future__ import annotations
 

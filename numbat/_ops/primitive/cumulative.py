@@ -1,4 +1,8 @@
-"""Running totals along an axis: `cumulative_sum`, `cumulative_product`, `cumulative_min`, `cumulative_max`."""
+"""Running totals along an axis: `cumulative_sum`, `cumulative_product`, `cumulative_min`, `cumulative_max`.
+
+The family's rule: an op's element `i` along the axis combines the elements up to `i`
+(from the end with `reverse`); the output has the input's shape.
+"""
 
 from __future__ import annotations
 

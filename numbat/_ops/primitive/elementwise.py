@@ -1,5 +1,11 @@
-"""Element-wise ops. Binary ops broadcast and merge names; types follow Nx
-(`divide` and the transcendental functions return floats, comparisons u8)."""
+"""Element-wise ops over two or more broadcast tensors: arithmetic, comparisons, atan2,
+min/max, quotient/remainder, select and clip. Binary ops broadcast and merge names;
+types follow Nx (`divide` returns floats, comparisons u8).
+
+The family's rule: an op combines two or more tensors of one broadcast shape element by
+element (functions of one tensor are `math`; the bitwise and logical ops are `bitwise`,
+building complex numbers is `complex`).
+"""
 
 from __future__ import annotations
 
@@ -8,90 +14,11 @@ import numpy as np
 
 from ... import _shape, _types
 from ..._errors import ArgumentError
-from ..._tensor import Template, Tensor
+from ..._tensor import Tensor
 from .. import _dispatch
-
-_template = _dispatch.template  # the cached Template constructor
-_FINE_SHAPES = _dispatch._FINE_SHAPES
-_current_recorder = _dispatch._current_recorder
-
-# Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
-# `complex`, which builds a complex number from real parts).
-REAL_ONLY = frozenset(
-    [
-        "complex",
-        "ceil",
-        "erf",
-        "erf_inv",
-        "erfc",
-        "floor",
-        "floor_divide",
-        "greater",
-        "greater_equal",
-        "less",
-        "less_equal",
-        "max",
-        "min",
-        "mod",
-        "quotient",
-        "remainder",
-        "round",
-    ]
-)
-
-
-def _real_only(op: str, type_: _types.Type) -> None:
-    if type_.is_complex and op in REAL_ONLY:
-        raise ArgumentError(f"{op} is not defined for complex tensors, got {type_}")
-
-
-def _binary(op: str, left, right, result_type=None):
-    if type(left) is Tensor and type(right) is Tensor and left.type == right.type:  # the common case, inline
-        type_ = left.type
-    else:
-        left, right, type_ = _dispatch.binary_operands(left, right)
-    if type_.kind == "c":  # the field, not the property: this runs on every eager op
-        _real_only(op, type_)
-    if result_type is not None:
-        type_ = result_type(type_)
-    shape = left.data.shape
-    if left.names == right.names and shape == right.data.shape:  # broadcast_template's common case, inline
-        backend = left.backend
-        # `run`'s eager case, inline (one frame and one keyword dict less): one backend, no
-        # vectorized axes (a vectorized shape is a tuple subclass that equals no plain shape),
-        # a shape the allocation guard found small before, and no defn tracing.
-        if (
-            shape.__class__ is tuple
-            and right.backend is backend
-            and shape in _FINE_SHAPES
-            and _current_recorder() is None
-        ):
-            return backend.execute_binary(op, _template(shape, type_, left.names), left, right)
-        return _dispatch.run(op, _template(tuple(shape), type_, left.names), (left, right))
-    return _dispatch.run(op, _dispatch.broadcast_template(left, right, type_), (left, right))
-
-
-def _unary(op: str, tensor, result_type=None):
-    tensor = _dispatch.to_tensor(tensor)
-    if tensor.type.kind == "c":
-        _real_only(op, tensor.type)
-    type_ = result_type(tensor.type) if result_type else tensor.type
-    return _dispatch.run(op, _dispatch.template(tensor.data.shape, type_, tensor.names), (tensor,))
-
-
-def _integers(op: str):
-    """The type check of an op on integer tensors only (quotient and the bitwise ops)."""
-
-    def check(type_):
-        if not type_.is_integer:
-            raise ArgumentError(f"{op} expects integer tensors, got {type_}; cast with nbt.as_type first")
-        return type_
-
-    return check
-
-
-def _u8(_type):
-    return _types.U8
+from ._apply import binary, integers, u8
+from .complex import complex as make_complex
+from .complex import imag, real
 
 
 def add(left, right):
@@ -108,7 +35,7 @@ def add(left, right):
       [0, 1]
     >
     """
-    return _binary("add", left, right)
+    return binary("add", left, right)
 
 
 def subtract(left, right):
@@ -123,7 +50,7 @@ def subtract(left, right):
       ]
     >
     """
-    return _binary("subtract", left, right)
+    return binary("subtract", left, right)
 
 
 def multiply(left, right):
@@ -135,7 +62,7 @@ def multiply(left, right):
       [3, 8]
     >
     """
-    return _binary("multiply", left, right)
+    return binary("multiply", left, right)
 
 
 def divide(left, right):
@@ -157,8 +84,8 @@ def divide(left, right):
     >
     """
     if type(left) is Tensor and left.type.kind == "c" and _real_divisor(right):
-        return _complex_of(divide(_real_part(left), right), divide(_imag_part(left), right))
-    return _binary("divide", left, right, _types.to_floating)
+        return make_complex(divide(real(left), right), divide(imag(left), right))
+    return binary("divide", left, right, _types.to_floating)
 
 
 def _real_divisor(right) -> bool:
@@ -189,7 +116,7 @@ def pow(left, right):
     left, right, type_ = _dispatch.binary_operands(left, right)
     if type_.kind in "su" and right.type.kind == "s":
         _check_exponent(right)
-    return _binary("pow", left, right)
+    return binary("pow", left, right)
 
 
 def _check_exponent(exponent: Tensor) -> None:
@@ -214,7 +141,7 @@ def equal(left, right):
       [1, 0, 1]
     >
     """
-    return _binary("equal", left, right, _u8)
+    return binary("equal", left, right, u8)
 
 
 def not_equal(left, right):
@@ -226,7 +153,7 @@ def not_equal(left, right):
       [1, 0, 1]
     >
     """
-    return _binary("not_equal", left, right, _u8)
+    return binary("not_equal", left, right, u8)
 
 
 def less(left, right):
@@ -238,7 +165,7 @@ def less(left, right):
       [1, 0, 0]
     >
     """
-    return _binary("less", left, right, _u8)
+    return binary("less", left, right, u8)
 
 
 def less_equal(left, right):
@@ -250,7 +177,7 @@ def less_equal(left, right):
       [1, 1, 0]
     >
     """
-    return _binary("less_equal", left, right, _u8)
+    return binary("less_equal", left, right, u8)
 
 
 def greater(left, right):
@@ -262,7 +189,7 @@ def greater(left, right):
       [0, 1]
     >
     """
-    return _binary("greater", left, right, _u8)
+    return binary("greater", left, right, u8)
 
 
 def greater_equal(left, right):
@@ -274,122 +201,7 @@ def greater_equal(left, right):
       [0, 1, 1]
     >
     """
-    return _binary("greater_equal", left, right, _u8)
-
-
-def negate(tensor):
-    """Negates element-wise.
-
-    >>> nbt.negate(nbt.tensor([1, -2]))
-    numbat.Tensor<
-      s32[2]
-      [-1, 2]
-    >
-    """
-    return _unary("negate", tensor)
-
-
-def abs(tensor):
-    """Absolute value; a complex tensor gives its real magnitude.
-
-    >>> nbt.abs(nbt.tensor([-1.5, 2.0]))
-    numbat.Tensor<
-      f32[2]
-      [1.5, 2.0]
-    >
-    >>> nbt.abs(nbt.tensor([3 + 4j]))
-    numbat.Tensor<
-      f32[1]
-      [5.0]
-    >
-    """
-    return _unary("abs", tensor, _types.to_real)
-
-
-def exp(tensor):
-    """The exponential, element-wise.
-
-    >>> nbt.exp(nbt.tensor([0.5, 3.0]))
-    numbat.Tensor<
-      f32[2]
-      [1.6487212, 20.085537]
-    >
-    """
-    return _unary("exp", tensor, _types.to_floating)
-
-
-def log(tensor, base=None):
-    """The natural logarithm, element-wise; with `base` (a number or a tensor), the
-    logarithm in that base, `log(tensor) / log(base)`, as Nx's `log/2`.
-
-    >>> nbt.log(nbt.tensor([1.0, 0.0]))
-    numbat.Tensor<
-      f32[2]
-      [0.0, -Inf]
-    >
-    >>> nbt.log(nbt.tensor([3, 9, 27, 81]), 3)
-    numbat.Tensor<
-      f32[4]
-      [1.0, 2.0, 3.0, 4.0]
-    >
-    >>> nbt.log(8, 1)
-    Traceback (most recent call last):
-    ...
-    numbat.ArgumentError: expected base to be greater than 0 and different than 1, got: 1
-    """
-    if base is None:
-        return _unary("log", tensor, _types.to_floating)
-    if _types.is_number(base) and not isinstance(base, complex) and (base <= 0 or base == 1):
-        raise ArgumentError(f"expected base to be greater than 0 and different than 1, got: {base!r}")
-    return divide(log(tensor), log(base))
-
-
-def sin(tensor):
-    """The sine, element-wise.
-
-    >>> nbt.sin(nbt.tensor([0.0], type="f64"))
-    numbat.Tensor<
-      f64[1]
-      [0.0]
-    >
-    """
-    return _unary("sin", tensor, _types.to_floating)
-
-
-def cos(tensor):
-    """The cosine, element-wise.
-
-    >>> nbt.cos(nbt.tensor([0]))
-    numbat.Tensor<
-      f32[1]
-      [1.0]
-    >
-    """
-    return _unary("cos", tensor, _types.to_floating)
-
-
-def tanh(tensor):
-    """The hyperbolic tangent, element-wise.
-
-    >>> nbt.tanh(nbt.tensor([0.0, 100.0]))
-    numbat.Tensor<
-      f32[2]
-      [0.0, 1.0]
-    >
-    """
-    return _unary("tanh", tensor, _types.to_floating)
-
-
-def sqrt(tensor):
-    """The square root, element-wise.
-
-    >>> nbt.sqrt(nbt.tensor([4, 2], type="f64"))
-    numbat.Tensor<
-      f64[2]
-      [2.0, 1.4142135623730951]
-    >
-    """
-    return _unary("sqrt", tensor, _types.to_floating)
+    return binary("greater_equal", left, right, u8)
 
 
 def quotient(left, right):
@@ -406,7 +218,7 @@ def quotient(left, right):
     ...
     numbat.ArgumentError: quotient expects integer tensors, got f32; cast with nbt.as_type first
     """
-    return _binary("quotient", left, right, _integers("quotient"))
+    return binary("quotient", left, right, integers("quotient"))
 
 
 def remainder(left, right):
@@ -424,7 +236,7 @@ def remainder(left, right):
       [1.5, -1.5]
     >
     """
-    return _binary("remainder", left, right)
+    return binary("remainder", left, right)
 
 
 def floor_divide(left, right):
@@ -436,7 +248,7 @@ def floor_divide(left, right):
       [3, -4]
     >
     """
-    return _binary("floor_divide", left, right)
+    return binary("floor_divide", left, right)
 
 
 def mod(left, right):
@@ -448,7 +260,7 @@ def mod(left, right):
       [1, 2]
     >
     """
-    return _binary("mod", left, right)
+    return binary("mod", left, right)
 
 
 def atan2(left, right):
@@ -472,7 +284,7 @@ def atan2(left, right):
     left, right, type_ = _dispatch.binary_operands(left, right)
     if type_.is_complex:
         return _complex_atan2(left, right, type_)
-    return _binary("atan2", left, right, _types.to_floating)
+    return binary("atan2", left, right, _types.to_floating)
 
 
 def _complex_atan2(left, right, type_):
@@ -481,25 +293,9 @@ def _complex_atan2(left, right, type_):
         known = not isinstance(data, jax.core.Tracer) and data.__class__ is not _dispatch._VectorizedData
         if operand.type.is_complex and known and np.any(np.imag(np.asarray(data)) != 0):
             raise ArgumentError("atan2 only accepts real numbers as arguments, got a non-zero imaginary part")
-    angle = _binary("atan2", _real_part(left), _real_part(right), _types.to_floating)
-    real_only = equal(_binary("add", _imag_part(left) != 0, _imag_part(right) != 0), 0)  # both parts 0
-    return _complex_of(select(real_only, angle, float("nan")), select(real_only, 0.0, float("nan")))
-
-
-def _parts_type(type_: _types.Type) -> _types.Type:
-    return _types.to_real(_types.to_floating(type_))
-
-
-def _real_part(tensor):
-    return _unary("real", tensor, _parts_type)
-
-
-def _imag_part(tensor):
-    return _unary("imag", tensor, _parts_type)
-
-
-def _complex_of(real, imag):
-    return _binary("complex", real, imag, lambda type_: _types.to_complex(_types.to_floating(type_)))
+    angle = binary("atan2", real(left), real(right), _types.to_floating)
+    real_only = equal(binary("add", imag(left) != 0, imag(right) != 0), 0)  # both parts 0
+    return make_complex(select(real_only, angle, float("nan")), select(real_only, 0.0, float("nan")))
 
 
 def min(left, right):
@@ -511,7 +307,7 @@ def min(left, right):
       [1, 2]
     >
     """
-    return _binary("min", left, right)
+    return binary("min", left, right)
 
 
 def max(left, right):
@@ -523,7 +319,7 @@ def max(left, right):
       [3.5, 5.0]
     >
     """
-    return _binary("max", left, right)
+    return binary("max", left, right)
 
 
 def select(pred, on_true, on_false):
@@ -579,26 +375,3 @@ def clip(tensor, min, max):
             f"clip bounds of shapes {low.shape} and {high.shape} do not fit tensor shape {tensor.shape}"
         )
     return _dispatch.run("clip", out, (tensor, low, high))
-
-
-def stop_grad(tensor):
-    """The identity, except that gradients do not flow through it. A tuple or dict of
-    tensors (Nx's containers) comes back as the same container, each tensor stopped.
-
-    >>> nbt.grad(lambda x: nbt.sum(x * nbt.stop_grad(x)))(nbt.tensor([1.0, 2.0]))
-    numbat.Tensor<
-      f32[2]
-      [1.0, 2.0]
-    >
-    >>> nbt.grad(lambda x: nbt.sum(nbt.stop_grad((x, x))[0] * x))(nbt.tensor([1.0, 2.0]))
-    numbat.Tensor<
-      f32[2]
-      [1.0, 2.0]
-    >
-    """
-    if type(tensor) is tuple:
-        return tuple(stop_grad(item) for item in tensor)
-    if type(tensor) is dict:
-        return {key: stop_grad(item) for key, item in tensor.items()}
-    tensor = _dispatch.to_tensor(tensor)
-    return _dispatch.run("stop_grad", Template(tensor.shape, tensor.type, tensor.names), (tensor,))

@@ -1,5 +1,8 @@
 """Fast Fourier transforms: `fft`, `ifft`, `fft2`, `ifft2`, `rfft`, `irfft`. Real inputs
-become complex (c64, or c128 for f64), as in Nx; `length`/`lengths` pad or cut each axis."""
+become complex (c64, or c128 for f64), as in Nx; `length`/`lengths` pad or cut each axis.
+
+The family's rule: an op is a discrete Fourier transform (or its inverse) over some axes.
+"""
 
 from __future__ import annotations
 

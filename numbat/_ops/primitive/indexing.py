@@ -1,6 +1,9 @@
 """Indexing and slicing: Python's `t[...]` (ints, slices, `...`, integer tensors, and a
 dict of axis name to index), `slice`, `put_slice`, `take`, `take_along_axis`, `gather`,
 `indexed_add`, `indexed_put`.
+
+The family's rule: an op chooses or updates elements by their index (slices, take,
+gather, indexed updates).
 """
 
 from __future__ import annotations

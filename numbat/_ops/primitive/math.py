@@ -1,11 +1,136 @@
-"""Transcendental and rounding functions, element-wise. Integers become f32 (f64
-stays f64) for the transcendental functions; rounding keeps the type.
+"""Functions of one tensor, element-wise: negate, abs, sign, rounding, the exponential and
+logarithms, the trigonometric and hyperbolic functions, roots, the error function,
+is_nan, is_infinity, and stop_grad. Integers become f32 (f64 stays f64) for the
+transcendental functions; rounding keeps the type.
+
+The family's rule: an op takes one tensor and computes each element from that element
+alone (the bitwise functions of one tensor are `bitwise`, the complex parts `complex`);
+`stop_grad`, the identity for values, is one too.
 """
 
 from __future__ import annotations
 
 from ... import _types
-from .elementwise import _u8, _unary
+from ..._errors import ArgumentError
+from ..._tensor import Template
+from .. import _dispatch
+from ._apply import u8, unary
+from .elementwise import divide
+
+
+def negate(tensor):
+    """Negates element-wise.
+
+    >>> nbt.negate(nbt.tensor([1, -2]))
+    numbat.Tensor<
+      s32[2]
+      [-1, 2]
+    >
+    """
+    return unary("negate", tensor)
+
+
+def abs(tensor):
+    """Absolute value; a complex tensor gives its real magnitude.
+
+    >>> nbt.abs(nbt.tensor([-1.5, 2.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.5, 2.0]
+    >
+    >>> nbt.abs(nbt.tensor([3 + 4j]))
+    numbat.Tensor<
+      f32[1]
+      [5.0]
+    >
+    """
+    return unary("abs", tensor, _types.to_real)
+
+
+def exp(tensor):
+    """The exponential, element-wise.
+
+    >>> nbt.exp(nbt.tensor([0.5, 3.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.6487212, 20.085537]
+    >
+    """
+    return unary("exp", tensor, _types.to_floating)
+
+
+def log(tensor, base=None):
+    """The natural logarithm, element-wise; with `base` (a number or a tensor), the
+    logarithm in that base, `log(tensor) / log(base)`, as Nx's `log/2`.
+
+    >>> nbt.log(nbt.tensor([1.0, 0.0]))
+    numbat.Tensor<
+      f32[2]
+      [0.0, -Inf]
+    >
+    >>> nbt.log(nbt.tensor([3, 9, 27, 81]), 3)
+    numbat.Tensor<
+      f32[4]
+      [1.0, 2.0, 3.0, 4.0]
+    >
+    >>> nbt.log(8, 1)
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: expected base to be greater than 0 and different than 1, got: 1
+    """
+    if base is None:
+        return unary("log", tensor, _types.to_floating)
+    if _types.is_number(base) and not isinstance(base, complex) and (base <= 0 or base == 1):
+        raise ArgumentError(f"expected base to be greater than 0 and different than 1, got: {base!r}")
+    return divide(log(tensor), log(base))
+
+
+def sin(tensor):
+    """The sine, element-wise.
+
+    >>> nbt.sin(nbt.tensor([0.0], type="f64"))
+    numbat.Tensor<
+      f64[1]
+      [0.0]
+    >
+    """
+    return unary("sin", tensor, _types.to_floating)
+
+
+def cos(tensor):
+    """The cosine, element-wise.
+
+    >>> nbt.cos(nbt.tensor([0]))
+    numbat.Tensor<
+      f32[1]
+      [1.0]
+    >
+    """
+    return unary("cos", tensor, _types.to_floating)
+
+
+def tanh(tensor):
+    """The hyperbolic tangent, element-wise.
+
+    >>> nbt.tanh(nbt.tensor([0.0, 100.0]))
+    numbat.Tensor<
+      f32[2]
+      [0.0, 1.0]
+    >
+    """
+    return unary("tanh", tensor, _types.to_floating)
+
+
+def sqrt(tensor):
+    """The square root, element-wise.
+
+    >>> nbt.sqrt(nbt.tensor([4, 2], type="f64"))
+    numbat.Tensor<
+      f64[2]
+      [2.0, 1.4142135623730951]
+    >
+    """
+    return unary("sqrt", tensor, _types.to_floating)
 
 
 def expm1(tensor):
@@ -17,7 +142,7 @@ def expm1(tensor):
       [0.0, 1.0e-10]
     >
     """
-    return _unary("expm1", tensor, _types.to_floating)
+    return unary("expm1", tensor, _types.to_floating)
 
 
 def log1p(tensor):
@@ -29,7 +154,7 @@ def log1p(tensor):
       [0.0, 1.0e-10]
     >
     """
-    return _unary("log1p", tensor, _types.to_floating)
+    return unary("log1p", tensor, _types.to_floating)
 
 
 def log2(tensor):
@@ -41,7 +166,7 @@ def log2(tensor):
       [0.0, 3.0, 10.0]
     >
     """
-    return _unary("log2", tensor, _types.to_floating)
+    return unary("log2", tensor, _types.to_floating)
 
 
 def log10(tensor):
@@ -53,7 +178,7 @@ def log10(tensor):
       [0.0, 2.0, 3.0]
     >
     """
-    return _unary("log10", tensor, _types.to_floating)
+    return unary("log10", tensor, _types.to_floating)
 
 
 def sigmoid(tensor):
@@ -65,7 +190,7 @@ def sigmoid(tensor):
       [0.5, 1.0, 0.0]
     >
     """
-    return _unary("sigmoid", tensor, _types.to_floating)
+    return unary("sigmoid", tensor, _types.to_floating)
 
 
 def rsqrt(tensor):
@@ -77,7 +202,7 @@ def rsqrt(tensor):
       [0.5, 2.0]
     >
     """
-    return _unary("rsqrt", tensor, _types.to_floating)
+    return unary("rsqrt", tensor, _types.to_floating)
 
 
 def cbrt(tensor):
@@ -89,7 +214,7 @@ def cbrt(tensor):
       [2.0, -3.0]
     >
     """
-    return _unary("cbrt", tensor, _types.to_floating)
+    return unary("cbrt", tensor, _types.to_floating)
 
 
 def tan(tensor):
@@ -101,7 +226,7 @@ def tan(tensor):
       [0.0]
     >
     """
-    return _unary("tan", tensor, _types.to_floating)
+    return unary("tan", tensor, _types.to_floating)
 
 
 def asin(tensor):
@@ -113,7 +238,7 @@ def asin(tensor):
       [0.0, 1.5707964]
     >
     """
-    return _unary("asin", tensor, _types.to_floating)
+    return unary("asin", tensor, _types.to_floating)
 
 
 def acos(tensor):
@@ -125,7 +250,7 @@ def acos(tensor):
       [0.0]
     >
     """
-    return _unary("acos", tensor, _types.to_floating)
+    return unary("acos", tensor, _types.to_floating)
 
 
 def atan(tensor):
@@ -137,7 +262,7 @@ def atan(tensor):
       [0.0]
     >
     """
-    return _unary("atan", tensor, _types.to_floating)
+    return unary("atan", tensor, _types.to_floating)
 
 
 def sinh(tensor):
@@ -149,7 +274,7 @@ def sinh(tensor):
       [0.0]
     >
     """
-    return _unary("sinh", tensor, _types.to_floating)
+    return unary("sinh", tensor, _types.to_floating)
 
 
 def cosh(tensor):
@@ -161,7 +286,7 @@ def cosh(tensor):
       [1.0]
     >
     """
-    return _unary("cosh", tensor, _types.to_floating)
+    return unary("cosh", tensor, _types.to_floating)
 
 
 def asinh(tensor):
@@ -173,7 +298,7 @@ def asinh(tensor):
       [0.0]
     >
     """
-    return _unary("asinh", tensor, _types.to_floating)
+    return unary("asinh", tensor, _types.to_floating)
 
 
 def acosh(tensor):
@@ -185,7 +310,7 @@ def acosh(tensor):
       [0.0]
     >
     """
-    return _unary("acosh", tensor, _types.to_floating)
+    return unary("acosh", tensor, _types.to_floating)
 
 
 def atanh(tensor):
@@ -197,7 +322,7 @@ def atanh(tensor):
       [0.0]
     >
     """
-    return _unary("atanh", tensor, _types.to_floating)
+    return unary("atanh", tensor, _types.to_floating)
 
 
 def erf(tensor):
@@ -209,7 +334,7 @@ def erf(tensor):
       [0.0]
     >
     """
-    return _unary("erf", tensor, _types.to_floating)
+    return unary("erf", tensor, _types.to_floating)
 
 
 def erfc(tensor):
@@ -221,7 +346,7 @@ def erfc(tensor):
       [1.0]
     >
     """
-    return _unary("erfc", tensor, _types.to_floating)
+    return unary("erfc", tensor, _types.to_floating)
 
 
 def erf_inv(tensor):
@@ -233,7 +358,7 @@ def erf_inv(tensor):
       [0.0]
     >
     """
-    return _unary("erf_inv", tensor, _types.to_floating)
+    return unary("erf_inv", tensor, _types.to_floating)
 
 
 def sign(tensor):
@@ -245,7 +370,7 @@ def sign(tensor):
       [-1, 0, 1]
     >
     """
-    return _unary("sign", tensor)
+    return unary("sign", tensor)
 
 
 def floor(tensor):
@@ -257,7 +382,7 @@ def floor(tensor):
       [-2.0, 1.0]
     >
     """
-    return _unary("floor", tensor)
+    return unary("floor", tensor)
 
 
 def ceil(tensor):
@@ -269,7 +394,7 @@ def ceil(tensor):
       [-1.0, 2.0]
     >
     """
-    return _unary("ceil", tensor)
+    return unary("ceil", tensor)
 
 
 def round(tensor):
@@ -282,7 +407,7 @@ def round(tensor):
       [-3.0, -1.0, 1.0, 2.0, 3.0]
     >
     """
-    return _unary("round", tensor)
+    return unary("round", tensor)
 
 
 def is_nan(tensor):
@@ -294,7 +419,7 @@ def is_nan(tensor):
       [0, 1, 0]
     >
     """
-    return _unary("is_nan", tensor, _u8)
+    return unary("is_nan", tensor, u8)
 
 
 def is_infinity(tensor):
@@ -306,4 +431,27 @@ def is_infinity(tensor):
       [0, 0, 1]
     >
     """
-    return _unary("is_infinity", tensor, _u8)
+    return unary("is_infinity", tensor, u8)
+
+
+def stop_grad(tensor):
+    """The identity, except that gradients do not flow through it. A tuple or dict of
+    tensors (Nx's containers) comes back as the same container, each tensor stopped.
+
+    >>> nbt.grad(lambda x: nbt.sum(x * nbt.stop_grad(x)))(nbt.tensor([1.0, 2.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.0, 2.0]
+    >
+    >>> nbt.grad(lambda x: nbt.sum(nbt.stop_grad((x, x))[0] * x))(nbt.tensor([1.0, 2.0]))
+    numbat.Tensor<
+      f32[2]
+      [1.0, 2.0]
+    >
+    """
+    if type(tensor) is tuple:
+        return tuple(stop_grad(item) for item in tensor)
+    if type(tensor) is dict:
+        return {key: stop_grad(item) for key, item in tensor.items()}
+    tensor = _dispatch.to_tensor(tensor)
+    return _dispatch.run("stop_grad", Template(tensor.shape, tensor.type, tensor.names), (tensor,))

@@ -1,5 +1,8 @@
 """Reductions over axes given as ints or names: sum, mean, product, reduce_max/min,
-argmax/argmin, all/any, and reduce with a function."""
+argmax/argmin, all/any, and reduce with a function.
+
+The family's rule: an op combines the elements along some axes into one element each.
+"""
 
 from __future__ import annotations
 

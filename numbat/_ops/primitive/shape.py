@@ -1,5 +1,9 @@
 """Shape ops: `reshape`, `transpose`, `squeeze`, `new_axis`, `flatten`, `rename`, `pad`,
-`concatenate`, `reverse`, and the metadata functions (`shape`, `names`, `axis_size`, ...)."""
+`concatenate`, `reverse`, and the metadata functions (`shape`, `names`, `axis_size`, ...).
+
+The family's rule: an op gives the same elements in another shape or order (reshape,
+transpose, pad, concatenate, reverse).
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,11 @@
 """Sorting: `sort`, `argsort` and `top_k`, in Nx's order: NaN sorts higher than everything
 else, Inf included (last ascending, first descending); -0.0 equals 0.0. numbat's sorts are
 always stable (equal elements keep their order in either direction), so `stable=False`
-(Nx's default, "any order of equals") gives the same answer as `stable=True`."""
+(Nx's default, "any order of equals") gives the same answer as `stable=True`.
+
+The family's rule: an op orders the elements along an axis, in Nx's order, and gives
+the ordered values, their indices, or the first `k` of them.
+"""
 
 from __future__ import annotations
 

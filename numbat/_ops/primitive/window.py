@@ -1,5 +1,8 @@
 """Window reductions: `window_sum`, `window_product`, `window_max`, `window_min`, `window_mean`.
 
+The family's rule: an op reduces each window of a tensor (a box of given shape, strides,
+padding and dilations) to one element, or scatters one value per window back.
+
 `window` is the window's shape (one size per axis); `strides` (default 1), `padding`
 ("valid", "same", or a (low, high) pair per axis) and `window_dilations` follow Nx.
 """

@@ -1,4 +1,8 @@
-"""Creating tensors and converting types. `Interface` is what a backend implements; `Array` implements it over `self.xp`."""
+"""Creating tensors and converting types. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+
+The family's rule: an op makes a tensor from a shape or a value (iota, eye, broadcast), or gives
+one tensor's elements another type (as_type, bitcast).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Fast Fourier transforms. `Interface` is what a backend implements; `Array` implements it over `self.xp`."""
+"""Fast Fourier transforms. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+
+The family's rule: an op is a discrete Fourier transform (or its inverse) over some axes.
+"""
 
 from __future__ import annotations
 

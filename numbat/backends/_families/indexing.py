@@ -1,4 +1,8 @@
-"""Indexing and slicing. `Interface` is what a backend implements; `Array` implements it over `self.xp`."""
+"""Indexing and slicing. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+
+The family's rule: an op chooses or updates elements by their index (slices, take,
+gather, indexed updates).
+"""
 
 from __future__ import annotations
 

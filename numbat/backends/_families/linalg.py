@@ -1,12 +1,16 @@
-"""Linear algebra (nbt.linalg). `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+"""Linear algebra (Nx.LinAlg, nbt.linalg): decompose and solve. `Interface` is what a backend
+implements; `Array` implements it over `self.xp`.
+
+The family's rule: an op is one of Nx.LinAlg's matrix algorithms (a decomposition, or a
+solve), over the last two axes (dot, dot_general and conv are `products`).
 
 Every method works on the last two axes and batches over the others. Decompositions
 with several results take `part`, the index of the result to return. Both backends
 compute with XLA's linear algebra (the NumPy backend on the host CPU), so a singular or
 indefinite matrix gives Nx's NaNs and infinities on every path, where NumPy's LAPACK
-wrappers raise; QR is Nx's own Householder algorithm (`_nx_linalg`, over JAX), as are eigh
-and SVD when their options are given (Nx's Jacobi and QDWH, `_nx_eigh_svd`), and Cholesky is
-Nx's own loop (`numbat._nx_cholesky`: a zero pivot gives a zero column, not NaN).
+wrappers raise; QR is Nx's own Householder algorithm (`_linalg_qr`, over JAX), as are eigh
+and SVD when their options are given (Nx's Jacobi and QDWH, `_linalg_eigh_svd`), and Cholesky is
+Nx's own loop (`_linalg_cholesky`: a zero pivot gives a zero column, not NaN).
 """
 
 from __future__ import annotations
@@ -19,10 +23,9 @@ import jax.numpy as jnp
 import jax.scipy.linalg
 import numpy as np
 
-from ... import _nx_cholesky
 from ..._tensor import Template, Tensor
 from .._cast import cast
-from . import _nx_eigh_svd, _nx_linalg
+from . import _linalg_cholesky, _linalg_eigh_svd, _linalg_qr
 from ._base import ArrayBase
 
 
@@ -41,13 +44,13 @@ class Interface(abc.ABC):
 
 @jax.custom_vjp
 def _cholesky(a):
-    """Nx's Cholesky factor (`_nx_cholesky`), with Nx's gradient (Nx.LinAlg.Cholesky.cholesky_grad):
+    """Nx's Cholesky factor (`_linalg_cholesky`), with Nx's gradient (Nx.LinAlg.Cholesky.cholesky_grad):
     the gradient lands on the lower triangle's terms as Nx writes them, not symmetrized."""
-    return _nx_cholesky.cholesky(a)
+    return _linalg_cholesky.cholesky(a)
 
 
 def _cholesky_forward(a):
-    lower = _nx_cholesky.cholesky(a)
+    lower = _linalg_cholesky.cholesky(a)
     return lower, lower
 
 
@@ -86,11 +89,11 @@ _invert.defvjp(_invert_forward, _invert_backward)
 def _qr_part(a, mode, eps, part):
     """Part `part` (q or r) of Nx's Householder QR, with Nx's gradient (Nx.LinAlg.QR.qr_grad,
     arXiv:2009.10071 equation 3); linear in (dq, dr), so each part pulls back its own."""
-    return _nx_linalg.batched_qr(a, mode, eps)[part]
+    return _linalg_qr.batched_qr(a, mode, eps)[part]
 
 
 def _qr_forward(a, mode, eps, part):
-    q, r = _nx_linalg.batched_qr(a, mode, eps)
+    q, r = _linalg_qr.batched_qr(a, mode, eps)
     return (q, r)[part], (q, r)
 
 
@@ -111,7 +114,7 @@ _qr_part.defvjp(_qr_forward, _qr_backward)
 
 def _svd(a, full_matrices, max_iter):
     if max_iter is not None:  # Nx's QDWH
-        return _nx_eigh_svd.batched_svd(a, full_matrices, max_iter)
+        return _linalg_eigh_svd.batched_svd(a, full_matrices, max_iter)
     return jnp.linalg.svd(a, full_matrices=full_matrices)
 
 
@@ -234,7 +237,7 @@ def _decomposition(a, kind: str, part: int, options: dict):
         return _svd_part(a, options["full_matrices"], options["max_iter"], part)
     if kind == "eigh":  # eps or max_iter given: Nx's Jacobi; else LAPACK's
         if options["max_iter"] is not None:
-            return _nx_eigh_svd.batched_eigh(a, options["eps"], options["max_iter"])[part]
+            return _linalg_eigh_svd.batched_eigh(a, options["eps"], options["max_iter"])[part]
         return jnp.linalg.eigh(a)[part]
     if kind == "lu":
         return _jax_lu(a, part)

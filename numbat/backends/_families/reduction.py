@@ -1,4 +1,7 @@
-"""Reductions over axes. `Interface` is what a backend implements; `Array` implements it over `self.xp`."""
+"""Reductions over axes. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+
+The family's rule: an op combines the elements along some axes into one element each.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from ..._errors import ArgumentError
 from ..._expr import recording
 from ..._tensor import Template, Tensor
 from ._base import ArrayBase
-from .elementwise import _on_host
+from ._tables import on_host
 
 
 class Interface(abc.ABC):
@@ -99,7 +102,7 @@ class Array(ArrayBase, Interface):
     def product(self, out, tensor, axes, keep_axes):
         data = self._as(tensor, out)
         if self.xp is np and data.dtype.kind == "c":  # XLA's complex products (see elementwise.py's docstring)
-            return self._wrap(out, _on_host(lambda x: jnp.prod(x, axis=axes, keepdims=keep_axes), data))
+            return self._wrap(out, on_host(lambda x: jnp.prod(x, axis=axes, keepdims=keep_axes), data))
         return self._wrap(out, self.xp.prod(data, axis=axes, keepdims=keep_axes))
 
     def all(self, out, tensor, axes, keep_axes):

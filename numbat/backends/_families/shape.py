@@ -1,4 +1,8 @@
-"""Shape ops. `Interface` is what a backend implements; `Array` implements it over `self.xp`."""
+"""Shape ops. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+
+The family's rule: an op gives the same elements in another shape or order (reshape,
+transpose, pad, concatenate, reverse).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""Cumulative and window ops. `Interface` is what a backend implements; `Array` implements it over `self.xp`."""
+"""Window ops: window (sum, product, max, min), window_reduce and window_scatter.
+`Interface` is what a backend implements; `Array` implements it over `self.xp`.
+
+The family's rule: an op reduces each window of a tensor (a box of given shape, strides,
+padding and dilations) to one element, or scatters one value per window back.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +18,7 @@ from .reduction import extreme, keeping_nan, user_combiner
 
 
 class Interface(abc.ABC):
-    """Cumulative and window ops."""
-
-    @abc.abstractmethod
-    def cumulative(self, out: Template, tensor: Tensor, kind: str, axis: int, reverse: bool) -> Tensor:
-        """A running sum, product, min or max (`kind`) along `axis`."""
+    """Window ops."""
 
     @abc.abstractmethod
     def window(
@@ -56,24 +57,6 @@ class Interface(abc.ABC):
 
 
 class Array(ArrayBase, Interface):
-    def cumulative(self, out, tensor, kind, axis, reverse):
-        xp, data = self.xp, self._as(tensor, out)
-        if reverse:
-            data = xp.flip(data, axis)
-        if xp is np:
-            ufunc = {"sum": np.add, "product": np.multiply, "min": np.fmin, "max": np.fmax}[kind]
-            result = ufunc.accumulate(data, axis=axis, dtype=out.type.dtype)
-            if kind in ("min", "max") and out.type.is_float:  # NaN propagates onward, as in XLA (bf16, f8 too)
-                result = np.where(np.logical_or.accumulate(np.isnan(data), axis=axis), np.nan, result)
-        else:
-            fun = {"sum": jax.lax.cumsum, "product": jax.lax.cumprod, "min": jax.lax.cummin, "max": jax.lax.cummax}[
-                kind
-            ]
-            result = fun(data, axis=axis)
-        if reverse:
-            result = xp.flip(result, axis)
-        return self._wrap(out, result)
-
     def window(self, out, tensor, kind, window, strides, padding, dilations):
         xp, data = self.xp, self._as(tensor, out)
         if kind in ("sum", "product"):

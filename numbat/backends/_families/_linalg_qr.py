@@ -7,7 +7,7 @@ part below the diagonal has squared norm under `eps` as it is and gives any othe
 non-negative diagonal entry; entries with `|x| <= eps` become 0. Its reflectors have LAPACK's
 form (`v_i == 1`, a scale `tau`), so they are computed blocked as LAPACK's geqrf computes its
 own (panels, then compact WY products) and `q` is LAPACK's orgqr of them.
-Nx's Jacobi eigh and QDWH SVD, which eigh's and svd's options select, are in `_nx_eigh_svd`.
+Nx's Jacobi eigh and QDWH SVD, which eigh's and svd's options select, are in `_linalg_eigh_svd`.
 
 `qr` takes any leading axes (`jax.vmap`); `batched_qr` is it compiled once per shape and
 options (`jax.jit`).

@@ -25,7 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ._nx_linalg import approximate_zeros, qr
+from ._linalg_qr import approximate_zeros, qr
 
 _EPS = 1.1920929e-07  # Nx.LinAlg.SVD's @eps (f32's machine epsilon)
 _QR_EPS = 1.0e-10  # Nx.LinAlg.qr's default eps, which svd.ex's qr calls take

@@ -1,0 +1,169 @@
+"""The table machinery of the element-wise families (elementwise, math, bitwise, complex).
+
+Those ops differ only in the function applied, so each family module writes a table of
+them, and `fill` makes every name an abstract method of the family's `Interface`
+(`op(out, tensor)` or `op(out, left, right)`) and a method of its `Array`. A table entry is
+a function of `(xp, *arrays)`, written once for NumPy and jax.numpy alike; the few
+functions NumPy lacks (erf, erf_inv) are computed with JAX's host implementation there
+(`host`).
+
+The tables, by how a method converts its operands:
+
+- `unary`: the operand is converted to the output's type, and the result is of it.
+- `own_type`: the operand keeps its own type (the output differs: u8 predicates, real parts).
+- `binary`: both operands are converted to the output's type.
+- `compare`: both operands are converted to their merged type; the output differs (u8, complex).
+
+Complex special values follow XLA on every path: for complex Inf and NaN, NumPy gives
+C99 Annex G's answers (`exp(inf+nanj)` is `inf+nanj`) and XLA its own formulas' (`nan+nanj`).
+So the NumPy backend computes the complex transcendental functions (complex `abs`, `phase`,
+`divide` and `pow` too) with the same table entry over jax.numpy on the host CPU (`complex_as_xla`);
+real data stays on NumPy.
+"""
+
+from __future__ import annotations
+
+import abc
+
+import jax
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as np
+
+from ..._tensor import Template
+from ..._types import merge
+
+
+def on_host(jax_fun, x):
+    """`jax_fun(x)` for NumPy `x`, computed by XLA on the host CPU, as NumPy."""
+    with jax.enable_x64(True):  # keep f64/c128 data 64-bit
+        return np.asarray(jax_fun(jax.device_put(x, jax.devices("cpu")[0])))  # x: an array or a tuple
+
+
+def host(jax_fun):
+    """`jax_fun` for both array modules: on NumPy data it runs on the host CPU and returns NumPy."""
+
+    def fun(xp, x):
+        return on_host(jax_fun, x) if xp is np else jax_fun(x)
+
+    return fun
+
+
+def complex_as_xla(fun):
+    """`fun(xp, x)`, except that complex `x` on NumPy is computed as `fun(jax.numpy, x)` on the
+    host CPU: XLA's complex special values, not C99's (see the module's docstring)."""
+
+    def wrapped(xp, x, *more):
+        if xp is np and x.dtype.kind == "c":
+            if more:  # binary: both operands travel
+                return on_host(lambda pair: fun(jnp, *pair), (x, *more))
+            return on_host(lambda y: fun(jnp, y), x)
+        return fun(xp, x, *more)
+
+    return wrapped
+
+
+def lax_unary(np_name: str, lax_fun):
+    """`np.<np_name>` on NumPy; on jax.numpy the lax primitive itself. jax.numpy's function
+    binds that very primitive, from inside a jit of its own that a trace pays for op
+    after op (about two thirds of tracing a chain of element-wise ops)."""
+    np_fun = getattr(np, np_name)
+    return lambda xp, x: np_fun(x) if xp is np else lax_fun(x)
+
+
+def lax_binary(np_name: str, lax_fun, kinds: str = "biufc"):
+    """`xp.<np_name>`, or on jax.numpy the lax primitive itself when no broadcasting beyond
+    a scalar operand is needed and the operands share one type of `kinds` (NumPy's letters;
+    jax.numpy's function binds the same primitive then)."""
+
+    np_fun = getattr(np, np_name)
+
+    def binary(xp, a, b):
+        if xp is np:
+            return np_fun(a, b)
+        if a.dtype == b.dtype and (a.shape == b.shape or not a.shape or not b.shape) and a.dtype.kind in kinds:
+            return lax_fun(a, b)
+        return getattr(xp, np_name)(a, b)
+
+    binary.numpy = np_fun  # what it computes on NumPy: the binary op method calls it directly
+    return binary
+
+
+def truthy(x):
+    return x != 0
+
+
+# Float types whose subnormals stay subnormal when XLA computes in f32 (f16 and the 8-bit
+# floats widen to normal f32 numbers and keep theirs).
+_F32_SUBNORMALS = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(ml_dtypes.bfloat16))
+
+
+def as_zero(xp, x):
+    """`x` with subnormal elements read as (signed) zero, for the ops that XLA on CPU gets
+    wrong for subnormal inputs, neither IEEE's answer nor zero's: atan2(1e-45, 1e-45) is NaN
+    in f32, atan2(5e-324, -1.0) is -pi in f64, 1e-45 ** 0.5 is 2.6e-23, cbrt(1e-45) is
+    -5.6e-16. Reading them as zero (XLA's nominal rule on CPU) on every backend gives one
+    answer; other types and ops keep their subnormals."""
+    if x.dtype not in _F32_SUBNORMALS:
+        return x
+    tiny = float(ml_dtypes.finfo(x.dtype).smallest_normal)
+    return xp.where(xp.abs(x) < tiny, xp.copysign(xp.zeros_like(x), x), x)
+
+
+def _unary_method(name, fun):
+    def method(self, out, tensor):
+        return self._wrap(out, fun(self.xp, self._as(tensor, out)))
+
+    method.__name__ = name
+    return method
+
+
+def _own_type_method(name, fun):
+    def method(self, out, tensor):
+        return self._wrap(out, self.xp.asarray(fun(self.xp, self.xp.asarray(tensor.data))).astype(out.type.dtype))
+
+    method.__name__ = name
+    return method
+
+
+def _binary_method(name, fun):
+    def method(self, out, left, right):
+        type_ = out.type  # the common case inline: operands already of the output type (often the same object)
+        a = left.data if left.type is type_ or left.type == type_ else self._as(left, out)
+        b = right.data if right.type is type_ or right.type == type_ else self._as(right, out)
+        return self._wrap(out, fun(self.xp, a, b))
+
+    method.__name__ = name
+    return method
+
+
+def _compare_method(name, fun):
+    def method(self, out, left, right):
+        common = Template((), merge(left.type, right.type), ())
+        result = fun(self.xp, self._as(left, common), self._as(right, common))
+        return self._wrap(out, self.xp.asarray(result).astype(out.type.dtype))
+
+    method.__name__ = name
+    return method
+
+
+def _abstract(name):
+    def method(self, out, *tensors): ...
+
+    method.__name__ = name
+    return abc.abstractmethod(method)
+
+
+def fill(interface: type, array: type, unary=None, own_type=None, binary=None, compare=None) -> None:
+    """Makes every name in the tables an abstract method of `interface` and a method of `array`."""
+    for table, make in (
+        (unary, _unary_method),
+        (own_type, _own_type_method),
+        (binary, _binary_method),
+        (compare, _compare_method),
+    ):
+        for name, fun in (table or {}).items():
+            setattr(interface, name, _abstract(name))
+            setattr(array, name, make(name, fun))
+    abc.update_abstractmethods(interface)
+    abc.update_abstractmethods(array)

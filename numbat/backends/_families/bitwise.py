@@ -1,0 +1,87 @@
+"""Ops on the bits of integers and on truth values: bitwise and/or/xor/not, the shifts,
+population_count, count_leading_zeros, and the logical ops. `Interface` is what a backend
+implements; `Array` implements it over `self.xp`.
+
+The family's rule, by value domain: an op reads its operands as bits or as truth values
+(non-zero is true), whatever their number of operands. All are table entries, filled in
+by `_tables.fill`.
+"""
+
+from __future__ import annotations
+
+import abc
+import typing
+
+import jax
+import numpy as np
+
+from . import _tables
+from ._base import ArrayBase
+from ._tables import truthy
+
+
+def _unsigned(xp, x):
+    """The same bits as an unsigned integer array."""
+    if x.dtype.kind == "u":
+        return x
+    return (
+        x.view(np.dtype(f"u{x.dtype.itemsize}"))
+        if xp is np
+        else jax.lax.bitcast_convert_type(x, f"uint{x.dtype.itemsize * 8}")
+    )
+
+
+def _count_leading_zeros(xp, x):
+    bits = x.dtype.itemsize * 8
+    unsigned = _unsigned(xp, x)
+    length = xp.zeros(x.shape, dtype=unsigned.dtype)
+    for shift in (32, 16, 8, 4, 2, 1):
+        if shift < bits:
+            high = unsigned >> shift
+            nonzero = high != 0
+            length = length + xp.where(nonzero, shift, 0).astype(unsigned.dtype)
+            unsigned = xp.where(nonzero, high, unsigned)
+    length = length + (unsigned != 0).astype(unsigned.dtype)
+    return (bits - length).astype(x.dtype)
+
+
+def _population_count(xp, x):
+    return xp.bitwise_count(_unsigned(xp, x)).astype(x.dtype)  # NumPy counts |x| for signed types
+
+
+UNARY: dict[str, typing.Callable] = {
+    "bitwise_not": lambda xp, x: xp.bitwise_not(x),
+    "population_count": _population_count,
+    "count_leading_zeros": _count_leading_zeros,
+}
+
+# Unary ops whose input keeps its own type (the output is u8).
+UNARY_OWN_TYPE: dict[str, typing.Callable] = {
+    "logical_not": lambda xp, x: x == 0,
+}
+
+BINARY: dict[str, typing.Callable] = {
+    "bitwise_and": lambda xp, a, b: xp.bitwise_and(a, b),
+    "bitwise_or": lambda xp, a, b: xp.bitwise_or(a, b),
+    "bitwise_xor": lambda xp, a, b: xp.bitwise_xor(a, b),
+    "left_shift": lambda xp, a, b: xp.left_shift(a, b),
+    "right_shift": lambda xp, a, b: xp.right_shift(a, b),
+}
+
+# Binary ops computed in the operands' merged type, whose output is u8.
+COMPARE: dict[str, typing.Callable] = {
+    "logical_and": lambda xp, a, b: truthy(a) & truthy(b),
+    "logical_or": lambda xp, a, b: truthy(a) | truthy(b),
+    "logical_xor": lambda xp, a, b: truthy(a) ^ truthy(b),
+}
+
+
+class Interface(abc.ABC):
+    """Bitwise and logical ops: one abstract method per name in the tables."""
+
+
+class Array(ArrayBase, Interface):
+    pass
+
+
+_tables.fill(Interface, Array, unary=UNARY, own_type=UNARY_OWN_TYPE, binary=BINARY, compare=COMPARE)

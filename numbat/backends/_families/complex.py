@@ -1,0 +1,68 @@
+"""Complex numbers: complex (from real and imaginary parts), real, imag, conjugate and
+phase. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+
+The family's rule, by value domain: an op builds a complex number or takes one apart. All
+are table entries, filled in by `_tables.fill` (`phase` computes XLA's answers for complex
+Inf and NaN on NumPy too: `_tables.complex_as_xla`).
+"""
+
+from __future__ import annotations
+
+import abc
+import typing
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from . import _tables
+from ._base import ArrayBase
+from ._tables import complex_as_xla
+
+
+def _complex(xp, real, imag):
+    """`real + i imag` in the complex type (c128 for f64, else c64); 8-bit floats have no
+    implicit promotion in JAX, so both parts are widened first."""
+    wide = np.float64 if real.dtype == np.float64 else np.float32
+    real, imag = real.astype(wide), imag.astype(wide)
+    if xp is np:  # parts set, not summed: real + 1j * imag turns an infinite part into NaN (1j * Inf)
+        real, imag = np.broadcast_arrays(real, imag)
+        out = np.empty(real.shape, np.complex128 if wide is np.float64 else np.complex64)
+        out.real, out.imag = real, imag
+        return out
+    return jax.lax.complex(*jnp.broadcast_arrays(real, imag))
+
+
+def _phase(xp, x):
+    """The angle, computed in the output's float type (NumPy alone takes int8 as f16)."""
+    if x.dtype.kind != "c":
+        x = x.astype(np.float64 if x.dtype == np.float64 else np.float32)
+    return xp.angle(x)
+
+
+UNARY: dict[str, typing.Callable] = {
+    "conjugate": lambda xp, x: xp.conjugate(x),
+}
+
+# Unary ops whose input keeps its own type (the output is the matching real type).
+UNARY_OWN_TYPE: dict[str, typing.Callable] = {
+    "real": lambda xp, x: xp.real(x),
+    "imag": lambda xp, x: xp.imag(x) if x.dtype.kind == "c" else xp.zeros_like(x),
+    "phase": complex_as_xla(_phase),
+}
+
+# Binary ops computed in the operands' merged type, whose output is complex.
+COMPARE: dict[str, typing.Callable] = {
+    "complex": _complex,
+}
+
+
+class Interface(abc.ABC):
+    """Complex-number ops: one abstract method per name in the tables."""
+
+
+class Array(ArrayBase, Interface):
+    pass
+
+
+_tables.fill(Interface, Array, unary=UNARY, own_type=UNARY_OWN_TYPE, compare=COMPARE)

@@ -1,0 +1,44 @@
+"""Cumulative ops: running sums, products, minima and maxima along an axis. `Interface`
+is what a backend implements; `Array` implements it over `self.xp`.
+
+The family's rule: an op's element `i` along the axis combines the elements up to `i`
+(from the end with `reverse`); the output has the input's shape.
+"""
+
+from __future__ import annotations
+
+import abc
+
+import jax
+import numpy as np
+
+from ..._tensor import Template, Tensor
+from ._base import ArrayBase
+
+
+class Interface(abc.ABC):
+    """Cumulative ops."""
+
+    @abc.abstractmethod
+    def cumulative(self, out: Template, tensor: Tensor, kind: str, axis: int, reverse: bool) -> Tensor:
+        """A running sum, product, min or max (`kind`) along `axis`."""
+
+
+class Array(ArrayBase, Interface):
+    def cumulative(self, out, tensor, kind, axis, reverse):
+        xp, data = self.xp, self._as(tensor, out)
+        if reverse:
+            data = xp.flip(data, axis)
+        if xp is np:
+            ufunc = {"sum": np.add, "product": np.multiply, "min": np.fmin, "max": np.fmax}[kind]
+            result = ufunc.accumulate(data, axis=axis, dtype=out.type.dtype)
+            if kind in ("min", "max") and out.type.is_float:  # NaN propagates onward, as in XLA (bf16, f8 too)
+                result = np.where(np.logical_or.accumulate(np.isnan(data), axis=axis), np.nan, result)
+        else:
+            fun = {"sum": jax.lax.cumsum, "product": jax.lax.cumprod, "min": jax.lax.cummin, "max": jax.lax.cummax}[
+                kind
+            ]
+            result = fun(data, axis=axis)
+        if reverse:
+            result = xp.flip(result, axis)
+        return self._wrap(out, result)

@@ -1,0 +1,86 @@
+"""Products of two tensors: dot, dot_general and conv. `Interface` is what a backend
+implements; `Array` implements it over `self.xp`.
+
+The family's rule: an op sums products of elements of two tensors over contracted axes
+(a convolution over its kernel's windows); its output's shape comes from both operands'
+shapes, not from broadcasting them.
+"""
+
+from __future__ import annotations
+
+import abc
+
+import jax
+import numpy as np
+
+from ..._tensor import Template, Tensor
+from ._base import ArrayBase
+
+
+class Interface(abc.ABC):
+    """Products of two tensors: dot, dot_general and conv."""
+
+    @abc.abstractmethod
+    def dot(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
+
+    @abc.abstractmethod
+    def dot_general(self, out: Template, left: Tensor, right: Tensor, contract: tuple, batch: tuple) -> Tensor:
+        """Contracts `contract` = (left axes, right axes) with batch axes `batch` = (left, right)."""
+
+    @abc.abstractmethod
+    def conv(
+        self,
+        out: Template,
+        tensor: Tensor,
+        kernel: Tensor,
+        strides: tuple,
+        padding: tuple,
+        input_dilation: tuple,
+        kernel_dilation: tuple,
+        feature_groups: int,
+        batch_groups: int,
+    ) -> Tensor: ...
+
+
+class Array(ArrayBase, Interface):
+    def dot(self, out, left, right):
+        return self._binary(out, left, right, self.xp.dot)
+
+    def dot_general(self, out, left, right, contract, batch):
+        a, b = self._as(left, out), self._as(right, out)
+        if self.xp is np:
+            (lc, rc), (lb, rb) = contract, batch
+            letters = iter("abcdefghijklmnopqrstuvwxyz")
+            left_labels = [next(letters) for _ in range(a.ndim)]
+            right_labels = [next(letters) for _ in range(b.ndim)]
+            for x, y in zip(lc + lb, rc + rb):
+                right_labels[y] = left_labels[x]
+            free_left = [left_labels[i] for i in range(a.ndim) if i not in lc and i not in lb]
+            free_right = [right_labels[i] for i in range(b.ndim) if i not in rc and i not in rb]
+            result_labels = [left_labels[i] for i in lb] + free_left + free_right
+            spec = f"{''.join(left_labels)},{''.join(right_labels)}->{''.join(result_labels)}"
+            if a.dtype.kind == "V":  # bf16 and the 8-bit floats: NumPy's einsum has no loop; f32, as XLA
+                a, b = a.astype(np.float32), b.astype(np.float32)
+            return self._wrap(out, np.einsum(spec, a, b).astype(out.type.dtype))
+        dims = (tuple(contract), tuple(batch))
+        return self._wrap(out, jax.lax.dot_general(a, b, dims, preferred_element_type=out.type.dtype))
+
+    def conv(
+        self, out, tensor, kernel, strides, padding, input_dilation, kernel_dilation, feature_groups, batch_groups
+    ):
+        lhs, rhs = self._as(tensor, out), self._as(kernel, out)
+        host = self.xp is np  # NumPy has no convolution of this generality: JAX's, on the host CPU
+        with jax.enable_x64(host):  # keeps f64/c128 host data 64-bit; XLA data is already typed
+            if host:
+                lhs, rhs = jax.device_put((lhs, rhs), jax.devices("cpu")[0])
+            result = jax.lax.conv_general_dilated(
+                lhs,
+                rhs,
+                strides,
+                padding,
+                input_dilation,
+                kernel_dilation,
+                feature_group_count=feature_groups,
+                batch_group_count=batch_groups,
+            )
+        return self._wrap(out, np.asarray(result) if host else result)
