@@ -19,6 +19,7 @@ from ..._tensor import Template, Tensor
 from ...backends import _default
 from .. import _dispatch, _vectorized
 from .._convert import tensor as _new_tensor  # named so for functions whose argument is `tensor`
+from .shape import reshape
 
 
 def template(shape: Sequence[int], type="f32", names=None) -> Template:
@@ -94,7 +95,7 @@ def eye(shape, type="s32", names=None, backend=None, vectorized_axes=None) -> Te
     out = template(shape, type, names)
     if vectorized_axes and len(out.shape) == 1:  # Nx: the first row of an identity matrix
         row = eye((1, out.shape[0]), type=type, backend=backend)
-        return _vectorized_over(_dispatch.run("reshape", out, (row,)), vectorized_axes, "eye")
+        return _vectorized_over(reshape(row, out.shape, out.names), vectorized_axes, "eye")
     if len(out.shape) < 2:
         raise ArgumentError(f"eye needs a shape of rank 2 or more, got {out.shape}")
     result = _dispatch.run("eye", out, (), _default.resolve(backend))
