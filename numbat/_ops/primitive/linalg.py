@@ -21,7 +21,7 @@ def decompose(tensor, kind: str, shape: tuple, type_, part: int = 0, names=None,
     (None: the tensor's where the rank is kept, else none); `options` go to the backend
     as sorted (name, value) pairs.
 
-    >>> decompose(nbt.tensor([[4.0, 2.0], [2.0, 2.0]]), "cholesky", (2, 2), nbt.parse_type("f32"))
+    >>> decompose(nbt.tensor([[4.0, 2.0], [2.0, 2.0]]), "cholesky", (2, 2), _types.F32)
     numbat.Tensor<
       f32[2][2]
       [
