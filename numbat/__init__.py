@@ -8,13 +8,18 @@ definitions compiled to XLA; a compiler you can see into from Jupyter.
 
 import functools as _functools
 
-from . import _types
 from . import constants as constants
 from . import linalg as linalg
 from . import notebook as notebook
 from . import random as random
 from . import telemetry as telemetry
 from . import xla as xla
+from ._core import _types
+from ._core._errors import AllocationError as AllocationError
+from ._core._errors import ArgumentError as ArgumentError
+from ._core._errors import ClientError as ClientError
+from ._core._errors import HookError as HookError
+from ._core._types import Type as Type
 from ._defn import Defn as Defn
 from ._defn import Expr as Expr
 from ._defn import RecompilationWarning as RecompilationWarning
@@ -41,12 +46,12 @@ from ._defn import print_value as print_value
 from ._defn import runtime_call as runtime_call
 from ._defn import value_and_grad as value_and_grad
 from ._defn import while_loop as while_loop
-from ._errors import AllocationError as AllocationError
-from ._errors import ArgumentError as ArgumentError
-from ._errors import ClientError as ClientError
-from ._errors import HookError as HookError
-from ._heatmap import Heatmap as Heatmap
-from ._heatmap import to_heatmap as to_heatmap
+from ._library._heatmap import Heatmap as Heatmap
+from ._library._heatmap import to_heatmap as to_heatmap
+from ._library._serialize import deserialize as deserialize
+from ._library._serialize import load_numpy as load_numpy
+from ._library._serialize import load_numpy_archive as load_numpy_archive
+from ._library._serialize import serialize as serialize
 from ._ops import _keywords
 from ._ops._convert import from_dlpack as from_dlpack
 from ._ops._convert import tensor as tensor
@@ -223,12 +228,7 @@ from ._ops.primitive.window import window_reduce as window_reduce
 from ._ops.primitive.window import window_scatter_max as window_scatter_max
 from ._ops.primitive.window import window_scatter_min as window_scatter_min
 from ._ops.primitive.window import window_sum as window_sum
-from ._serialize import deserialize as deserialize
-from ._serialize import load_numpy as load_numpy
-from ._serialize import load_numpy_archive as load_numpy_archive
-from ._serialize import serialize as serialize
-from ._tensor import Tensor as Tensor
-from ._types import Type as Type
+from ._tensor._tensor import Tensor as Tensor
 from .backends import AbstractBackend as AbstractBackend
 from .backends import NumPyBackend as NumPyBackend
 from .backends import XLABackend as XLABackend
@@ -246,7 +246,14 @@ from .xla._sharding import Mesh as Mesh
 # Every public function refuses an unknown keyword with numbat's error, not Python's TypeError.
 _keywords.guard_namespace(
     globals(),
-    ("numbat._ops.", "numbat.backends", "numbat._defn", "numbat._expr", "numbat._serialize", "numbat._heatmap"),
+    (
+        "numbat._ops.",
+        "numbat.backends",
+        "numbat._defn",
+        "numbat._tensor._expr",
+        "numbat._library._serialize",
+        "numbat._library._heatmap",
+    ),
 )
 _keywords.guard_namespace(vars(linalg), ("numbat.linalg",), "linalg.")
 _keywords.guard_namespace(vars(random), ("numbat.random",), "random.")

@@ -12,8 +12,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import _bench, _bench_markdown, _demo, xla
-from ._errors import ArgumentError
+from . import xla
+from ._core._errors import ArgumentError
+from ._tools import _bench, _bench_markdown, _demo
 
 KERNEL_NAME = "numbat"
 

@@ -18,8 +18,8 @@ import math
 import ml_dtypes
 import numpy as np
 
-from . import _types
-from ._errors import ArgumentError
+from ._core import _types
+from ._core._errors import ArgumentError
 from ._ops._convert import tensor
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from . import _check, _names, _types
-from ._errors import ArgumentError
+from ._core import _names, _types
+from ._core._errors import ArgumentError
 from ._ops import _dispatch
 from ._ops.primitive import elementwise as ew
 from ._ops.primitive.complex import conjugate
@@ -26,7 +26,8 @@ from ._ops.primitive.math import abs as abs_
 from ._ops.primitive.products import dot
 from ._ops.primitive.reduction import all as all_
 from ._ops.primitive.shape import transpose
-from ._tensor import VectorizedData as _VectorizedData
+from ._tensor import _check
+from ._tensor._tensor import VectorizedData as _VectorizedData
 
 
 def _matrix(tensor, op: str, square: bool = False):

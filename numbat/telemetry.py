@@ -21,8 +21,8 @@ import threading
 import time
 import typing
 
-from . import _check
-from ._errors import ArgumentError
+from ._core._errors import ArgumentError
+from ._tensor import _check
 
 Event = tuple[str, ...]
 Handler = typing.Callable[[Event, dict, dict], None]

@@ -21,7 +21,7 @@ import ml_dtypes
 import numpy as np
 
 import numbat as nbt
-from numbat._errors import ArgumentError
+from numbat._core._errors import ArgumentError
 
 ALL_TYPES = (
     "f8_e4m3fn",

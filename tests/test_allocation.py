@@ -1,4 +1,4 @@
-"""The allocation guard (numbat/_allocation.py): tensors that cannot fit are refused
+"""The allocation guard (numbat/backends/_allocation.py): tensors that cannot fit are refused
 with numbat.AllocationError before anything is allocated, so the process lives on."""
 
 import io
@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 import numbat as nbt
-from numbat import _allocation, _types
-from numbat._tensor import Template
+from numbat._core import _types
+from numbat._tensor._tensor import Template
+from numbat.backends import _allocation
 
 BACKENDS = [nbt.NumPyBackend(), nbt.XLABackend()]
 

@@ -1,4 +1,4 @@
-"""Tests for numbat/_bench_kernels.py and numbat/_bench_markdown.py (with numbat/_bench.py):
+"""Tests for numbat/_tools/_bench_kernels.py and numbat/_tools/_bench_markdown.py (with numbat/_tools/_bench.py):
 `numbat bench kernels`, `--rows` and `--markdown`. Structure only: no assertion depends on a time."""
 
 import json
@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import numbat as nbt
-from numbat import _bench as bench
-from numbat import _bench_kernels, _bench_markdown, _bench_timing, cli
+from numbat import cli
+from numbat._tools import _bench as bench
+from numbat._tools import _bench_kernels, _bench_markdown, _bench_timing
 
 
 @pytest.fixture(scope="module")

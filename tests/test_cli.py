@@ -10,7 +10,8 @@ import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 
-from numbat import _demo, cli
+from numbat import cli
+from numbat._tools import _demo
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 import numbat as nbt
-from numbat import _bench, _bench_timing, cli
+from numbat import cli
+from numbat._tools import _bench, _bench_timing
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

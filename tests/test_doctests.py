@@ -15,7 +15,7 @@ EXCLUDED = {
     "numpy": set(),
     "xla": set(),
 }
-SKIPPED_MODULES = ("numbat.cli", "numbat.__main__", "numbat._bench")
+SKIPPED_MODULES = ("numbat.cli", "numbat.__main__", "numbat._tools._bench")
 NOTEBOOK_DOCTESTS = (
     "numbat.notebook._plots",
     "numbat.notebook._explorer",

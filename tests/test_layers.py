@@ -24,18 +24,18 @@ LAYERS: list[tuple[str, list[str]]] = [
     (
         "base",
         [
-            "numbat._errors",
-            "numbat._types",
-            "numbat._names",
-            "numbat._shape",
-            "numbat._format",
-            "numbat._scoped",
-            "numbat._packing",
+            "numbat._core._errors",
+            "numbat._core._types",
+            "numbat._core._names",
+            "numbat._core._shape",
+            "numbat._core._format",
+            "numbat._core._scoped",
+            "numbat._core._packing",
         ],
     ),
-    ("tensor", ["numbat._tensor", "numbat._check", "numbat._expr"]),
-    ("runtime", ["numbat.telemetry", "numbat._client"]),
-    ("backends", ["numbat.backends", "numbat.backends.*", "numbat._allocation"]),
+    ("tensor", ["numbat._tensor._tensor", "numbat._tensor._check", "numbat._tensor._expr"]),
+    ("runtime", ["numbat.telemetry", "numbat._runtime._client"]),
+    ("backends", ["numbat.backends", "numbat.backends.*", "numbat.backends._allocation"]),
     (
         "ops machinery",
         ["numbat._ops._convert", "numbat._ops._dispatch", "numbat._ops._vectorized", "numbat._ops._keywords"],
@@ -43,28 +43,28 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("primitive ops", ["numbat._ops.primitive", "numbat._ops.primitive.*"]),
     (
         "composite ops",
-        ["numbat._ops.composite", "numbat._ops.composite.*", "numbat._ops.tensor_methods", "numbat._ops"],
+        ["numbat._ops.composite", "numbat._ops.composite.*", "numbat._ops.composite.tensor_methods", "numbat._ops"],
     ),
     (
         "library",
         [
             "numbat.linalg",
             "numbat.random",
-            "numbat._random_draw",
-            "numbat._threefry",
+            "numbat.random._draw",
+            "numbat.random._threefry",
             "numbat.constants",
-            "numbat._serialize",
-            "numbat._heatmap",
+            "numbat._library._serialize",
+            "numbat._library._heatmap",
         ],
     ),
     (
         "xla runtime",
         [
             "numbat.xla",
-            "numbat.xla._config",
-            "numbat.xla._memory",
-            "numbat.xla._signing",
-            "numbat.xla._disk_cache",
+            "numbat._runtime._config",
+            "numbat._runtime._memory",
+            "numbat._runtime._signing",
+            "numbat._runtime._disk_cache",
             "numbat.xla.distributed",
         ],
     ),
@@ -85,13 +85,16 @@ LAYERS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("notebook", ["numbat.notebook", "numbat.notebook.*"]),
-    ("entry", ["numbat", "numbat.cli", "numbat.__main__", "numbat._bench", "numbat._bench_*", "numbat._demo"]),
+    (
+        "entry",
+        ["numbat", "numbat.cli", "numbat.__main__", "numbat._tools._bench", "numbat._bench_*", "numbat._tools._demo"],
+    ),
 ]
 
 # The imports written inside a function, each with its reason: only the extension's loader
 # (IPython is optional for the core, STYLE 6). What a low layer's object needs from a high
 # one is installed on it from above (the rich display by numbat.notebook._display, the
-# operators by numbat._ops.tensor_methods), never imported from below on first use.
+# operators by numbat._ops.composite.tensor_methods), never imported from below on first use.
 DOCUMENTED_LAZY = {
     ("numbat.notebook", "numbat.notebook._extension"): "IPython loads with %load_ext, not with import numbat",
 }

@@ -3,7 +3,7 @@
 import pytest
 
 import numbat as nbt
-from numbat._names import axes_indices, axis_index, broadcast_names, normalize
+from numbat._core._names import axes_indices, axis_index, broadcast_names, normalize
 
 
 def test_normalize_checks_length_and_kinds():

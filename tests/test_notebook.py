@@ -17,7 +17,8 @@ from IPython.utils.capture import capture_output
 from traitlets.config import Config
 
 import numbat as nbt
-from numbat import _client, telemetry
+from numbat import telemetry
+from numbat._runtime import _client
 from numbat.notebook import _heatmap, _html, _magics, _stats, _strip, _svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -170,7 +171,7 @@ def test_the_strip_shows_when_the_cell_fails_after_compiling(ip):
 
 
 def test_cells_know_their_number_while_they_run(ip):
-    cell = run(ip, "import numbat._client as client_module; seen = client_module.current_cell")
+    cell = run(ip, "import numbat._runtime._client as client_module; seen = client_module.current_cell")
     assert ip.user_ns["seen"] == cell.result.execution_count
     assert _client.current_cell is None  # between cells, work belongs to no cell
 

@@ -8,7 +8,7 @@ import pytest
 
 import numbat as nbt
 from numbat._defn import _options
-from numbat.xla import _config
+from numbat._runtime import _config
 
 BAD_DEFN_OPTIONS = [
     ({"compiler": 3}, "unknown defn compiler 3; compilers are xla, evaluator"),

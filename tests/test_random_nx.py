@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import numbat as nbt
-from numbat import _threefry
-from numbat._types import parse
+from numbat._core._types import parse
+from numbat.random import _threefry
 
 R = nbt.random
 

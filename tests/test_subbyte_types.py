@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import numbat as nbt
-from numbat import _types
-from numbat._errors import ArgumentError
+from numbat._core import _types
+from numbat._core._errors import ArgumentError
 
 SUBBYTE = ("s2", "s4", "u2", "u4")
 

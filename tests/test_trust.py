@@ -17,7 +17,7 @@ import jax
 import pytest
 
 import numbat as nbt
-from numbat.xla import _disk_cache, _signing
+from numbat._runtime import _disk_cache, _signing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXECUTABLE = b"NUMBAT-FUNCTION-2 executable\n"
@@ -89,7 +89,7 @@ def test_the_key_is_created_once_with_mode_0600_and_every_process_agrees(data_di
     assert stat.S_IMODE(key.stat().st_mode) == 0o600 and stat.S_IMODE(data_dir.stat().st_mode) == 0o700
     assert key.stat().st_size == 32 and sorted(p.name for p in data_dir.iterdir()) == ["signing_key"]
     other = subprocess.run(
-        [sys.executable, "-c", "from numbat.xla import _signing; print(_signing.sign(b'message').hex())"],
+        [sys.executable, "-c", "from numbat._runtime import _signing; print(_signing.sign(b'message').hex())"],
         capture_output=True,
         text=True,
         timeout=120,

@@ -22,8 +22,8 @@ from jax._src.interpreters import mlir
 from jax._src.lib.mlir import ir
 
 import numbat as nbt
-from numbat import _types
-from numbat.xla import _signing
+from numbat._core import _types
+from numbat._runtime import _signing
 
 SIGNED = b"NUMBAT-FUNCTION-3 portable\n"
 UNSIGNED = b"NUMBAT-FUNCTION-2 portable\n"  # numbat's portable format before it was signed

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import numbat as nbt
-from numbat import _types
-from numbat._types import Type, merge, merge_number, parse
+from numbat._core import _types
+from numbat._core._types import Type, merge, merge_number, parse
 
 ALL_TYPES = [
     "s8",

@@ -184,7 +184,7 @@ def test_corrupt_disk_cache_entries_are_recompiled_with_a_warning(tmp_path):
     (entry,) = tmp_path.glob("*.xla")
     for damage in (lambda b: b[: len(b) // 2], lambda b: b"not numbat" + b, lambda b: b[:-10] + b"0123456789"):
         entry.write_bytes(damage(entry.read_bytes()) if entry.exists() else b"")
-        with pytest.warns(nbt.xla._disk_cache.CacheWarning, match="ignoring disk cache entry"):
+        with pytest.warns(nbt._runtime._disk_cache.CacheWarning, match="ignoring disk cache entry"):
             result = nbt.defn(fun, cache=str(tmp_path))(nbt.tensor([1.0]))
         assert result.to_numpy().tolist() == [2.0]
     np.testing.assert_array_equal(nbt.defn(fun, cache=str(tmp_path))(nbt.tensor([2.0])).to_numpy(), [3.0])

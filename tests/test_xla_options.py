@@ -16,9 +16,11 @@ from jax._src.named_sharding import DuplicateSpecError
 from jax.sharding import NamedSharding, PartitionSpec
 
 import numbat as nbt
-from numbat import _bench, _client, cli
+from numbat import cli
 from numbat._defn import _compiler
-from numbat.xla import _disk_cache, _export, _lowering, _sharding, _signing
+from numbat._runtime import _client, _disk_cache, _signing
+from numbat._tools import _bench
+from numbat.xla import _export, _lowering, _sharding
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

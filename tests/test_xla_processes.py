@@ -70,7 +70,7 @@ def test_serialized_functions_check_their_arguments_and_bytes():
     header["jax"] = "0.0.1"
     encoded = json.dumps(header).encode()
     body = struct.pack("<Q", len(encoded)) + encoded + body[8 + length :]
-    foreign = magic + nbt.xla._signing.sign(magic + body) + body
+    foreign = magic + nbt._runtime._signing.sign(magic + body) + body
     with pytest.raises(nbt.ArgumentError, match="portable=True"):
         nbt.xla.deserialize(foreign)
     with pytest.raises(nbt.ArgumentError, match="not containers"):

@@ -103,7 +103,7 @@ def nx_table() -> str:
 
 def promotion_table() -> str:
     """`nbt.add`'s result type for every pair of types, computed by numbat."""
-    from numbat import _types
+    from numbat._core import _types
 
     names = ["u2", "u4", "u8", "u16", "u32", "u64", "s2", "s4", "s8", "s16", "s32", "s64"]
     names += ["f16", "bf16", "f32", "f64", "c64", "c128"]

@@ -1,8 +1,8 @@
 """Numerical definitions: trace to an expression graph, compile to XLA."""
 
-from .._expr import Expr as Expr
-from .._expr import inspect_expr as inspect_expr
-from .._expr import print_expr as print_expr
+from .._tensor._expr import Expr as Expr
+from .._tensor._expr import inspect_expr as inspect_expr
+from .._tensor._expr import print_expr as print_expr
 from ._cache import is_cached as is_cached
 from ._compiler import Defn as Defn
 from ._compiler import RecompilationWarning as RecompilationWarning

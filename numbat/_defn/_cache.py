@@ -5,8 +5,8 @@ from __future__ import annotations
 import inspect
 import os
 
-from .._errors import ArgumentError
-from ..xla import _disk_cache
+from .._core._errors import ArgumentError
+from .._runtime import _disk_cache
 from ._compiler import Defn
 from ._signature import flatten
 

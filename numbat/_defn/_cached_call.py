@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import jax
 
-from .. import _expr, telemetry
-from .._tensor import Tensor
+from .. import telemetry
+from .._tensor import _expr
+from .._tensor._tensor import Tensor
 
 
 class SingleCall:

@@ -31,15 +31,16 @@ import weakref
 import jax
 import numpy as np
 
-from .. import _check, _expr, telemetry
-from .._errors import ArgumentError
+from .. import telemetry
+from .._core._errors import ArgumentError
+from .._core._scoped import scoped
+from .._core._types import is_number
 from .._ops import _dispatch
-from .._scoped import scoped
-from .._tensor import Template, Tensor, is_tensor
-from .._types import is_number
+from .._runtime import _config, _disk_cache
+from .._tensor import _check, _expr
+from .._tensor._tensor import Template, Tensor, is_tensor
 from ..backends import _default, backend_transfer
 from ..backends.xla_backend import XLABackend
-from ..xla import _config, _disk_cache
 from . import _cached_call, _effects, _evaluator, _options, _signature, _vectorized_call
 
 _logger = logging.getLogger("numbat.defn")

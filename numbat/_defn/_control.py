@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import jax
 
-from .. import _check, _expr, _format, _names, _shape, _types
-from .._errors import ArgumentError
+from .._core import _format, _names, _shape, _types
+from .._core._errors import ArgumentError
+from .._core._scoped import scoped
 from .._ops._convert import tensor as new_tensor
 from .._ops._convert import to_tensor
 from .._ops.primitive.creation import as_type, broadcast
-from .._scoped import scoped
-from .._tensor import Template, Tensor, array_of, is_tensor
+from .._tensor import _check, _expr
+from .._tensor._tensor import Template, Tensor, array_of, is_tensor
 from ..backends import _default, backend_transfer
 from ..backends.xla_backend import XLABackend
 from . import _effects, _vectorized_control

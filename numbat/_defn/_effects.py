@@ -17,11 +17,11 @@ import threading
 import jax
 import numpy as np
 
-from .. import _check, _expr
-from .._errors import ArgumentError, HookError
+from .._core._errors import ArgumentError, HookError
 from .._ops import _dispatch
 from .._ops.composite.vectorization import devectorize
-from .._tensor import Tensor, is_tensor
+from .._tensor import _check, _expr
+from .._tensor._tensor import Tensor, is_tensor
 from ..backends.numpy_backend import NumPyBackend
 
 # The hooks of the defn being traced (its `hooks=` option), and whether the trace used any.

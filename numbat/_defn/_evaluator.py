@@ -13,11 +13,11 @@ import time
 import jax
 
 from .. import telemetry
-from .._errors import ArgumentError
+from .._core._errors import ArgumentError
+from .._core._scoped import scoped
+from .._core._types import is_number
 from .._ops import _dispatch
-from .._scoped import scoped
-from .._tensor import Tensor, is_tensor
-from .._types import is_number
+from .._tensor._tensor import Tensor, is_tensor
 from ..backends import _default
 from . import _effects, _signature
 

@@ -15,14 +15,15 @@ import jax
 import numpy as np
 from jax.extend import core as jax_core
 
-from .. import _check, _expr, _format, _types
-from .._errors import ArgumentError, IndexTypeError
+from .._core import _format, _types
+from .._core._errors import ArgumentError, IndexTypeError
 from .._ops import _dispatch
 from .._ops._convert import to_tensor
 from .._ops.composite.vectorization import broadcast_vectors
 from .._ops.primitive import reduction
 from .._ops.primitive.creation import as_type
-from .._tensor import Tensor, VectorizedData, is_tensor
+from .._tensor import _check, _expr
+from .._tensor._tensor import Tensor, VectorizedData, is_tensor
 from ..backends import _default, backend_transfer
 from ..backends.xla_backend import XLABackend
 

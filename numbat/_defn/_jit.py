@@ -10,9 +10,10 @@ import threading
 
 import jax
 
-from .. import _check, _expr, _types
-from .._errors import ArgumentError
-from .._tensor import Template, Tensor
+from .._core import _types
+from .._core._errors import ArgumentError
+from .._tensor import _check, _expr
+from .._tensor._tensor import Template, Tensor
 from . import _options, _signature
 from ._compiler import Defn
 

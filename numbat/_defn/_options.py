@@ -9,10 +9,9 @@ from __future__ import annotations
 import contextvars
 import os
 
-from .. import _client
-from .._errors import ArgumentError
-from .._scoped import scoped
-from ..xla import _config
+from .._core._errors import ArgumentError
+from .._core._scoped import scoped
+from .._runtime import _client, _config
 
 COMPILERS = ("xla", "evaluator")
 OPTIONS = ("compiler", "client", "device_id", "precision", "cache", "debug", "hooks", "lazy_transfers")

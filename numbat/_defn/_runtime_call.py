@@ -12,11 +12,11 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from .. import _check, _expr
-from .._errors import ArgumentError, HookError
-from .._format import header
+from .._core._errors import ArgumentError, HookError
+from .._core._format import header
 from .._ops import _dispatch, _vectorized
-from .._tensor import Template, Tensor, VectorizedData, _is_traced, is_tensor
+from .._tensor import _check, _expr
+from .._tensor._tensor import Template, Tensor, VectorizedData, _is_traced, is_tensor
 from ..backends.numpy_backend import NumPyBackend
 from . import _effects
 

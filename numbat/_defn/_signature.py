@@ -8,11 +8,11 @@ import typing
 import jax
 import numpy as np
 
-from .._errors import ArgumentError
-from .._format import vectorized_header as format_axes
+from .._core._errors import ArgumentError
+from .._core._format import vectorized_header as format_axes
+from .._core._types import is_number
 from .._ops import _convert
-from .._tensor import Template, Tensor, VectorizedData, is_tensor
-from .._types import is_number
+from .._tensor._tensor import Template, Tensor, VectorizedData, is_tensor
 
 
 class VectorizedArgument(ArgumentError):

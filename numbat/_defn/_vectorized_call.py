@@ -17,10 +17,10 @@ import typing
 
 import jax
 
-from .. import _format
+from .._core import _format
 from .._ops import _vectorized
 from .._ops.composite.vectorization import devectorize, vectorize
-from .._tensor import is_tensor
+from .._tensor._tensor import is_tensor
 
 
 def is_vectorized_call(args: tuple) -> bool:

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import jax
 
-from .. import _format
-from .._errors import ArgumentError
+from .._core import _format
+from .._core._errors import ArgumentError
 from .._ops._convert import to_tensor
 from .._ops.composite.vectorization import broadcast_vectors, devectorize, vectorize
 from .._ops.primitive.bitwise import logical_and, logical_not
 from .._ops.primitive.creation import as_type, broadcast
 from .._ops.primitive.elementwise import not_equal, select
 from .._ops.primitive.reduction import any as any_of
-from .._tensor import Tensor, is_tensor
+from .._tensor._tensor import Tensor, is_tensor
 
 
 def is_vectorized(tensor) -> bool:

@@ -14,4 +14,4 @@ The layout says which ops a backend implements and which are built from others:
 - `tensor_methods` installs Python's operators on `Tensor` from the ops.
 """
 
-from . import tensor_methods as tensor_methods
+from .composite import tensor_methods as tensor_methods

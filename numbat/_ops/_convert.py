@@ -10,10 +10,11 @@ import jax
 import ml_dtypes
 import numpy as np
 
-from .. import _allocation, _check, _expr, _names, _types
-from .._errors import ArgumentError
-from .._tensor import Template, Tensor
-from ..backends import _default
+from .._core import _names, _types
+from .._core._errors import ArgumentError
+from .._tensor import _check, _expr
+from .._tensor._tensor import Template, Tensor
+from ..backends import _allocation, _default
 from ..backends._abstract import AbstractBackend
 from ..backends.xla_backend import XLABackend
 

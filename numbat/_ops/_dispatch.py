@@ -12,11 +12,12 @@ import functools
 import jax
 import numpy as np
 
-from .. import _allocation, _expr, _names, _shape, _types
-from .._errors import ArgumentError
-from .._tensor import Template, Tensor
-from .._tensor import VectorizedData as _VectorizedData
-from ..backends import _fp_state, _subbyte
+from .._core import _names, _shape, _types
+from .._core._errors import ArgumentError
+from .._tensor import _expr
+from .._tensor._tensor import Template, Tensor
+from .._tensor._tensor import VectorizedData as _VectorizedData
+from ..backends import _allocation, _fp_state, _subbyte
 from ..backends._abstract import AbstractBackend
 from ..backends.numpy_backend import NumPyBackend
 from . import _vectorized

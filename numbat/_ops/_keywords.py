@@ -17,7 +17,7 @@ import functools
 import inspect
 import types
 
-from .._errors import ArgumentError
+from .._core._errors import ArgumentError
 
 _VARIADIC = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
 

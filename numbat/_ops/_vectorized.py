@@ -2,7 +2,7 @@
 
 A vectorized tensor keeps its vectorized axes out of its shape: every op sees the
 inner shape, and runs once per entry of the vectorized axes (as if in a loop).
-Its `data` is a `VectorizedData` (`numbat._tensor`), the whole array with the
+Its `data` is a `VectorizedData` (`numbat._tensor._tensor`), the whole array with the
 vectorized axes leading.
 Ops compute their output template from the inner shapes as usual; `_dispatch.run`
 sends an op with any vectorized input here. Vectorized axes of the same name are
@@ -20,9 +20,10 @@ import functools
 import jax
 import numpy as np
 
-from .. import _allocation, _expr
-from .._errors import ArgumentError
-from .._tensor import Tensor, VectorizedData, axes_of
+from .._core._errors import ArgumentError
+from .._tensor import _expr
+from .._tensor._tensor import Tensor, VectorizedData, axes_of
+from ..backends import _allocation
 from ..backends.numpy_backend import NumPyBackend
 
 

@@ -10,7 +10,7 @@ import typing
 
 import numpy as np
 
-from .._tensor import Template
+from .._tensor._tensor import Template
 from ._families import (
     bitwise,
     complex,
@@ -29,7 +29,7 @@ from ._families import (
 )
 
 if typing.TYPE_CHECKING:
-    from .._tensor import Tensor
+    from .._tensor._tensor import Tensor
 
 
 class AbstractBackend(

@@ -7,10 +7,11 @@ import contextvars
 
 import numpy as np
 
-from .. import _client, _types
-from .._errors import ArgumentError
-from .._scoped import scoped
-from .._tensor import Template, Tensor, VectorizedData, array_of
+from .._core import _types
+from .._core._errors import ArgumentError
+from .._core._scoped import scoped
+from .._runtime import _client
+from .._tensor._tensor import Template, Tensor, VectorizedData, array_of
 from ._abstract import AbstractBackend
 from .xla_backend import XLABackend
 

@@ -19,7 +19,7 @@ import functools
 
 import jax
 
-from .._tensor import Template, Tensor, _check_concrete
+from .._tensor._tensor import Template, Tensor, _check_concrete
 from . import _subbyte
 
 

@@ -18,8 +18,8 @@ numbat.Tensor<
 
 from __future__ import annotations
 
-from .. import _types
-from .._tensor import Template, Tensor
+from .._core import _types
+from .._tensor._tensor import Template, Tensor
 from ._cast import SUBBYTE_WIDE, cast, wrap
 
 # Each sub-byte type and the byte-wide type it computes in (_cast's table, as Nx types).

@@ -7,7 +7,7 @@ import typing
 
 import numpy as np
 
-from .._tensor import Template, Tensor
+from .._tensor._tensor import Template, Tensor
 from . import _fp_state, _subbyte
 from ._array import ArrayBackend
 from ._families.elementwise import numpy_functions

@@ -10,8 +10,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .. import _client, _tensor
-from .._tensor import Template, Tensor
+from .._runtime import _client
+from .._tensor import _tensor
+from .._tensor._tensor import Template, Tensor
 from . import _kernels
 from ._array import ArrayBackend
 

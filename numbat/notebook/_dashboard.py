@@ -5,7 +5,8 @@ widget front-end it shows the same view as static HTML."""
 
 from __future__ import annotations
 
-from .. import _check, telemetry
+from .. import telemetry
+from .._tensor import _check
 from ._html import escape
 from ._strip import _loaded
 from ._tables import Section

@@ -1,5 +1,5 @@
 """The rich display of `Tensor`, `Expr` and `Heatmap`, installed on the classes when the
-notebook layer loads (DESIGN decision 8), as `numbat._ops.tensor_methods` installs
+notebook layer loads (DESIGN decision 8), as `numbat._ops.composite.tensor_methods` installs
 Tensor's operators: the objects live low and import nothing of this layer, their rich
 forms (HTML, SVG, pictures) live here. `import numbat` loads this layer, so a tensor
 shows as HTML in any notebook, without `%load_ext numbat`.
@@ -14,10 +14,10 @@ import html
 
 import numpy as np
 
-from .._expr import Expr
-from .._heatmap import Heatmap
+from .._library._heatmap import Heatmap
 from .._ops.composite.vectorization import devectorize
-from .._tensor import Tensor, _is_traced
+from .._tensor._expr import Expr
+from .._tensor._tensor import Tensor, _is_traced
 from . import _heatmap, _html, _svg
 
 

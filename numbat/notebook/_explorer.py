@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import typing
 
-from .._errors import ArgumentError
+from .._core._errors import ArgumentError
 from .._ops import _dispatch
 from . import _html
 

@@ -5,8 +5,8 @@ exactly what loading registered. This module imports IPython (the magics subclas
 
 from __future__ import annotations
 
-from .. import _client
-from .._errors import ArgumentError
+from .._core._errors import ArgumentError
+from .._runtime import _client
 from ._magics import NumbatMagics
 from ._strip import CellWatcher, _loaded
 

@@ -13,7 +13,7 @@ import re
 import typing
 
 from .. import _defn
-from .._errors import ArgumentError
+from .._core._errors import ArgumentError
 from ..xla import _ir, _profile
 from . import _profile_view, _svg
 from ._tables import Section, bundle

@@ -20,9 +20,9 @@ import zlib
 
 import numpy as np
 
-from .. import _format
-from .._heatmap import finite_range
-from .._types import Type
+from .._core import _format
+from .._core._types import Type
+from .._library._heatmap import finite_range
 from ._stats import CHUNK
 
 MAX_SIDE = 128  # pixels a side of one picture, at most

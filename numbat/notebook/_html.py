@@ -19,7 +19,7 @@ import functools
 
 import numpy as np
 
-from .. import _format
+from .._core import _format
 from .._ops.composite.vectorization import devectorize
 from ._heatmap import escape, figure
 from ._stats import summary

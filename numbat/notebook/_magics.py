@@ -14,8 +14,9 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
-from .. import _client, telemetry
-from .._errors import ArgumentError
+from .. import telemetry
+from .._core._errors import ArgumentError
+from .._runtime import _client
 from ..xla._trace_events import ProfilerError
 from . import _settings
 from ._graph import graph, profile

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import telemetry
-from .._errors import ArgumentError
+from .._core._errors import ArgumentError
 from .._ops import _dispatch
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import io
 
-from .._errors import ArgumentError
+from .._core._errors import ArgumentError
 from ..xla import _profile
 from . import _svg
 from ._html import escape

@@ -4,11 +4,10 @@ is answered with one line saying so and what to do, never a traceback."""
 
 from __future__ import annotations
 
-from .. import _client
+from .._core._errors import ArgumentError, ClientError
 from .._defn import _options
-from .._errors import ArgumentError, ClientError
-from ..xla import _config
-from ..xla._memory import memory as device_memory
+from .._runtime import _client, _config
+from .._runtime._memory import memory as device_memory
 from ._tables import Section
 
 

@@ -12,8 +12,8 @@ import typing
 
 import numpy as np
 
-from .. import _format
-from .._errors import ArgumentError
+from .._core import _format
+from .._core._errors import ArgumentError
 from .._ops import _dispatch
 from ._heatmap import escape
 

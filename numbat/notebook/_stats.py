@@ -21,8 +21,8 @@ import math
 
 import numpy as np
 
-from .. import _format
-from .._types import Type
+from .._core import _format
+from .._core._types import Type
 
 CHUNK = 1 << 18  # elements widened to float64 at a time on the host (2 MiB)
 

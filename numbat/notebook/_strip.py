@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 import weakref
 
-from .. import _client, telemetry
+from .. import telemetry
+from .._runtime import _client
 from ._html import escape
 
 # The shells where the extension is loaded: id -> (shell, watcher, magics), so loading

@@ -3,15 +3,15 @@ cache, streaming, sharding, several processes and serialized functions."""
 
 import importlib
 
-from .._client import clients as clients
-from .._client import devices as devices
-from .._client import started as started
-from . import _disk_cache as _disk_cache
+from .._runtime import _disk_cache as _disk_cache
+from .._runtime._client import clients as clients
+from .._runtime._client import devices as devices
+from .._runtime._client import started as started
+from .._runtime._config import configure as configure
+from .._runtime._config import settings as settings
+from .._runtime._memory import memory as memory
+from .._runtime._signing import KeyFileError as KeyFileError
 from . import distributed as distributed
-from ._config import configure as configure
-from ._config import settings as settings
-from ._memory import memory as memory
-from ._signing import KeyFileError as KeyFileError
 
 # The public API: what `help()`, `import *`, tab completion and the API pages list
 # (the compiled-function entries load on first use, see `__getattr__`).

@@ -41,15 +41,16 @@ import jax
 import numpy as np
 from jax.experimental import serialize_executable
 
-from .. import _allocation, _types
+from .._core import _types
+from .._core._errors import ArgumentError
 from .._defn._compiler import refuse_subbyte_executable
 from .._defn._signature import flatten
-from .._errors import ArgumentError
 from .._ops import _dispatch
-from .._tensor import Template, Tensor
-from ..backends import _default
+from .._runtime import _signing
+from .._tensor._tensor import Template, Tensor
+from ..backends import _allocation, _default
 from ..backends.xla_backend import XLABackend
-from . import _signing, _untrusted
+from . import _untrusted
 from ._lowering import _placeholder, as_defn
 
 _EXECUTABLE = b"NUMBAT-FUNCTION-2 executable\n"

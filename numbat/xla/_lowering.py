@@ -8,10 +8,10 @@ from __future__ import annotations
 import jax
 import numpy as np
 
+from .._core._errors import ArgumentError
 from .._defn._compiler import Defn
 from .._defn._signature import flatten
-from .._errors import ArgumentError
-from .._tensor import Template, Tensor
+from .._tensor._tensor import Template, Tensor
 
 
 def as_defn(fun, **opts) -> Defn:

@@ -21,8 +21,8 @@ import typing
 import jax
 import jax.numpy as jnp
 
-from .._errors import ArgumentError
-from ._signing import data_dir
+from .._core._errors import ArgumentError
+from .._runtime._signing import data_dir
 
 _FILE = "peaks.json"
 _BANDWIDTH_ELEMENTS = 16 * 1024 * 1024  # f32: 64 MiB read per run, past any cache

@@ -22,8 +22,8 @@ import typing
 import jax
 
 from .. import _defn
-from .._errors import ArgumentError
-from .._tensor import Template
+from .._core._errors import ArgumentError
+from .._tensor._tensor import Template
 from . import _hlo_costs, _ir, _lowering, _peaks, _trace_events
 
 DEFAULT_RUNS = 10

@@ -16,13 +16,15 @@ import numpy as np
 from jax._src.named_sharding import DuplicateSpecError
 from jax.sharding import NamedSharding, PartitionSpec
 
-from .. import _client, _names, telemetry
+from .. import telemetry
+from .._core import _names
+from .._core._errors import ArgumentError
 from .._defn import _options
 from .._defn._compiler import Defn, _key
 from .._defn._signature import flatten
-from .._errors import ArgumentError
 from .._ops import _dispatch
-from .._tensor import Tensor
+from .._runtime import _client
+from .._tensor._tensor import Tensor
 from ..backends.xla_backend import XLABackend
 
 

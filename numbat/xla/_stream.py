@@ -22,12 +22,12 @@ import typing
 import jax
 import numpy as np
 
+from .._core._errors import ArgumentError
+from .._core._types import is_number
 from .._defn._jit import jit
 from .._defn._signature import Signature
-from .._errors import ArgumentError
 from .._ops import _dispatch
-from .._tensor import Template, Tensor
-from .._types import is_number
+from .._tensor._tensor import Template, Tensor
 
 
 def _template(value) -> Template:

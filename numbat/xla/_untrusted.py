@@ -8,7 +8,7 @@
   would wait for ever) and no effects;
 - every tensor in it (arguments, every intermediate value, results) has a static shape whose
   element count fits in int64 and whose bytes pass the allocation guard of the device it is
-  loaded for (`numbat._allocation`), so XLA never aborts sizing it;
+  loaded for (`numbat.backends._allocation`), so XLA never aborts sizing it;
 - its entry function takes and returns exactly what the blob's export record says.
 
 What it cannot prove: that a loop ends. A stranger's module may still run for a long time.
@@ -22,9 +22,10 @@ import jax
 from jax._src.interpreters import mlir
 from jax._src.lib.mlir import ir
 
-from .. import _allocation, _types
-from .._errors import AllocationError, ArgumentError
-from .._tensor import Template
+from .._core import _types
+from .._core._errors import AllocationError, ArgumentError
+from .._tensor._tensor import Template
+from ..backends import _allocation
 
 _HOST_TRANSFERS = ("stablehlo.infeed", "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv")
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import jax
 
-from .._errors import ArgumentError
-from . import _config
+from .._core._errors import ArgumentError
+from .._runtime import _config
 
 
 def initialize(

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _allocation, _check, _names, _packing, _types
-from ..._errors import ArgumentError
-from ..._tensor import Template
-from ...backends import _default
+from ..._core import _names, _packing, _types
+from ..._core._errors import ArgumentError
+from ..._tensor import _check
+from ..._tensor._tensor import Template
+from ...backends import _allocation, _default
 from .. import _dispatch
 from .._convert import tensor as make  # named so for functions whose argument is `tensor`
 from ..primitive.complex import conjugate

@@ -8,9 +8,11 @@ import math
 
 import numpy as np
 
-from ... import _allocation, _check, _names, _types
-from ..._errors import ArgumentError
-from ..._tensor import Template
+from ..._core import _names, _types
+from ..._core._errors import ArgumentError
+from ..._tensor import _check
+from ..._tensor._tensor import Template
+from ...backends import _allocation
 from .. import _dispatch
 from ..primitive.creation import broadcast
 from ..primitive.indexing import slice, take

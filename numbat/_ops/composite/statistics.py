@@ -4,8 +4,9 @@
 
 from __future__ import annotations
 
-from ... import _check, _names, _shape, _types
-from ..._errors import ArgumentError
+from ..._core import _names, _shape, _types
+from ..._core._errors import ArgumentError
+from ..._tensor import _check
 from .. import _dispatch
 from ..primitive import elementwise as ew
 from ..primitive import math as _math

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import jax
 
-from ... import _check
-from ..._errors import ArgumentError
-from ..._tensor import Tensor, VectorizedData, is_tensor
+from ..._core._errors import ArgumentError
+from ..._tensor import _check
+from ..._tensor._tensor import Tensor, VectorizedData, is_tensor
 from .. import _dispatch, _vectorized
 from ..primitive.creation import broadcast
 from ..primitive.shape import reshape, transpose

@@ -14,9 +14,10 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from ... import _expr, _names
-from ..._errors import ArgumentError
-from ..._tensor import Tensor, _check_concrete, _is_deallocated, _is_traced, is_tensor
+from ..._core import _names
+from ..._core._errors import ArgumentError
+from ..._tensor import _expr
+from ..._tensor._tensor import Tensor, _check_concrete, _is_deallocated, _is_traced, is_tensor
 from ...backends import _default
 from ...backends.numpy_backend import NumPyBackend
 from ...backends.xla_backend import XLABackend

@@ -6,9 +6,9 @@ commonest eager case inline (these are the hot paths of eager code)."""
 
 from __future__ import annotations
 
-from ... import _types
-from ..._errors import ArgumentError
-from ..._tensor import Tensor
+from ..._core import _types
+from ..._core._errors import ArgumentError
+from ..._tensor._tensor import Tensor
 from .. import _dispatch
 
 _template = _dispatch.template  # the cached Template constructor

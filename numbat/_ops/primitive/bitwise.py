@@ -15,7 +15,7 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from ..._errors import ArgumentError
+from ..._core._errors import ArgumentError
 from .. import _dispatch
 from ._apply import binary, integers, u8, unary
 

@@ -8,7 +8,7 @@ The family's rule, by value domain: an op builds a complex number or takes one a
 
 from __future__ import annotations
 
-from ... import _types
+from ..._core import _types
 from ._apply import binary, unary
 
 

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 import jax
 import numpy as np
 
-from ... import _check, _format, _names, _types
-from ..._errors import ArgumentError
-from ..._tensor import Template, Tensor
+from ..._core import _format, _names, _types
+from ..._core._errors import ArgumentError
+from ..._tensor import _check
+from ..._tensor._tensor import Template, Tensor
 from ...backends import _default
 from .. import _dispatch, _vectorized
 from .._convert import tensor as _new_tensor  # named so for functions whose argument is `tensor`

@@ -6,9 +6,9 @@ The family's rule: an op's element `i` along the axis combines the elements up t
 
 from __future__ import annotations
 
-from ... import _names, _types
-from ..._errors import ArgumentError
-from ..._tensor import Template
+from ..._core import _names, _types
+from ..._core._errors import ArgumentError
+from ..._tensor._tensor import Template
 from .. import _dispatch
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from ... import _shape, _types
-from ..._errors import ArgumentError
-from ..._tensor import Tensor
+from ..._core import _shape, _types
+from ..._core._errors import ArgumentError
+from ..._tensor._tensor import Tensor
 from .. import _dispatch
 from ._apply import binary, integers, u8
 from .complex import complex as make_complex

@@ -12,9 +12,10 @@ import builtins
 
 import numpy as np
 
-from ... import _check, _names, _types
-from ..._errors import ArgumentError, IndexTypeError
-from ..._tensor import Template, Tensor
+from ..._core import _names, _types
+from ..._core._errors import ArgumentError, IndexTypeError
+from ..._tensor import _check
+from ..._tensor._tensor import Template, Tensor
 from .. import _dispatch
 
 

@@ -9,9 +9,9 @@ the backend.
 
 from __future__ import annotations
 
-from ... import _types
-from ..._errors import ArgumentError
-from ..._tensor import Template
+from ..._core import _types
+from ..._core._errors import ArgumentError
+from ..._tensor._tensor import Template
 from .. import _dispatch
 
 

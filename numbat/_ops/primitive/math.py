@@ -10,9 +10,9 @@ alone (the bitwise functions of one tensor are `bitwise`, the complex parts `com
 
 from __future__ import annotations
 
-from ... import _types
-from ..._errors import ArgumentError
-from ..._tensor import Template
+from ..._core import _types
+from ..._core._errors import ArgumentError
+from ..._tensor._tensor import Template
 from .. import _dispatch
 from ._apply import u8, unary
 from .elementwise import divide

@@ -7,9 +7,10 @@ shapes, not from broadcasting them.
 
 from __future__ import annotations
 
-from ... import _check, _names, _shape, _types
-from ..._errors import ArgumentError
-from ..._tensor import Template
+from ..._core import _names, _shape, _types
+from ..._core._errors import ArgumentError
+from ..._tensor import _check
+from ..._tensor._tensor import Template
 from .. import _dispatch
 from .shape import transpose
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 
-from ... import _check, _names, _shape, _types
-from ..._errors import ArgumentError
-from ..._tensor import Template, Tensor
+from ..._core import _names, _shape, _types
+from ..._core._errors import ArgumentError
+from ..._tensor import _check
+from ..._tensor._tensor import Template, Tensor
 from .. import _dispatch
 
 

@@ -9,9 +9,9 @@ the ordered values, their indices, or the first `k` of them.
 
 from __future__ import annotations
 
-from ... import _names, _types
-from ..._errors import ArgumentError
-from ..._tensor import Template
+from ..._core import _names, _types
+from ..._core._errors import ArgumentError
+from ..._tensor._tensor import Template
 from .. import _dispatch
 
 

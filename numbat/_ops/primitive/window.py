@@ -9,9 +9,10 @@ padding and dilations) to one element, or scatters one value per window back.
 
 from __future__ import annotations
 
-from ... import _check, _types
-from ..._errors import ArgumentError
-from ..._tensor import Template
+from ..._core import _types
+from ..._core._errors import ArgumentError
+from ..._tensor import _check
+from ..._tensor._tensor import Template
 from .. import _dispatch
 from .elementwise import divide
 

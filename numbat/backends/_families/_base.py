@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import abc
 
-from ..._tensor import Template, Tensor
+from ..._tensor._tensor import Template, Tensor
 from .._cast import cast
 
 

@@ -30,8 +30,8 @@ import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 
-from ..._tensor import Template
-from ..._types import merge
+from ..._core._types import merge
+from ..._tensor._tensor import Template
 
 
 def on_host(jax_fun, x):

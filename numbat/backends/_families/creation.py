@@ -13,7 +13,7 @@ import math
 import jax
 import numpy as np
 
-from ..._tensor import Template, Tensor
+from ..._tensor._tensor import Template, Tensor
 from ._base import ArrayBase
 
 

@@ -17,7 +17,7 @@ import typing
 import jax
 import numpy as np
 
-from ..._tensor import Template, Tensor
+from ..._tensor._tensor import Template, Tensor
 from . import _tables
 from ._base import ArrayBase
 from ._tables import as_zero, complex_as_xla, lax_binary, truthy

@@ -10,7 +10,7 @@ import abc
 import jax
 import numpy as np
 
-from ..._tensor import Template, Tensor
+from ..._tensor._tensor import Template, Tensor
 from .._cast import cast
 from ._base import ArrayBase
 

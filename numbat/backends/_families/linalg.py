@@ -23,7 +23,7 @@ import jax.numpy as jnp
 import jax.scipy.linalg
 import numpy as np
 
-from ..._tensor import Template, Tensor
+from ..._tensor._tensor import Template, Tensor
 from .._cast import cast
 from . import _linalg_cholesky, _linalg_eigh_svd, _linalg_qr
 from ._base import ArrayBase

@@ -18,7 +18,7 @@ import jax
 import jax.scipy.special as jsp
 import numpy as np
 
-from ..._tensor import Template, Tensor
+from ..._tensor._tensor import Template, Tensor
 from . import _tables
 from ._base import ArrayBase
 from ._tables import as_zero, complex_as_xla, host, lax_unary

@@ -12,9 +12,9 @@ import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 
-from ..._errors import ArgumentError
-from ..._expr import recording
-from ..._tensor import Template, Tensor
+from ..._core._errors import ArgumentError
+from ..._tensor._expr import recording
+from ..._tensor._tensor import Template, Tensor
 from ._base import ArrayBase
 from ._tables import on_host
 

@@ -13,7 +13,7 @@ import functools
 import jax
 import numpy as np
 
-from ..._tensor import Template, Tensor
+from ..._tensor._tensor import Template, Tensor
 from ._base import ArrayBase
 from .reduction import may_hold_nan
 

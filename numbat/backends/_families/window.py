@@ -12,7 +12,7 @@ import abc
 import jax
 import numpy as np
 
-from ..._tensor import Template, Tensor
+from ..._tensor._tensor import Template, Tensor
 from ._base import ArrayBase
 from .reduction import extreme, keeping_nan, user_combiner
 

@@ -20,12 +20,12 @@ import zlib
 
 import numpy as np
 
-from . import _allocation, _types
-from ._errors import ArgumentError
-from ._ops import _convert
-from ._ops.composite.vectorization import vectorize
-from ._tensor import Template, Tensor
-from .backends import _default
+from .._core import _types
+from .._core._errors import ArgumentError
+from .._ops import _convert
+from .._ops.composite.vectorization import vectorize
+from .._tensor._tensor import Template, Tensor
+from ..backends import _allocation, _default
 
 _MAGIC = b"NUMBAT-TENSORS-1\n"
 

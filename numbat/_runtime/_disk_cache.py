@@ -41,7 +41,7 @@ import warnings
 import jax
 from jax.experimental import serialize_executable
 
-from .._errors import ArgumentError
+from .._core._errors import ArgumentError
 from . import _signing
 
 MAGIC = b"numbat-xla-cache-v2\n"

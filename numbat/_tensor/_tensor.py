@@ -14,7 +14,7 @@ shape: its data is a `VectorizedData`, the whole array with the vectorized axes 
 
 This module is the bottom of the tensor layer: it imports no op. Tensor's operators
 (`a + b`, `a @ b`, `a[i]`, `a == b`, ...), `.T`, `.reshape` and `.astype` are numbat ops,
-installed on the class by `numbat._ops.tensor_methods` when the ops load (as JAX installs
+installed on the class by `numbat._ops.composite.tensor_methods` when the ops load (as JAX installs
 `jax.Array`'s methods from `jax.numpy`).
 """
 
@@ -27,9 +27,9 @@ import jax
 import numpy as np
 from jax._src import core as _jax_core
 
-from . import _format
-from ._errors import ArgumentError
-from ._types import Type, is_number
+from .._core import _format
+from .._core._errors import ArgumentError
+from .._core._types import Type, is_number
 
 
 class Template(typing.NamedTuple):
@@ -53,7 +53,7 @@ class Tensor:
 
     Build tensors with `nbt.tensor`, `nbt.iota` and friends rather than this
     constructor, which checks nothing. The methods that are ops are installed by
-    `numbat._ops.tensor_methods`.
+    `numbat._ops.composite.tensor_methods`.
     """
 
     __slots__ = ("backend", "data", "names", "type")
@@ -215,7 +215,7 @@ def _is_traced(tensor: Tensor) -> bool:
     return isinstance(array_of(tensor), jax.core.Tracer)
 
 
-# The recorder of the defn tracing now (`numbat._expr` records into it): a tracer seen while
+# The recorder of the defn tracing now (`numbat._tensor._expr` records into it): a tracer seen while
 # none records belongs to a JAX transformation of the caller's own.
 recording: contextvars.ContextVar = contextvars.ContextVar("numbat_recorder", default=None)
 

@@ -14,9 +14,10 @@ import typing
 
 import numpy as np
 
-from . import _check, _format
-from ._errors import ArgumentError
-from ._ops import _dispatch
+from .._core import _format
+from .._core._errors import ArgumentError
+from .._ops import _dispatch
+from .._tensor import _check
 
 _GREYS = range(232, 256)  # the ANSI 256-colour grey ramp, dark to light
 

@@ -10,9 +10,9 @@ import os
 
 import jax
 
-from .. import _client
-from .._client import PLATFORMS, started
-from .._errors import ArgumentError, ClientError
+from .._core._errors import ArgumentError, ClientError
+from . import _client
+from ._client import PLATFORMS, started
 
 CLIENT_OPTIONS = ("platform", "preallocate", "memory_fraction", "default_device_id", "device_count")
 PRECISIONS = {"default": "bfloat16", "high": "tensorfloat32", "highest": "float32"}

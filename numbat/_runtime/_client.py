@@ -18,7 +18,7 @@ import re
 import jax
 from jax._src import xla_bridge
 
-from ._errors import ArgumentError, ClientError
+from .._core._errors import ArgumentError, ClientError
 
 PLATFORMS = {"cuda": "cuda", "rocm": "rocm", "tpu": "tpu", "host": "cpu"}
 SETTINGS = ("XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_PYTHON_CLIENT_MEM_FRACTION", "XLA_FLAGS", "JAX_PLATFORMS")

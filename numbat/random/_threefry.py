@@ -24,8 +24,8 @@ import ml_dtypes
 import numpy as np
 from jax import lax
 
-from ._types import Type, merge
-from .backends._families import _linalg_cholesky
+from .._core._types import Type, merge
+from ..backends._families import _linalg_cholesky
 
 # The mantissa width of each float type (Nx's `mantissa_shift`).
 _MANTISSA = {("f", 8): 2, ("f8_e4m3fn", 8): 3, ("bf", 16): 7, ("f", 16): 10, ("f", 32): 23, ("f", 64): 52}

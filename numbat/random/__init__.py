@@ -7,7 +7,7 @@ draw with the key as it is and return only the sample. The algorithms are Nx's
 (its threefry2x32 counter layout, its integer, float and normal recipes), over
 JAX's threefry2x32 primitive and without changing any JAX setting, so a seed gives
 the numbers Nx's documentation shows. Every path computes them with the same code
-(`numbat._threefry`): the XLA backend on its device, a defn as part of its trace,
+(`numbat.random._threefry`): the XLA backend on its device, a defn as part of its trace,
 the NumPy backend (and the evaluator on it) on the host CPU.
 
 >>> key = nbt.random.key(12)
@@ -38,16 +38,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _check, _names, _threefry, _types
-from . import _random_draw as _draw
-from ._errors import ArgumentError
-from ._ops import _convert, _dispatch
-from ._ops.composite.shape import slice_along_axis
-from ._ops.primitive import creation as _creation
-from ._ops.primitive import indexing as _indexing
-from ._ops.primitive import shape as _shape
-from ._tensor import Tensor
-from .backends import _default
+from .._core import _names, _types
+from .._core._errors import ArgumentError
+from .._ops import _convert, _dispatch
+from .._ops.composite.shape import slice_along_axis
+from .._ops.primitive import creation as _creation
+from .._ops.primitive import indexing as _indexing
+from .._ops.primitive import shape as _shape
+from .._tensor import _check
+from .._tensor._tensor import Tensor
+from ..backends import _default
+from . import _draw, _threefry
 
 _S32 = _types.Type("s", 32)
 

@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from ._errors import ArgumentError
+from .._core._errors import ArgumentError
 from ._tensor import Tensor
 
 

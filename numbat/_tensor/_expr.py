@@ -28,8 +28,9 @@ import typing
 import jax
 import numpy as np
 
-from . import _check, _format, _tensor
-from ._scoped import scoped
+from .._core import _format
+from .._core._scoped import scoped
+from . import _check, _tensor
 from ._tensor import Template, Tensor, array_of
 
 

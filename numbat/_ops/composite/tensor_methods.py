@@ -1,6 +1,6 @@
 """Tensor's operators and op methods, installed on the class when the ops load.
 
-`numbat._tensor` holds the data and imports no op; this module gives `Tensor` what
+`numbat._tensor._tensor` holds the data and imports no op; this module gives `Tensor` what
 makes it feel like an array: Python's operators as Nx's ops (`+` is `nbt.add`, `==` is
 `nbt.equal`, a u8 tensor; `t[i]` is numbat's indexing; `@` is `nbt.dot`), NumPy's
 structural conveniences `.T`, `.reshape` and `.astype`, and an AttributeError that
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import inspect
 
-from .._tensor import Tensor, is_tensor_like
-from . import composite, primitive
-from .primitive import bitwise, creation, elementwise, indexing, math, products, shape
+from ..._tensor._tensor import Tensor, is_tensor_like
+from .. import composite, primitive
+from ..primitive import bitwise, creation, elementwise, indexing, math, products, shape
 
 # The ops an AttributeError can point to (`t.sum()` -> `nbt.sum(t, ...)`).
 _OPS = {

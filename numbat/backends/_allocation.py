@@ -33,11 +33,11 @@ import math
 import os
 import sys
 
-from . import _types
-from ._errors import AllocationError
-from ._format import header, vectorized_header
-from ._tensor import Template
-from .backends.numpy_backend import NumPyBackend
+from .._core import _types
+from .._core._errors import AllocationError
+from .._core._format import header, vectorized_header
+from .._tensor._tensor import Template
+from .numpy_backend import NumPyBackend
 
 SMALL = 1 << 22  # elements (at most 64 MiB of c128): below this no device is too small
 _DIMENSION_LIMIT = 1 << 63  # XLA's dimensions are int64

@@ -26,9 +26,9 @@ import numpy as np
 
 import numbat as nbt
 
+from ..notebook import _html, _strip
 from . import _bench_kernels
 from ._bench_timing import format_time, measure, paired_difference, paired_ratio, samples, summarize
-from .notebook import _html, _strip
 
 SUITES = ("softmax", "dispatch", "eager", "trace", "notebook", "kernels")
 _CALLS_PER_SAMPLE = 10  # calls of a microsecond or two are timed ten in a row (`_bench_timing`)
@@ -274,7 +274,7 @@ def _human(count: float) -> str:
 
 
 def kernels_suite(size: int, rounds: int, rows: str | None = None) -> list[dict]:
-    """Each op family as a defn against the same `jax.jit` code (numbat/_bench_kernels.py)."""
+    """Each op family as a defn against the same `jax.jit` code (numbat/_tools/_bench_kernels.py)."""
     return _bench_kernels.kernels_suite(size, rounds, rows)
 
 

@@ -15,7 +15,7 @@ import os
 
 import jax
 
-from .. import _client
+from . import _client
 
 
 def memory(client: str | None = None) -> list[dict]:

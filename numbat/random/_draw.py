@@ -1,4 +1,4 @@
-"""How `numbat.random` runs `numbat._threefry`'s array functions on tensors: one code
+"""How `numbat.random` runs `numbat.random._threefry`'s array functions on tensors: one code
 path for every backend, argument checks that raise numbat errors, and Nx's type
 inference for samplers.
 
@@ -23,11 +23,14 @@ import itertools
 import jax
 import numpy as np
 
-from . import _allocation, _check, _expr, _format, _names, _threefry, _types
-from ._errors import ArgumentError
-from ._ops import _dispatch, _vectorized
-from ._tensor import Template, Tensor, VectorizedData
-from .backends.numpy_backend import NumPyBackend
+from .._core import _format, _names, _types
+from .._core._errors import ArgumentError
+from .._ops import _dispatch, _vectorized
+from .._tensor import _check, _expr
+from .._tensor._tensor import Template, Tensor, VectorizedData
+from ..backends import _allocation
+from ..backends.numpy_backend import NumPyBackend
+from . import _threefry
 
 U32 = _types.Type("u", 32)
 KEY = Template((2,), U32, (None,))

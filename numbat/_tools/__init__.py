@@ -1,0 +1,1 @@
+"""What the `numbat` command runs besides the notebook: the benchmarks and the demo."""
