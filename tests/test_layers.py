@@ -19,76 +19,32 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "numbat"
 
 # Lowest first. A module may import modules of its own layer and of the layers above it
-# in this list; the patterns are fnmatch patterns over dotted module names.
+# in this list; the patterns are fnmatch patterns over dotted module names. Each layer is a
+# folder (`pkg` and `pkg.*`); the public modules at the top (`numbat.linalg`, ...) are the
+# public namespace of their layer, and `numbat._ops`'s own files are the ops' machinery.
 LAYERS: list[tuple[str, list[str]]] = [
-    (
-        "base",
-        [
-            "numbat._core._errors",
-            "numbat._core._types",
-            "numbat._core._names",
-            "numbat._core._shape",
-            "numbat._core._format",
-            "numbat._core._scoped",
-            "numbat._core._packing",
-        ],
-    ),
-    ("tensor", ["numbat._tensor._tensor", "numbat._tensor._check", "numbat._tensor._expr"]),
-    ("runtime", ["numbat.telemetry", "numbat._runtime._client"]),
-    ("backends", ["numbat.backends", "numbat.backends.*", "numbat.backends._allocation"]),
-    (
-        "ops machinery",
-        ["numbat._ops._convert", "numbat._ops._dispatch", "numbat._ops._vectorized", "numbat._ops._keywords"],
-    ),
+    ("base", ["numbat._core", "numbat._core.*"]),
+    ("tensor", ["numbat._tensor", "numbat._tensor.*"]),
+    ("runtime", ["numbat._runtime", "numbat._runtime.*", "numbat.telemetry"]),
+    ("backends", ["numbat.backends", "numbat.backends.*"]),
+    ("ops machinery", ["numbat._ops._*"]),
     ("primitive ops", ["numbat._ops.primitive", "numbat._ops.primitive.*"]),
-    (
-        "composite ops",
-        ["numbat._ops.composite", "numbat._ops.composite.*", "numbat._ops.composite.tensor_methods", "numbat._ops"],
-    ),
+    ("composite ops", ["numbat._ops", "numbat._ops.composite", "numbat._ops.composite.*"]),
     (
         "library",
         [
+            "numbat._library",
+            "numbat._library.*",
             "numbat.linalg",
             "numbat.random",
-            "numbat.random._draw",
-            "numbat.random._threefry",
+            "numbat.random.*",
             "numbat.constants",
-            "numbat._library._serialize",
-            "numbat._library._heatmap",
-        ],
-    ),
-    (
-        "xla runtime",
-        [
-            "numbat.xla",
-            "numbat._runtime._config",
-            "numbat._runtime._memory",
-            "numbat._runtime._signing",
-            "numbat._runtime._disk_cache",
-            "numbat.xla.distributed",
         ],
     ),
     ("defn", ["numbat._defn", "numbat._defn.*"]),
-    (
-        "programs",
-        [
-            "numbat.xla._lowering",
-            "numbat.xla._ir",
-            "numbat.xla._export",
-            "numbat.xla._untrusted",
-            "numbat.xla._stream",
-            "numbat.xla._sharding",
-            "numbat.xla._hlo_costs",
-            "numbat.xla._peaks",
-            "numbat.xla._profile",
-            "numbat.xla._trace_events",
-        ],
-    ),
+    ("programs", ["numbat.xla", "numbat.xla.*"]),
     ("notebook", ["numbat.notebook", "numbat.notebook.*"]),
-    (
-        "entry",
-        ["numbat", "numbat.cli", "numbat.__main__", "numbat._tools._bench", "numbat._bench_*", "numbat._tools._demo"],
-    ),
+    ("entry", ["numbat", "numbat.cli", "numbat.__main__", "numbat._tools", "numbat._tools.*"]),
 ]
 
 # The imports written inside a function, each with its reason: only the extension's loader
@@ -97,21 +53,6 @@ LAYERS: list[tuple[str, list[str]]] = [
 # operators by numbat._ops.composite.tensor_methods), never imported from below on first use.
 DOCUMENTED_LAZY = {
     ("numbat.notebook", "numbat.notebook._extension"): "IPython loads with %load_ext, not with import numbat",
-}
-
-# A package's PEP 562 `__getattr__` may load public entries from higher layers on first
-# use (the entry names a submodule to import); these are the only ones.
-LAZY_ENTRIES = {
-    "numbat.xla": {
-        "numbat.xla._ir",
-        "numbat.xla._stream",
-        "numbat.xla._sharding",
-        "numbat.xla._export",
-        "numbat.xla._profile",
-        "numbat.xla._peaks",
-        "numbat.xla._trace_events",
-        "numbat._defn._cache",
-    },
 }
 
 
@@ -220,9 +161,7 @@ def test_the_only_import_inside_a_function_is_the_extensions_loader():
 
 
 def test_the_import_graph_has_no_cycle_even_counting_imports_inside_functions():
-    """A cycle is looked for among all import statements, at module level or inside a function;
-    `numbat.xla`'s PEP 562 entries (LAZY_ENTRIES) are not statements, and are the one detour
-    left: they go when the runtime settings leave `numbat/xla/` (issue 32)."""
+    """A cycle is looked for among all import statements, at module level or inside a function."""
     edges = {
         module: {target for target, _, _ in imports if target in MODULES and target != module}
         for module, imports in IMPORTS.items()
@@ -244,32 +183,47 @@ def test_the_import_graph_has_no_cycle_even_counting_imports_inside_functions():
             visit(module, [module])
 
 
-def test_lazy_public_entries_are_listed():
-    """A package `__getattr__` that imports by name (PEP 562) names only the listed modules."""
-    for module, path in MODULES.items():
-        text = path.read_text()
-        named = set(re.findall(r"import_module\(f?[\"']([\w.{}]+)[\"']", text))
-        if not named:
-            continue
-        assert path.name == "__init__.py", f"{module}: only a package's __getattr__ may import by name"
-        tree = ast.parse(text)
-        table = next(
-            node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == "__getattr__"
-        )
-        strings = {c.value for c in ast.walk(table) if isinstance(c, ast.Constant) and isinstance(c.value, str)}
-        targets = {
-            s if s.startswith("numbat") else f"{module}.{s}"
-            for s in strings
-            if f"{module}.{s}" in MODULES or s in MODULES
-        }
-        assert targets <= LAZY_ENTRIES.get(module, set()), f"{module}: unlisted lazy entries {targets}"
+def test_no_module_imports_by_name():
+    """No `importlib.import_module` or `__import__`: every import is a statement the walk sees."""
+    by_name = [
+        module for module, path in MODULES.items() if re.search(r"import_module\(|__import__\(", path.read_text())
+    ]
+    assert not by_name, f"modules importing by name: {by_name}"
+
+
+def test_no_private_module_is_loose_in_the_package():
+    """The folders are the layers: a private module lives in its layer's folder; the top of
+    `numbat/` holds the public namespace only."""
+    loose = sorted(p.name for p in PACKAGE.glob("_*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert not loose, f"private modules loose in numbat/: {loose}"
+
+
+def test_every_layer_is_folders_and_public_modules():
+    """A layer's patterns name whole folders (`pkg` with `pkg.*`) or public top-level modules."""
+    for name, patterns in LAYERS:
+        for pattern in patterns:
+            if pattern.endswith(".*") or pattern == "numbat._ops._*":
+                assert (ROOT / pattern[:-2].replace(".", "/")).is_dir(), f"{name}: {pattern} is not a folder"
+            elif (ROOT / pattern.replace(".", "/")).is_dir():
+                folder_pattern = pattern + ".*"
+                assert folder_pattern in patterns or pattern in ("numbat", "numbat._ops"), (
+                    f"{name}: the package {pattern} without its folder"
+                )
+            else:
+                assert not pattern.split(".")[-1].startswith("_") or pattern == "numbat.__main__", (
+                    f"{name}: {pattern} is a private module outside a layer's folder"
+                )
 
 
 def test_the_architecture_guide_lists_these_layers():
     guide = (ROOT / "docs" / "guides" / "architecture.md").read_text()
-    block = re.search(r"```text\n(.*?)```", guide, re.DOTALL).group(1)
+    block = re.search(r"```text\n(base .*?)```", guide, re.DOTALL).group(1)  # the layer table, after the tree
     listed = [line.split()[0] for line in block.splitlines() if line.strip() and not line.startswith(" ")]
     assert listed == [name.replace(" ", "-") for name, _ in LAYERS], listed
     for _, patterns in LAYERS:
         for pattern in patterns:
             assert pattern in block, f"the guide does not list {pattern}"
+    tree = re.search(r"```text\n(numbat/\n.*?)```", guide, re.DOTALL).group(1)
+    folders = {p.relative_to(PACKAGE).parts[0] for p in PACKAGE.glob("*/__init__.py")}
+    drawn = set(re.findall(r"^[├└]── (\w+)/", tree, re.MULTILINE))
+    assert drawn == folders, f"the guide's tree draws {sorted(drawn)}, the package has {sorted(folders)}"

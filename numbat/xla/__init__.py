@@ -1,9 +1,7 @@
 """The EXLA analog: XLA clients, devices and memory, IR and fusion reports, the disk
 cache, streaming, sharding, several processes and serialized functions."""
 
-import importlib
-
-from .._runtime import _disk_cache as _disk_cache
+from .._defn._cache import is_cached as is_cached
 from .._runtime._client import clients as clients
 from .._runtime._client import devices as devices
 from .._runtime._client import started as started
@@ -12,9 +10,22 @@ from .._runtime._config import settings as settings
 from .._runtime._memory import memory as memory
 from .._runtime._signing import KeyFileError as KeyFileError
 from . import distributed as distributed
+from ._export import SerializedFunction as SerializedFunction
+from ._export import deserialize as deserialize
+from ._export import serialize as serialize
+from ._ir import FusionReport as FusionReport
+from ._ir import fusion_report as fusion_report
+from ._ir import hlo as hlo
+from ._ir import to_mlir_module as to_mlir_module
+from ._peaks import Peaks as Peaks
+from ._profile import Profile as Profile
+from ._profile import profile as profile
+from ._sharding import shard_jit as shard_jit
+from ._stream import is_stream_cached as is_stream_cached
+from ._stream import stream as stream
+from ._trace_events import ProfilerError as ProfilerError
 
-# The public API: what `help()`, `import *`, tab completion and the API pages list
-# (the compiled-function entries load on first use, see `__getattr__`).
+# The public API: what `help()`, `import *`, tab completion and the API pages list.
 __all__ = [
     "FusionReport",
     "KeyFileError",
@@ -40,34 +51,3 @@ __all__ = [
     "stream",
     "to_mlir_module",
 ]
-
-
-def __dir__():
-    """Tab completion lists the lazy entries too."""
-    return sorted(set(globals()) | set(__all__))
-
-
-def __getattr__(name):
-    # These live above the defn layer, which imports this package's runtime modules
-    # (config, disk cache): load them on first use (PEP 562).
-    lazy = {
-        "to_mlir_module": "_ir",
-        "hlo": "_ir",
-        "fusion_report": "_ir",
-        "FusionReport": "_ir",
-        "stream": "_stream",
-        "is_stream_cached": "_stream",
-        "shard_jit": "_sharding",
-        "serialize": "_export",
-        "deserialize": "_export",
-        "SerializedFunction": "_export",
-        "is_cached": "numbat._defn._cache",
-        "profile": "_profile",
-        "Profile": "_profile",
-        "ProfilerError": "_trace_events",
-        "Peaks": "_peaks",
-    }
-    if name not in lazy:
-        raise AttributeError(f"module 'numbat.xla' has no attribute {name!r}")
-    module = lazy[name] if lazy[name].startswith("numbat.") else f"{__name__}.{lazy[name]}"
-    return getattr(importlib.import_module(module), name)
