@@ -157,12 +157,16 @@ def test_shard_jit_runs_the_seed_example_on_two_host_devices():
             f([[nbt.tensor([1, 2, 3])]])
         except nbt.ArgumentError as error:
             print(error)
+        import re
+        from numbat.notebook import _html
+        print(re.search(r"XLA [^<]*", _html.tensor_html(result)).group(0))  # the HTML view's device
         """
     )
     lines = out.splitlines()
     assert lines[0] == "s32 (6,) [2, 4, 6, 8, 10, 12] 2"
     assert lines[1] == "[[10, 20, 30, 40], [50, 60, 70, 80]]"
     assert "one list of arguments per device (2)" in lines[2]
+    assert lines[-1] == "XLA host, sharded over 2 devices (cpu)"  # not the first device's name alone
 
 
 def test_disk_cache_saves_the_compile_in_a_second_process(tmp_path):

@@ -21,6 +21,7 @@ import numpy as np
 
 from .._core import _format
 from .._ops.composite.vectorization import devectorize
+from .._runtime import _client
 from ._heatmap import escape, figure
 from ._stats import summary
 
@@ -58,7 +59,7 @@ def tensor_html(tensor) -> str:
     except Exception as error:  # noqa: BLE001 -- display must never raise; say what failed instead
         return _box(f"<span>numbat.Tensor</span><span>{escape(type(error).__name__)}: {escape(error)}</span>", "")
     try:
-        device = tensor.backend.describe()
+        device = device_label(tensor)
     except Exception as error:  # noqa: BLE001
         device = f"device unknown ({type(error).__name__}: {error})"
     head = (
@@ -70,6 +71,21 @@ def tensor_html(tensor) -> str:
     except Exception as error:  # noqa: BLE001
         body = f"<div style='{_DIM}'>values unavailable: {escape(type(error).__name__)}: {escape(error)}</div>"
     return _box(head, body)
+
+
+def device_label(tensor) -> str:
+    """Where `tensor`'s data lives: its backend's device, or, for an array sharded over
+    several devices (a `shard_jit` result), how many and of which kind.
+
+    >>> device_label(nbt.tensor([1, 2], backend=nbt.NumPyBackend()))
+    'NumPy (host)'
+    """
+    devices = getattr(getattr(tensor.data, "sharding", None), "device_set", ())
+    if len(devices) < 2:
+        return tensor.backend.describe()
+    client = getattr(tensor.backend, "client", None) or _client.default_client()
+    kinds = ", ".join(sorted({device.device_kind for device in devices}))
+    return f"XLA {client}, sharded over {len(devices)} devices ({kinds})"
 
 
 def nbytes(tensor) -> str:
