@@ -9,6 +9,7 @@ literals such as `3` or `2.5`)."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import typing
 
@@ -52,10 +53,10 @@ def graph(
     fun, args = _function_and_args(namespace, names, "graph")
     if ir == "mlir":
         text = _ir.to_mlir_module(fun, args)
-        return _highlighted(text if locations else without_locations(text), "mlir")
+        return _highlighted(text if locations else without_locations(text))
     if ir == "hlo":
         text = _ir.hlo(fun, args)
-        return _highlighted(text if locations else without_locations(text), "hlo")
+        return _highlighted(text if locations else without_locations(text))
     expr = _defn.debug_expr(fun)(*args)
     limit = len(expr.nodes) if everything else None
     if not fused:
@@ -104,18 +105,48 @@ def without_locations(text: str) -> str:
     return _MLIR_LOCATIONS.sub("", text)
 
 
-def _highlighted(text: str, language: str) -> dict:
+@functools.cache
+def ir_lexer():
+    """A pygments lexer for MLIR's and HLO's text (pygments has none; LLVM IR's splits
+    `tensor` into letters and the keyword `or`): values, types, ops, attributes.
+
+    >>> tokens = [str(kind) for kind, _ in ir_lexer().get_tokens("%0 = stablehlo.add %a, %b : tensor<3xf32>")]
+    >>> "Token.Error" in tokens, tokens.count("Token.Keyword.Type")
+    (False, 2)
+    """
+    from pygments.lexer import RegexLexer
+    from pygments.token import Comment, Keyword, Name, Number, Punctuation, String, Text, Whitespace
+
+    class IRLexer(RegexLexer):
+        name = "XLA IR"
+        tokens: typing.ClassVar[dict] = {
+            "root": [
+                (r"\s+", Whitespace),
+                (r"//.*?$", Comment.Single),
+                (r'"(?:\\.|[^"\\])*"', String),
+                (r"[%^][\w.$-]+", Name.Variable),  # %0, %arg0, %reduce.1, ^bb0
+                (r"@[\w.$-]+", Name.Function),  # @main
+                (r"#[\w.$-]+", Name.Decorator),  # #loc3, attribute aliases
+                (r"\b(?:ROOT|ENTRY|HloModule|module|func\.func|func\.return|stablehlo\.return|return)\b", Keyword),
+                (r"\b(?:tensor|tuple|token|complex|memref|vector)\b", Keyword.Type),
+                (r"(?:\d+x)+", Number),  # the dimensions of tensor<2x3xf32>
+                (r"(?:(?<=\dx)|(?<![\w.]))(?:pred|bf16|[suif]\d+|c64|c128|f8\w*|index)\b", Keyword.Type),
+                (r"\b[a-z_]\w*(?:\.[a-z_]\w*)+", Name.Builtin),  # dialect.op: stablehlo.add
+                (r"\b[a-z][\w-]*(?=\()", Name.Builtin),  # an HLO op: add(
+                (r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?", Number),
+                (r"[\w.-]+", Text),
+                (r".", Punctuation),
+            ]
+        }
+
+    return IRLexer()
+
+
+def _highlighted(text: str) -> dict:
     """The IR as text, and as HTML with inline-styled syntax highlighting (pygments ships with IPython)."""
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
-    from pygments.lexers import get_lexer_by_name
-    from pygments.styles.default import DefaultStyle
-    from pygments.token import Error
 
-    class _Style(DefaultStyle):  # tokens LLVM's lexer does not know are plain text, not boxed in red
-        styles: typing.ClassVar[dict] = {**DefaultStyle.styles, Error: ""}
-
-    lexer = get_lexer_by_name("llvm")  # MLIR and HLO read well with LLVM IR's tokens: %values, types, attributes
-    html = highlight(text, lexer, HtmlFormatter(noclasses=True, nowrap=True, style=_Style))
+    html = highlight(text, ir_lexer(), HtmlFormatter(noclasses=True, nowrap=True))
     style = "font-size:12px;max-height:480px;overflow:auto;margin:2px 0;"
     return {"text/plain": text, "text/html": f"<pre class='numbat-ir' style='{style}'>{html}</pre>"}

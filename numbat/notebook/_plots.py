@@ -97,7 +97,8 @@ def telemetry_chart():
     axes.barh(names, trace, color="#21918c", label="trace")
     axes.barh(names, compile_, left=trace, color="#fde725", label="XLA compile")
     axes.set_xlabel("milliseconds")
-    axes.set_title(f"compile time per function ({len(records)} compilations)")
+    count = len(records)
+    axes.set_title(f"compile time per function ({count} compilation{'' if count == 1 else 's'})")
     if names:
         axes.legend(loc="lower right")
     plt.close(figure)
