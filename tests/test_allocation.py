@@ -7,6 +7,7 @@ import pathlib
 import struct
 import subprocess
 import sys
+import textwrap
 import types
 import zipfile
 import zlib
@@ -211,3 +212,28 @@ def test_the_public_api_with_sizes_of_10_12_bytes_ends_in_numbat_errors():
     assert len({r["call"] for r in outcomes}) > 250 and len(outcomes) > 1500
     failures = [f"{r['call']}({r['label']}): {r['error']}" for r in outcomes if not r["ok"]]
     assert not failures, "\n".join(failures)
+
+
+def test_sub_byte_elements_count_a_whole_byte_each(monkeypatch):
+    # numbat, NumPy and XLA store an s2/s4/u2/u4 element in a byte: the guard counted its bits,
+    # a quarter of a u2 tensor's memory, so from_binary of 8 MiB passed under a 30 MiB limit.
+    monkeypatch.setattr(_allocation, "capacity_of", lambda backend: (30 << 20, "the host"))
+    with pytest.raises(nbt.AllocationError, match=r"from_binary needs 32 MiB \(33554432 bytes\) for u2\[33554432\]"):
+        nbt.from_binary(bytes(8 << 20), "u2")
+    assert nbt.from_binary(bytes(4 << 20), "u4").shape == (8 << 20,)  # 8 MiB stored: under the limit
+
+
+def test_from_binary_of_a_sub_byte_type_peaks_near_its_result():
+    # Unpacking took a byte per bit of the input, twice: 5 times the result's memory at the peak.
+    code = """
+    import resource, numbat as nbt
+    data = bytes(range(256)) * (1 << 18)  # 64 MiB: 256 Mi elements of u2
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t = nbt.from_binary(data, "u2", backend=nbt.NumPyBackend())
+    print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024 / t.data.nbytes)
+    """
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert float(result.stdout) < 2.5  # the result and the backend's copy of it

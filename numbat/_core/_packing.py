@@ -26,11 +26,17 @@ def pack(values: np.ndarray, bits: int) -> bytes:
 
 
 def unpack(binary: bytes, kind: str, bits: int) -> np.ndarray:
-    """The elements of kind `kind` (`"s"` or `"u"`) and `bits` packed in `binary`, as int8/uint8."""
-    bit_rows = np.unpackbits(np.frombuffer(binary, dtype=np.uint8)).reshape(-1, bits)
-    weights = 1 << np.arange(bits - 1, -1, -1, dtype=np.uint8)
-    values = (bit_rows * weights).sum(axis=1, dtype=np.uint8)
+    """The elements of kind `kind` (`"s"` or `"u"`) and `bits` packed in `binary`, as int8/uint8.
+    Besides the result, it takes one byte-sized array at a time: no array per bit."""
+    packed = np.frombuffer(binary, dtype=np.uint8)
+    per_byte = 8 // bits
+    values = np.empty(packed.size * per_byte, dtype=np.uint8)
+    for position in range(per_byte):  # the first element sits in the highest bits
+        values[position::per_byte] = packed >> (8 - bits * (position + 1))
+    values <<= 8 - bits  # each element's bits at the top of its byte, then shifted back down:
     if kind == "u":
+        values >>= 8 - bits
         return values
-    signed = values.astype(np.int8)
-    return np.where(values >= 1 << (bits - 1), signed - (1 << bits), signed).astype(np.int8)
+    signed = values.view(np.int8)
+    signed >>= 8 - bits  # an arithmetic shift extends the sign
+    return signed

@@ -53,12 +53,13 @@ def _remember(shape: tuple) -> None:
 
 
 def nbytes(shape, type_: _types.Type) -> int:
-    """The exact bytes a tensor of `shape` and `type_` takes (a Python int, never overflowing).
+    """The exact bytes a tensor of `shape` and `type_` takes in memory (a Python int, never
+    overflowing); a sub-byte element (s2, s4, u2, u4) takes a whole byte, as in NumPy and XLA.
 
-    >>> nbytes((2**32, 2**32), _types.Type("s", 32))
-    73786976294838206464
+    >>> nbytes((2**32, 2**32), _types.Type("s", 32)), nbytes((1024,), _types.Type("u", 2))
+    (73786976294838206464, 1024)
     """
-    return (math.prod(int(d) for d in shape) * type_.bits + 7) // 8
+    return math.prod(int(d) for d in shape) * max(type_.bits, 8) // 8
 
 
 def check(op: str, out: Template, backend, vectorized: tuple = (), public: bool = True) -> None:

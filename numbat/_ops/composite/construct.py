@@ -370,7 +370,7 @@ def from_binary(binary: bytes, type, backend=None):
     count = size * 8 // type_.bits if type_.bits < 8 else size // type_.dtype.itemsize
     _allocation.check("from_binary", Template((count,), type_, (None,)), backend)
     if type_.bits < 8:  # Nx's packing: every bit of the bytes is part of an element
-        array = _packing.unpack(bytes(binary), type_.kind, type_.bits).astype(type_.dtype)
+        array = _packing.unpack(bytes(binary), type_.kind, type_.bits).view(type_.dtype)  # the same bytes
     elif size % type_.dtype.itemsize:
         raise ArgumentError(f"from_binary: {size} bytes are not a whole number of {type_} values")
     else:
