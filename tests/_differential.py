@@ -205,7 +205,7 @@ NOT_COMPARED = {
     **dict.fromkeys(("backend_copy", "backend_deallocate", "backend_transfer", "default_backend"), _MACHINE),
     **dict.fromkeys(("global_default_backend", "with_default_backend"), _MACHINE),
     **dict.fromkeys(("serialize", "deserialize", "load_numpy", "load_numpy_archive"), _MACHINE),
-    "to_heatmap": "a text/HTML rendering of values, not a tensor: tests/test_notebook.py",
+    "to_heatmap": "a text/HTML rendering of values, not a tensor: tests/test_notebook_views.py",
     **dict.fromkeys(("load_ipython_extension", "unload_ipython_extension"), "the IPython extension's hooks"),
 }
 

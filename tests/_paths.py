@@ -1,5 +1,5 @@
 """One function run on one of the four paths (eager NumPy, eager XLA, `nbt.jit`, the
-evaluator), for tests that compare the paths' NumPy results."""
+evaluator), for tests that compare the paths' NumPy results or printed tensors."""
 
 import numbat as nbt
 
@@ -18,3 +18,18 @@ def run_on_path(path: str, fun, *arrays, type="f64"):
         with nbt.default_backend(nbt.NumPyBackend() if path == "numpy" else nbt.XLABackend()):
             result = fun(*[nbt.tensor(a, type=type) for a in arrays])
     return [t.to_numpy() for t in result] if isinstance(result, tuple) else result.to_numpy()
+
+
+def run_on(path, fun, make_args):
+    """`fun(*make_args())` on `path`."""
+    backend = nbt.XLABackend() if path in ("xla", "jit") else nbt.NumPyBackend()
+    with nbt.default_backend(backend):
+        args = make_args()
+        if path == "jit":
+            return nbt.jit(fun)(*args)
+        if path == "evaluator":
+            return nbt.defn(fun, compiler="evaluator")(*args)
+        result = fun(*args)
+    for tensor in result if isinstance(result, tuple) else (result,):
+        assert isinstance(tensor.backend, type(backend))
+    return result

@@ -1,5 +1,5 @@
-"""Shared fixtures: the backends every agreeing test runs on, and a private data directory
-(numbat's signing key) so that tests never touch the real home."""
+"""Shared fixtures: the backends every agreeing test runs on, a private data directory
+(numbat's signing key) so that tests never touch the real home, and a real IPython shell."""
 
 import os
 
@@ -39,3 +39,28 @@ def backend(request):
     instance = BACKENDS[request.param]()
     with nbt.default_backend(instance):
         yield instance
+
+
+@pytest.fixture(scope="module")
+def shell():
+    """The IPython shell (a process-wide singleton); numbat's extension is unloaded after each module."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.hist_file = ":memory:"
+    ip = InteractiveShell.instance(config=config)
+    yield ip
+    if "numbat" in ip.extension_manager.loaded:
+        ip.run_line_magic("unload_ext", "numbat")
+
+
+@pytest.fixture
+def ip(shell):
+    """The shell with `%load_ext numbat` run in a cell; unloaded afterwards."""
+    from _shell import run
+
+    run(shell, "%load_ext numbat")
+    yield shell
+    if "numbat" in shell.extension_manager.loaded:
+        run(shell, "%unload_ext numbat")

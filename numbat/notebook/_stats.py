@@ -115,7 +115,7 @@ def _float(value) -> str:
 
 def _device(data, type_: Type) -> list[tuple[str, str]]:
     """`statistics` of XLA data: one kernel on the device; the masked kernel (slower)
-    runs only when the plain one meets a NaN or an infinity (tests/test_notebook.py:
+    runs only when the plain one meets a NaN or an infinity (tests/test_notebook_views.py:
     `test_a_large_view_counts_a_nan_wherever_it_is`)."""
     import jax
 
