@@ -293,6 +293,17 @@ def test_precision_magic_says_what_each_setting_means_per_platform(ip):
     assert "one bfloat16 pass" in text and "tensorfloat32" in text and "*  default" in text  # never bfloat16 on a CPU
 
 
+def test_ir_views_highlight_whole_words(ip):
+    # LLVM IR's lexer split `tensor` into letters and the keyword `or`, which it coloured.
+    run(ip, "import numbat as nbt\n_exp = nbt.defn(lambda a: nbt.exp(a))\n_v = nbt.iota((3,), type='f32')")
+    mlir = run(ip, "%numbat graph _exp _v --mlir").displays[0]["text/html"]
+    hlo = run(ip, "%numbat graph _exp _v --hlo").displays[0]["text/html"]
+    for markup in (mlir, hlo):
+        assert ">or</span>" not in markup
+    assert re.search(r"<span[^>]*>tensor</span>", mlir) and re.search(r"<span[^>]*>stablehlo.exponential</span>", mlir)
+    assert re.search(r"<span[^>]*>f32</span>", hlo) and re.search(r"<span[^>]*>%[\w.]+</span>", hlo)
+
+
 def test_ir_views_leave_out_source_locations_unless_asked(ip):
     run(ip, "import numbat as nbt\n_fma = nbt.defn(lambda a, b: a * b + 1.0)\n_v = nbt.iota((3,), type='f32')")
     for flag in ("--hlo", "--mlir"):

@@ -5,6 +5,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import types
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 from _shell import run
 
 import numbat as nbt
+from numbat import telemetry
 from numbat.notebook import _heatmap, _html, _stats, _svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -420,6 +422,16 @@ def test_plots_return_figures():
     assert nbt.notebook.telemetry_chart().axes[0].get_xlabel() == "milliseconds"
     with pytest.raises(nbt.ArgumentError, match="rank 2 or more"):
         nbt.notebook.heatmap(nbt.iota((3,)))
+
+
+def test_the_telemetry_chart_counts_its_compilations_in_words(monkeypatch):
+    def records(count):
+        record = types.SimpleNamespace(metadata={"function": "f"}, measurements={"eval_time": 10, "compile_time": 20})
+        return lambda **_: [record] * count
+
+    for count, title in ((1, "1 compilation)"), (2, "2 compilations)")):  # not "(1 compilations)"
+        monkeypatch.setattr(telemetry, "log", records(count))
+        assert nbt.notebook.telemetry_chart().axes[0].get_title().endswith(title)
 
 
 def test_explorer_is_a_widget_with_a_static_fallback():
