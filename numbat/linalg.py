@@ -11,23 +11,20 @@ numbat.Tensor<
 
 from __future__ import annotations
 
-import jax
 import numpy as np
 
 from ._core import _names, _types
 from ._core._errors import ArgumentError
 from ._ops import _dispatch
 from ._ops.primitive import elementwise as ew
+from ._ops.primitive import linalg as _primitive
 from ._ops.primitive.complex import conjugate
 from ._ops.primitive.creation import as_type, eye
-from ._ops.primitive.linalg import decompose
-from ._ops.primitive.linalg import solve as primitive_solve
 from ._ops.primitive.math import abs as abs_
 from ._ops.primitive.products import dot
 from ._ops.primitive.reduction import all as all_
 from ._ops.primitive.shape import transpose
 from ._tensor import _check
-from ._tensor._tensor import VectorizedData as _VectorizedData
 
 
 def _matrix(tensor, op: str, square: bool = False):
@@ -73,7 +70,7 @@ def cholesky(tensor):
     >
     """
     tensor = _matrix(tensor, "cholesky", square=True)
-    return decompose(tensor, "cholesky", tensor.shape, _float(tensor))
+    return _primitive.decompose(tensor, "cholesky", tensor.shape, _float(tensor))
 
 
 def qr(tensor, mode="reduced", eps=1.0e-10):
@@ -103,8 +100,8 @@ def qr(tensor, mode="reduced", eps=1.0e-10):
     *batch, m, n = tensor.shape
     k = min(m, n) if mode == "reduced" else m
     type_ = _float(tensor)
-    q = decompose(tensor, "qr", (*batch, m, k), type_, 0, mode=mode, eps=eps)
-    r = decompose(tensor, "qr", (*batch, k, n), type_, 1, mode=mode, eps=eps)
+    q = _primitive.decompose(tensor, "qr", (*batch, m, k), type_, 0, mode=mode, eps=eps)
+    r = _primitive.decompose(tensor, "qr", (*batch, k, n), type_, 1, mode=mode, eps=eps)
     return q, r
 
 
@@ -139,9 +136,9 @@ def svd(tensor, full_matrices=True, max_iter=None):
     type_ = _float(tensor)
     full = bool(full_matrices)
     options = {"full_matrices": full, "max_iter": max_iter, "compute": type_.dtype}  # s is real, the input not
-    u = decompose(tensor, "svd", (*batch, m, m if full else k), type_, 0, **options)
-    s = decompose(tensor, "svd", (*batch, k), _types.to_real(type_), 1, **options)
-    vt = decompose(tensor, "svd", (*batch, n if full else k, n), type_, 2, **options)
+    u = _primitive.decompose(tensor, "svd", (*batch, m, m if full else k), type_, 0, **options)
+    s = _primitive.decompose(tensor, "svd", (*batch, k), _types.to_real(type_), 1, **options)
+    vt = _primitive.decompose(tensor, "svd", (*batch, n if full else k, n), type_, 2, **options)
     return u, s, vt
 
 
@@ -178,8 +175,8 @@ def eigh(tensor, max_iter=None, eps=None):
     if max_iter is not None or eps is not None:
         options["max_iter"] = 1_000 if max_iter is None else _positive("eigh", "max_iter", max_iter, int)
         options["eps"] = 1.0e-4 if eps is None else _positive("eigh", "eps", eps)
-    values = decompose(tensor, "eigh", (*batch, n), type_, 0, **options)  # complex for complex input, as Nx
-    vectors = decompose(tensor, "eigh", tensor.shape, type_, 1, **options)
+    values = _primitive.decompose(tensor, "eigh", (*batch, n), type_, 0, **options)  # complex for complex input, as Nx
+    vectors = _primitive.decompose(tensor, "eigh", tensor.shape, type_, 1, **options)
     return values, vectors
 
 
@@ -210,7 +207,7 @@ def lu(tensor):
     tensor = _matrix(tensor, "lu", square=True)
     type_ = _float(tensor)
     return tuple(
-        decompose(tensor, "lu", tensor.shape, tensor.type if part == 0 else type_, part, compute=type_.dtype)
+        _primitive.decompose(tensor, "lu", tensor.shape, tensor.type if part == 0 else type_, part, compute=type_.dtype)
         for part in range(3)
     )
 
@@ -241,7 +238,7 @@ def invert(tensor):
     >
     """
     tensor = _matrix(tensor, "invert", square=True)
-    return decompose(tensor, "invert", tensor.shape, _float(tensor))
+    return _primitive.decompose(tensor, "invert", tensor.shape, _float(tensor))
 
 
 def determinant(tensor):
@@ -254,7 +251,7 @@ def determinant(tensor):
     >
     """
     tensor = _matrix(tensor, "determinant", square=True)
-    return decompose(tensor, "determinant", tensor.shape[:-2], _float(tensor))
+    return _primitive.decompose(tensor, "determinant", tensor.shape[:-2], _float(tensor))
 
 
 def pinv(tensor, eps=1.0e-10):
@@ -290,7 +287,7 @@ def pinv(tensor, eps=1.0e-10):
     if tensor.rank >= 2:
         tensor = _matrix(tensor, "pinv")
         *batch, m, n = tensor.shape
-        return decompose(tensor, "pinv", (*batch, n, m), _float(tensor), eps=eps)
+        return _primitive.decompose(tensor, "pinv", (*batch, n, m), _float(tensor), eps=eps)
     tensor = as_type(tensor, _float(tensor))
     zero = all_(ew.less_equal(abs_(tensor), eps))
     if tensor.rank == 0:
@@ -313,7 +310,7 @@ def matrix_rank(tensor, eps=1.0e-7):
     eps = _positive("matrix_rank", "eps", eps)
     tensor = _matrix(tensor, "matrix_rank")
     _real_only(tensor, "matrix_rank")
-    return decompose(
+    return _primitive.decompose(
         tensor, "matrix_rank", tensor.shape[:-2], _types.Type("u", 32), compute=_float(tensor).dtype, eps=eps
     )
 
@@ -350,7 +347,7 @@ def norm(tensor, ord=None, axes=None, keep_axes=False):
     shape = tuple(1 if i in indices else s for i, s in enumerate(tensor.shape) if keep_axes or i not in indices)
     names = tuple(n for i, n in enumerate(tensor.names) if keep_axes or i not in indices)
     type_, compute = _types.to_real(_float(tensor)), _float(tensor).dtype
-    return decompose(
+    return _primitive.decompose(
         tensor,
         "norm",
         shape,
@@ -364,7 +361,7 @@ def norm(tensor, ord=None, axes=None, keep_axes=False):
 
 
 def _solve(a, b, kind: str, **options):
-    return primitive_solve(_matrix(a, kind, square=True), b, kind, **options)
+    return _primitive.solve(_matrix(a, kind, square=True), b, kind, **options)
 
 
 def solve(a, b):
@@ -409,10 +406,8 @@ def triangular_solve(a, b, left_side=True, lower=True, transform_a="none"):
 
 def _check_diagonal(a) -> None:
     """Nx's error for a zero on a triangular matrix's diagonal, when its values are known."""
-    data = a.data
-    if isinstance(data, jax.core.Tracer) or data.__class__ is _VectorizedData:
-        return  # PLATFORM_DIFFERENCES in tests/_differential.py: XLA's answer (inf/NaN) inside a defn
-    if not np.all(np.diagonal(np.asarray(data), axis1=-2, axis2=-1)):
+    values = _dispatch.known_values(a)  # traced: PLATFORM_DIFFERENCES in tests/_differential.py, XLA's inf/NaN
+    if values is not None and not np.all(np.diagonal(values, axis1=-2, axis2=-1)):
         raise ArgumentError("linalg.triangular_solve: can't solve for singular matrix (a has a 0 on its diagonal)")
 
 

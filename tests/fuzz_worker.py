@@ -39,12 +39,11 @@ OPTION_VALUES = ["xla", "evaluator", "high", "highest", "low", "always", "never"
 
 
 def _modules():
-    lazy = ["to_mlir_module", "hlo", "fusion_report", "stream", "is_stream_cached", "shard_jit", "serialize"]
     yield "numbat", nbt, [n for n in dir(nbt) if not n.startswith("_")]
     for name in ("linalg", "random", "telemetry", "constants", "notebook"):
         module = getattr(nbt, name)
         yield f"numbat.{name}", module, [n for n in dir(module) if not n.startswith("_")]
-    yield "numbat.xla", nbt.xla, [n for n in dir(nbt.xla) if not n.startswith("_")] + lazy + ["deserialize"]
+    yield "numbat.xla", nbt.xla, [n for n in dir(nbt.xla) if not n.startswith("_")]
     yield "numbat.xla.distributed", nbt.xla.distributed, [n for n in dir(nbt.xla.distributed) if n[0] != "_"]
 
 

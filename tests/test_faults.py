@@ -53,7 +53,7 @@ def test_a_keyboard_interrupt_while_tracing_leaves_the_defn_usable():
 def _state():
     """Every context numbat enters while it traces or runs a defn."""
     from numbat._defn import _effects, _options
-    from numbat._tensor._tensor import _expr
+    from numbat._tensor import _expr
     from numbat.backends import _default
 
     return (

@@ -2,6 +2,7 @@
 metadata readers, serialize/deserialize, load_numpy, to_batched and backend helpers."""
 
 import io
+import operator
 
 import numpy as np
 import pytest
@@ -10,6 +11,9 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import numbat as nbt
+
+BINARY_OPERATORS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and_", "or_", "xor", "lshift", "rshift")
+BINARY_OPERATORS += ("eq", "ne", "lt", "le", "gt", "ge")
 
 MODES = {"cyclic": "wrap", "mirror": "symmetric", "reflect": "reflect", "replicate": "edge"}
 ALL_TYPES = [
@@ -153,6 +157,30 @@ def test_backend_helpers():
         nbt.vectorize(lambda row: nbt.sum(row))(t)  # JAX's vmap would say only "Array has been deleted"
     with pytest.raises(nbt.ArgumentError, match="function of no arguments"):
         nbt.with_default_backend(nbt.NumPyBackend(), 3)
+
+
+@pytest.mark.parametrize("op", BINARY_OPERATORS)
+def test_every_binary_operator_names_a_freed_operand(op):
+    # The shifts read the amount's values first (a negative one raises, as in Nx), and JAX's
+    # "Array has been deleted" came out of a freed amount instead of numbat's error.
+    freed = nbt.iota((2, 3), names=["x", "y"], backend=nbt.XLABackend())
+    nbt.backend_deallocate(freed)
+    with pytest.raises(nbt.ArgumentError, match="memory was freed by nbt.backend_deallocate"):
+        getattr(operator, op)(nbt.tensor([1, 2, 3], type="u8"), freed)
+
+
+def test_ops_that_read_values_first_name_a_freed_operand():
+    # atan2 of complex tensors and triangular_solve read their operands' values before the op
+    # runs (Nx's errors for a non-zero imaginary part, a zero on the diagonal), as pow and the shifts do.
+    calls = {
+        "atan2": lambda freed: nbt.atan2(nbt.tensor([1 + 0j]), freed),
+        "triangular_solve": lambda freed: nbt.linalg.triangular_solve(freed, nbt.tensor([1.0, 2.0])),
+    }
+    for name, call in calls.items():
+        freed = nbt.tensor([[1.0, 0.0], [1.0, 1.0]], type="c64" if name == "atan2" else "f32", backend=nbt.XLABackend())
+        nbt.backend_deallocate(freed)
+        with pytest.raises(nbt.ArgumentError, match="memory was freed by nbt.backend_deallocate"):
+            call(freed)
 
 
 def test_reshape_auto_and_tensor_shapes_and_split_fractions(backend):

@@ -15,7 +15,7 @@ import numpy as np
 from .._core import _names, _shape, _types
 from .._core._errors import ArgumentError
 from .._tensor import _expr
-from .._tensor._tensor import Template, Tensor
+from .._tensor._tensor import Template, Tensor, _is_deallocated
 from .._tensor._tensor import VectorizedData as _VectorizedData
 from ..backends import _allocation, _fp_state, _subbyte
 from ..backends._abstract import AbstractBackend
@@ -149,3 +149,16 @@ def _run_mixed(op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
     if recorder is not None:
         recorder.record(op, inputs, params, result)
     return result
+
+
+def known_values(tensor: Tensor):
+    """`tensor`'s values as a NumPy array when they are known now, else None: not while a
+    defn traces it, not vectorized, not freed (the op's own check names a freed tensor).
+
+    >>> known_values(nbt.tensor([1, 2])).tolist()
+    [1, 2]
+    """
+    data = tensor.data
+    if isinstance(data, jax.core.Tracer) or data.__class__ is _VectorizedData or _is_deallocated(tensor):
+        return None
+    return np.asarray(data)

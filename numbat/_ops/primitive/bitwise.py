@@ -12,9 +12,6 @@ numbat.Tensor<
 
 from __future__ import annotations
 
-import jax
-import numpy as np
-
 from ..._core._errors import ArgumentError
 from .. import _dispatch
 from ._apply import binary, integers, u8, unary
@@ -27,11 +24,9 @@ def _integer_binary(op: str, left, right):
 def _shift(op: str, direction: str, left, right):
     """A shift; a negative amount whose values are known (not traced by a defn) raises, as in Nx."""
     left, right, _ = _dispatch.binary_operands(left, right)
-    data = right.data
-    if not isinstance(data, jax.core.Tracer) and data.__class__ is not _dispatch._VectorizedData:
-        values = np.asarray(data)
-        if values.size and values.min() < 0:
-            raise ArgumentError(f"cannot {direction} shift by {values.min()}")
+    values = _dispatch.known_values(right)
+    if values is not None and values.size and values.min() < 0:
+        raise ArgumentError(f"cannot {direction} shift by {values.min()}")
     return _integer_binary(op, left, right)
 
 
