@@ -331,8 +331,9 @@ def inspect_expr(tensor: Tensor) -> Expr:
     return recorder.expr([tensor])
 
 
-def print_expr(tensor: Tensor) -> Tensor:
-    """Prints `tensor`'s expression while the defn traces; returns `tensor`.
+def print_expr(tensor: Tensor, label: str | None = None) -> Tensor:
+    """Prints `tensor`'s expression while the defn traces, after `label: ` if given (as
+    print_value); returns `tensor`.
 
     >>> @nbt.defn
     ... def double(t):
@@ -345,5 +346,6 @@ def print_expr(tensor: Tensor) -> Tensor:
       b = multiply [ a, 2.0 ]                   f32[1]
     >
     """
-    print(inspect_expr(tensor))
+    expr = inspect_expr(tensor)
+    print(f"{label}: {expr}" if label else expr)
     return tensor

@@ -461,6 +461,13 @@ def test_while_raises_on_mixed_return(path):
         run_defn(path, fun, nbt.tensor(0), nbt.tensor(1))
 
 
+def test_while_closes_over_an_outer_value(path):
+    # Nx raises "expressions come from different contexts" for an outer b inside the body;
+    # numbat's body closes over b as JAX's while_loop does (untranslatable.DELIBERATE)
+    fun = lambda a, b: nbt.while_loop(lambda a: nbt.less(a, 10), lambda a: a + b, a)
+    assert_same(run_defn(path, fun, nbt.tensor(0), nbt.tensor(1)), nbt.tensor(10))
+
+
 def test_while_raises_if_given_a_non_scalar_as_condition(path):
     with pytest.raises(nbt.ArgumentError, match="scalar"):
         run_defn(path, upto10, nbt.tensor([0, 0]))
