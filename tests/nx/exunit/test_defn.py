@@ -447,8 +447,9 @@ def test_while_tensor_generator_unrolled_integer_result(path):
         (100, range(0), 100),
         (0, range(4, -1, -1), 10),
         (100, range(10, 0, -1), 155),
+        (0, range(1, 4), 6),  # Nx's "range generator unrolled" (its inspect shows add 6, a)
     ],
-    ids=["0..4", "1..10", "0..-1//1 from 0", "0..-1//1 from 100", "4..0//-1", "10..1//-1"],
+    ids=["0..4", "1..10", "0..-1//1 from 0", "0..-1//1 from 100", "4..0//-1", "10..1//-1", "1..3"],
 )
 def test_while_range_generator(path, acc, values, expected, unroll):
     fun = lambda acc: generator_sum(acc, values, unroll=unroll)

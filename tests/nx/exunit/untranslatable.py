@@ -553,9 +553,10 @@ DELIBERATE["nx/test/nx/defn/expr_test.exs"] = [
 UNTRANSLATABLE["nx/test/nx/defn_test.exs"] += [
     (
         (
-            "while/3: tensor generator unrolled, tensor generator unrolled integer expression exact and left-over, "
-            "range generator unrolled (Nx folds 1 + 2 + 3 into add 6, a), range generator unrolled integer "
-            "expression exact and left-over (1 inspect each)"
+            "while/3: tensor generator unrolled (1), tensor generator unrolled integer expression exact (4: the "
+            "expression, counter, parameter and body) and left-over (2), range generator unrolled (1: Nx folds "
+            "1 + 2 + 3 into add 6, a), range generator unrolled integer expression exact (3) and left-over (3); "
+            "their values are ported (test_defn.py's generator tests)"
         ),
         _INSPECT_EXPR,
     ),
