@@ -223,6 +223,9 @@ class ConstantValue:
         return hash(str(self))
 
 
+_BACKEND_HINTS = frozenset({"for_shift"})  # params no public op takes
+
+
 class Recorder:
     """Collects the nodes of one trace, keyed by the identity of each tensor's data.
     A sub-graph's recorder (a branch, a loop body, a differentiated function) has the
@@ -279,9 +282,11 @@ class Recorder:
         return self._add(tensor, "constant", value=ConstantValue(values, tensor.type))
 
     def record(self, op: str, inputs: tuple, params: dict, result: Tensor, subgraphs=()) -> None:
-        """Records op `op` over `inputs` giving `result`; `subgraphs` are `(label, Expr)` pairs."""
+        """Records op `op` over `inputs` giving `result`; `subgraphs` are `(label, Expr)` pairs.
+        A backend hint (how to compute, not what: logsumexp's `for_shift`) is left out."""
         args = tuple(map(self.node, inputs))  # first: a constant input gets its node before the result
-        self._add(result, op, args, params.items(), subgraphs=subgraphs)
+        shown = [(key, value) for key, value in params.items() if key not in _BACKEND_HINTS]
+        self._add(result, op, args, shown, subgraphs=subgraphs)
 
     def record_many(self, op: str, inputs: tuple, params: dict, results: list, subgraphs=()) -> None:
         """Records an op with several results (a loop's state, a cond's container): one node
