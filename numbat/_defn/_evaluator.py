@@ -34,6 +34,7 @@ def backend_of(defn):
 def evaluate(defn, args: tuple, options: dict):
     """Runs `defn` on `args`: numbers and arrays become tensors, the rest passes through."""
     start = time.perf_counter_ns()
+    _signature.refuse_templates(args)
     backend = backend_of(defn)
     if backend is defn.backend:
         # The client and device the options name: checked (an unavailable client or a device

@@ -194,7 +194,7 @@ def debug_expr(fun, *, limit: int | None = None, **opts):
     target = fun if isinstance(fun, Defn) else Defn(fun, **opts)
 
     def traced(*args, **options):
-        signature, _ = _signature.flatten(args, options, target._convert)
+        signature, _ = _signature.flatten(args, options, target._convert, templates_only=True)
         recorder = _expr.Recorder()
         flat, result = target.trace(signature, recorder)
         avals = [jax.ShapeDtypeStruct(t.shape, t.type.dtype) for t in signature.templates]

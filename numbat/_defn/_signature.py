@@ -91,13 +91,37 @@ def _numbers_only(value) -> bool:
     return is_number(value)
 
 
-def flatten(args: tuple, options: dict, to_tensor) -> tuple[Signature, list[Tensor]]:
+def _is_argument_leaf(value) -> bool:
+    return isinstance(value, (Tensor, Template))
+
+
+def _template_refused(position: int, template: Template) -> ArgumentError:
+    return ArgumentError(
+        f"argument leaf {position} is a template ({template}), which has no data to run on; "
+        "pass a tensor, or trace the template with nbt.debug_expr or nbt.compile"
+    )
+
+
+def refuse_templates(args: tuple) -> None:
+    """Raises if a leaf of `args` is a template (where the defn runs, not only traces)."""
+    for position, leaf in enumerate(jax.tree_util.tree_leaves(args, is_leaf=_is_argument_leaf)):
+        if leaf.__class__ is Template:
+            raise _template_refused(position, leaf)
+
+
+def flatten(args: tuple, options: dict, to_tensor, templates_only: bool = False) -> tuple[Signature, list[Tensor]]:
     """Splits `args` into a signature and the tensors to pass as parameters.
-    `to_tensor` turns arrays and numbers into tensors."""
-    leaves, treedef = jax.tree_util.tree_flatten(args, is_leaf=is_tensor)
+    `to_tensor` turns arrays and numbers into tensors. A template (`nbt.template`) stands
+    for a tensor only where nothing runs (`templates_only`: `debug_expr` traces for the
+    signature alone); elsewhere it is refused."""
+    leaves, treedef = jax.tree_util.tree_flatten(args, is_leaf=_is_argument_leaf)
     tensors, templates, statics = [], [], []
     for position, leaf in enumerate(leaves):
-        if _is_dynamic(leaf):
+        if leaf.__class__ is Template:
+            if not templates_only:
+                raise _template_refused(position, leaf)
+            templates.append(leaf)
+        elif _is_dynamic(leaf):
             tensor = to_tensor(leaf)
             if tensor.data.__class__ is VectorizedData:
                 raise VectorizedArgument(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import re
 import typing
 
 import jax
@@ -53,6 +54,8 @@ def _param_text(value) -> str:
         return "[" + ", ".join(_param_text(v) for v in value) + "]"
     if isinstance(value, slice):
         return f"{value.start}:{value.stop}" + (f":{value.step}" if value.step != 1 else "")
+    if callable(value):  # a reduce's function: its name, not its address (Nx prints &Nx.add/2)
+        return getattr(value, "__name__", type(value).__name__)
     return repr(value)
 
 
@@ -113,8 +116,8 @@ class Expr:
 
     def ref(self, node_id: int) -> str:
         """How node `node_id` is referred to: its letter, or an inline constant's value."""
-        node = self._by_id[node_id]
-        return str(node.value) if self.is_inline(node) else self.letters[node_id]
+        letter = self.letters.get(node_id)
+        return str(self._by_id[node_id].value) if letter is None else letter
 
     def rows(self) -> list[tuple[str, str]]:
         """One `(expression, type header)` pair per named node, in order, with each
@@ -127,17 +130,19 @@ class Expr:
         graph's naming function too, which `refs` also collects by the graph's `id()`."""
         letters: dict[int, str] = {}
         rows: list[tuple[str, str]] = []
+        # a lone scalar constant result gets a row (nothing else would show its value)
+        shown = self.outputs if outer_ref is None and len(self.outputs) == 1 else ()
 
         def ref(node_id: int) -> str:
             node = self._by_id[node_id]
             if node.op == "outer":
                 return outer_ref(node.value) if outer_ref is not None else "?"
-            return str(node.value) if self.is_inline(node) else letters[node_id]
+            return letters[node_id] if node_id in letters else str(node.value)
 
         refs[id(self)] = ref
         index = start
         for node in self.nodes:
-            if self.is_inline(node):
+            if self.is_inline(node) and node.id not in shown:
                 continue
             letter = letters[node.id] = _letters(index)
             index += 1
@@ -201,8 +206,9 @@ class ConstantValue:
     def __str__(self) -> str:
         if self._text is None:
             values = self._values
-            if values.shape:
-                self._text = _format.values(values, self._type, limit=5)
+            if values.shape:  # on one line: a graph's row holds it
+                text = _format.values(values, self._type, limit=5)
+                self._text = re.sub(r"\n\s*", "", re.sub(r",\n\s*", ", ", text))
             else:
                 self._text = _format.number(values[()], self._type)
         return self._text
@@ -215,6 +221,9 @@ class ConstantValue:
 
     def __hash__(self) -> int:
         return hash(str(self))
+
+
+_BACKEND_HINTS = frozenset({"for_shift"})  # params no public op takes
 
 
 class Recorder:
@@ -273,9 +282,11 @@ class Recorder:
         return self._add(tensor, "constant", value=ConstantValue(values, tensor.type))
 
     def record(self, op: str, inputs: tuple, params: dict, result: Tensor, subgraphs=()) -> None:
-        """Records op `op` over `inputs` giving `result`; `subgraphs` are `(label, Expr)` pairs."""
+        """Records op `op` over `inputs` giving `result`; `subgraphs` are `(label, Expr)` pairs.
+        A backend hint (how to compute, not what: logsumexp's `for_shift`) is left out."""
         args = tuple(map(self.node, inputs))  # first: a constant input gets its node before the result
-        self._add(result, op, args, params.items(), subgraphs=subgraphs)
+        shown = [(key, value) for key, value in params.items() if key not in _BACKEND_HINTS]
+        self._add(result, op, args, shown, subgraphs=subgraphs)
 
     def record_many(self, op: str, inputs: tuple, params: dict, results: list, subgraphs=()) -> None:
         """Records an op with several results (a loop's state, a cond's container): one node
@@ -325,8 +336,9 @@ def inspect_expr(tensor: Tensor) -> Expr:
     return recorder.expr([tensor])
 
 
-def print_expr(tensor: Tensor) -> Tensor:
-    """Prints `tensor`'s expression while the defn traces; returns `tensor`.
+def print_expr(tensor: Tensor, label: str | None = None) -> Tensor:
+    """Prints `tensor`'s expression while the defn traces, after `label: ` if given (as
+    print_value); returns `tensor`.
 
     >>> @nbt.defn
     ... def double(t):
@@ -339,5 +351,6 @@ def print_expr(tensor: Tensor) -> Tensor:
       b = multiply [ a, 2.0 ]                   f32[1]
     >
     """
-    print(inspect_expr(tensor))
+    expr = inspect_expr(tensor)
+    print(f"{label}: {expr}" if label else expr)
     return tensor

@@ -447,8 +447,9 @@ def test_while_tensor_generator_unrolled_integer_result(path):
         (100, range(0), 100),
         (0, range(4, -1, -1), 10),
         (100, range(10, 0, -1), 155),
+        (0, range(1, 4), 6),  # Nx's "range generator unrolled" (its inspect shows add 6, a)
     ],
-    ids=["0..4", "1..10", "0..-1//1 from 0", "0..-1//1 from 100", "4..0//-1", "10..1//-1"],
+    ids=["0..4", "1..10", "0..-1//1 from 0", "0..-1//1 from 100", "4..0//-1", "10..1//-1", "1..3"],
 )
 def test_while_range_generator(path, acc, values, expected, unroll):
     fun = lambda acc: generator_sum(acc, values, unroll=unroll)
@@ -459,6 +460,13 @@ def test_while_raises_on_mixed_return(path):
     fun = lambda a, b: nbt.while_loop(lambda s: nbt.less(s[0], 10), lambda s: {"a": s[0], "b": s[1]}, (a, b))
     with pytest.raises(nbt.ArgumentError, match="structure"):
         run_defn(path, fun, nbt.tensor(0), nbt.tensor(1))
+
+
+def test_while_closes_over_an_outer_value(path):
+    # Nx raises "expressions come from different contexts" for an outer b inside the body;
+    # numbat's body closes over b as JAX's while_loop does (untranslatable.DELIBERATE)
+    fun = lambda a, b: nbt.while_loop(lambda a: nbt.less(a, 10), lambda a: a + b, a)
+    assert_same(run_defn(path, fun, nbt.tensor(0), nbt.tensor(1)), nbt.tensor(10))
 
 
 def test_while_raises_if_given_a_non_scalar_as_condition(path):

@@ -1,11 +1,13 @@
 """Nx 0.13.1 `nx/test/nx/defn_test.exs`, describes "transform", "jit" and "compile",
 ported: `nbt.jit`, `nbt.jit_apply` and `nbt.compile` on the evaluator and XLA."""
 
+import math
+
 import pytest
 
 import numbat as nbt
 
-from ._support import assert_same, run, run_defn
+from ._support import assert_all_close, assert_same, run, run_defn
 
 COMPILERS = {"numpy": "evaluator", "xla": "evaluator", "jit": None}
 
@@ -80,3 +82,88 @@ def test_raises_on_incompatible_shape(path):
     fun = nbt.compile(defn_jit, [(4, 5), 3], **options(path))
     with pytest.raises(nbt.ArgumentError):
         fun((nbt.iota((4,)), 5), 3)
+
+
+def transform_inspect(a, b, label=None):
+    expr = nbt.add(nbt.tanh(a), nbt.pow(b, 3))
+    return nbt.print_expr(expr) if label is None else nbt.print_expr(expr, label=label)
+
+
+def test_transform_executes_the_transformation(capsys):
+    # Nx's print_expr text (printed while the defn traces), in numbat's form: the same ops, order and types
+    rows = [
+        "parameter a:0                             s32",
+        "parameter b:1                             s32",
+        "c = tanh [ a ]                            f32",
+        "d = pow [ b, 3 ]                          s32",
+        "e = add [ c, d ]                          f32",
+    ]
+    expected = "\n".join(["numbat.Expr<", "  f32", "", *(f"  {row}" for row in rows), ">", ""])
+    assert_all_close(nbt.jit(transform_inspect)(1, 2), math.tanh(1.0) + 8.0)
+    assert capsys.readouterr().out == expected
+    nbt.jit(lambda a, b: transform_inspect(a, b, label="HELLO"))(1, 2)
+    assert capsys.readouterr().out == "HELLO: " + expected
+
+
+# describe "debug expression"
+
+
+def test_debug_expr_and_debug_expr_apply():
+    expected = [("parameter a:0", "s32"), ("parameter b:1", "s32"), ("c = add [ a, b ]", "s32")]
+    assert nbt.debug_expr(lambda a, b: a + b)(1, 2).rows() == expected
+    assert nbt.debug_expr_apply(lambda a, b: a + b, [1, 2]).rows() == expected
+
+
+# describe "jit": Nx's Debug compiler answers with the expression (numbat's debug_expr); a
+# plain Python function (Nx's `def`) jits as a defn does.
+
+
+def elixir_jit(ab, c):
+    a, b = ab
+    return nbt.subtract(nbt.add(a, b), c)
+
+
+def test_jit_compiles_defn_and_python_functions_and_debug_gives_the_expression(path):
+    for fun in (defn_jit, elixir_jit):
+        assert nbt.debug_expr(fun)((1, 2), 3).rows()[-1][0].split(" = ")[1].startswith("subtract [ ")
+        jitted = nbt.jit(fun, **options(path))
+        assert_same(jitted((4, 5), 3), nbt.tensor(6))
+        assert_same(jitted((4, 5), nbt.tensor(3)), nbt.tensor(6))
+        assert_same(nbt.jit(lambda ab, fun=fun: fun(ab, 3), **options(path))((4, 5)), nbt.tensor(6))
+    nested = lambda ab, c: nbt.jit_apply(defn_jit, [ab, c])
+    assert nbt.debug_expr_apply(nested, [(1, 2), 3]).rows()[-1][0].startswith("e = subtract [ ")
+
+
+def test_jit_of_a_constant_function(path):
+    assert_same(nbt.jit(lambda: nbt.tensor(0), **options(path))(), nbt.tensor(0))
+
+
+def test_jit_raises_if_it_does_not_return_tensors(path):
+    with pytest.raises(nbt.ArgumentError, match="a defn must return tensors"):
+        nbt.jit(lambda: "ok", **options(path))()
+
+
+def test_jit_uses_the_default_backend_on_iota():
+    # Nx's test backend raises from iota; here the evaluator's iota lands on the default backend
+    with nbt.default_backend(nbt.NumPyBackend()):
+        assert isinstance(nbt.jit(lambda: nbt.iota((3, 3)), compiler="evaluator")().backend, nbt.NumPyBackend)
+        assert isinstance(nbt.jit(jit_iota, compiler="evaluator")().backend, nbt.NumPyBackend)
+
+
+def jit_iota():
+    return nbt.iota((3, 3))
+
+
+def test_nested_jit_and_compile_inline(path):
+    # Nx raises for a jit or compiled function called while a jit compiles, unless
+    # on_conflict: :force; numbat inlines it into the enclosing defn (untranslatable.DELIBERATE)
+    def nested_jit():
+        eleven = nbt.tensor(11)
+        return nbt.jit(nbt.multiply)(eleven, eleven)
+
+    def nested_compile():
+        eleven = nbt.tensor(11)
+        return nbt.compile(nbt.multiply, [eleven, eleven])(eleven, eleven)
+
+    assert_same(nbt.jit(nested_jit, **options(path))(), nbt.tensor(121))
+    assert_same(nbt.jit(nested_compile, **options(path))(), nbt.tensor(121))

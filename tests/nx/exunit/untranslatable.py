@@ -476,3 +476,118 @@ DELIBERATE.setdefault("nx/test/nx/defn_test.exs", []).extend(
         ),
     ]
 )
+
+# expr_test.exs (ported in test_expr.py) and the last of defn_test.exs (branch expr-port).
+_NO_FOLDING = (
+    "Nx's Expr folds constants as it builds (1.0 + 2 is the constant 3.0, x + 0 is as_type x, x - 0 and x ** 1 "
+    "are x, constants commute to the front, a broadcast 0 or 1 is a broadcast of x) and the test matches the "
+    "%Expr{} it leaves; numbat's graph records the ops as the defn calls them (XLA folds constants when it "
+    "compiles): ported as the result's type, shape, names and values on each path, and for broadcast and add the "
+    "graph's rows as recorded"
+)
+_OWN_PRINT = (
+    "Nx's inspect text letter for letter; numbat prints its own form (numbat.Expr<, an op's arguments in brackets, "
+    "Python reprs, parameters lettered in call order among the other nodes, axes resolved (axes: [0, 1] for nil), "
+    "a weak scalar shown in the result's type (2.0), nothing commuted): ported as numbat's rows, op for op, with "
+    "Nx's ops, order and types"
+)
+UNTRANSLATABLE["nx/test/nx/defn/expr_test.exs"] = [
+    ("doctest Nx.Defn.Expr", "Nx.Defn.Expr has no doctests (the line runs none)"),
+    (
+        "inspect: with metadata (2)",
+        (
+            "Expr.metadata/2 with a map (%{inspect: :foo}) is Nx's internal API; numbat has no user metadata node "
+            "(its metadata ops are stop_grad and hook, printed as such)"
+        ),
+    ),
+    ("inspect: with token hooks", _TOKENS),
+]
+DELIBERATE["nx/test/nx/defn/expr_test.exs"] = [
+    (
+        "constant optimizations: broadcast, as_type, add, subtract, multiply, divide, pow, commute (the matches)",
+        _NO_FOLDING,
+    ),
+    (
+        "constant optimizations: upcast float constants when operating against higher precision types",
+        (
+            "the multiply's %Expr{} args (the constant first) are Nx's struct; the result types (f64, f64, c64, c128) "
+            "are ported"
+        ),
+    ),
+    (
+        "constant optimizations: logsumexp",
+        (
+            "Nx stops the gradient on reduce_max's result (c = metadata b, :stop_grad) before replacing an infinite max "
+            "by 0; numbat stops it after the select (the same gradient: none flows through the shift either way). "
+            "Ported: the parameter, the reduce_max row and a stop_grad after it"
+        ),
+    ),
+    (
+        "inspect: with scalar, with parameters, with tensors, with fun, with tuple and cond, with while, with hooks",
+        _OWN_PRINT,
+    ),
+    (
+        "inspect: with tuple output (2)",
+        (
+            "Nx records qr as one block node (%Nx.Block.LinAlg.QR{}) and an elem per output; numbat as one decompose "
+            "node per output (part 0, part 1): ported as those rows"
+        ),
+    ),
+    (
+        "inspect: with limit option (7)",
+        (
+            "numbat's limit keeps the last rows after a '... N earlier rows left out ...' line and keeps the letters; "
+            "Nx puts '...' among its parameters and re-letters (limit: 1 shows c = multiply a, b): ported as the rows "
+            "shown for each limit (infinity, 8, 7, 6, 3, 1, 0)"
+        ),
+    ),
+    (
+        "raises on captured tensor in while return tuple",
+        (
+            "Nx raises (its issue 1716: the captured value came back as 0); numbat's loop body closes over the outer "
+            "value as JAX's while_loop does, and returns it (42.0): ported as that value"
+        ),
+    ),
+]
+UNTRANSLATABLE["nx/test/nx/defn_test.exs"] += [
+    (
+        (
+            "while/3: tensor generator unrolled (1), tensor generator unrolled integer expression exact (4: the "
+            "expression, counter, parameter and body) and left-over (2), range generator unrolled (1: Nx folds "
+            "1 + 2 + 3 into add 6, a), range generator unrolled integer expression exact (3) and left-over (3); "
+            "their values are ported (test_defn.py's generator tests)"
+        ),
+        _INSPECT_EXPR,
+    ),
+    ("while/3: raises if non-variable is given as pattern, raises if non-block is given", _ELIXIR_COMPILE_ERRORS),
+]
+DELIBERATE["nx/test/nx/defn_test.exs"] += [
+    (
+        "while/3: raises on mixed context",
+        (
+            "Nx raises for an outer value used inside the loop body; numbat's body closes over it as JAX's while_loop "
+            "does: ported as the loop's value (test_while_closes_over_an_outer_value)"
+        ),
+    ),
+    (
+        "while/3: raises on options given to condition",
+        (
+            "Nx's unroll: is for generators only; numbat's while_loop takes unroll with any condition (XLA unrolls the "
+            "body), as test_defn.py's range generators use"
+        ),
+    ),
+    (
+        "jit: raises on nested JIT unless forcing (2); compile: raises when nested on JIT",
+        (
+            "Nx raises for a jit or compiled function called while a jit compiles, unless on_conflict: :force; numbat "
+            "inlines it into the enclosing defn (as Nx's on_conflict: :reuse): ported as the value, 121, for both"
+        ),
+    ),
+    (
+        "jit: uses the default backend on iota (2)",
+        (
+            "Nx's test backend (ProcessBackend) raises from iota to show the evaluator used it; the port checks that "
+            "the evaluator's iota lands on the default backend (NumPyBackend)"
+        ),
+    ),
+]
