@@ -432,6 +432,9 @@ def test_the_telemetry_chart_counts_its_compilations_in_words(monkeypatch):
     for count, title in ((1, "1 compilation)"), (2, "2 compilations)")):  # not "(1 compilations)"
         monkeypatch.setattr(telemetry, "log", records(count))
         assert nbt.notebook.telemetry_chart().axes[0].get_title().endswith(title)
+    monkeypatch.setattr(telemetry, "log", records(0))
+    empty = nbt.notebook.telemetry_chart().axes[0]  # empty axes said nothing
+    assert [text.get_text() for text in empty.texts] == ["no compilations yet: call a defn"]
 
 
 def test_explorer_is_a_widget_with_a_static_fallback():

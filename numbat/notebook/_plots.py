@@ -101,5 +101,8 @@ def telemetry_chart():
     axes.set_title(f"compile time per function ({count} compilation{'' if count == 1 else 's'})")
     if names:
         axes.legend(loc="lower right")
+    else:  # empty axes would say nothing: say what fills them
+        axes.set_axis_off()
+        axes.text(0.5, 0.5, "no compilations yet: call a defn", ha="center", va="center", transform=axes.transAxes)
     plt.close(figure)
     return figure
