@@ -223,3 +223,8 @@ __all__ = [
     "pi",
     "smallest_positive_normal",
 ]
+
+
+def __dir__() -> list[str]:
+    """Tab completion lists the public API (`__all__`), not the names this module imports."""
+    return sorted(__all__)

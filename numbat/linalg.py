@@ -511,3 +511,8 @@ __all__ = [
     "svd",
     "triangular_solve",
 ]
+
+
+def __dir__() -> list[str]:
+    """Tab completion lists the public API (`__all__`), not the names this module imports."""
+    return sorted(__all__)

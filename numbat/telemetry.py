@@ -232,3 +232,8 @@ __all__ = [
     "listening",
     "log",
 ]
+
+
+def __dir__() -> list[str]:
+    """Tab completion lists the public API (`__all__`), not the names this module imports."""
+    return sorted(__all__)

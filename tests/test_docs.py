@@ -76,6 +76,31 @@ def test_all_lists_every_public_name_of_numbat():
     assert all(hasattr(module, name) for module in _public_modules() for name in module.__all__)
 
 
+def test_tab_completion_lists_only_the_public_api(ipython_completions):
+    # `nbt.linalg.<TAB>` offered abs_, all_, ew, np and the other names the module imports.
+    for name in MODULES:
+        module = importlib.import_module(name)
+        assert {n for n in dir(module) if not n.startswith("_")} == set(module.__all__), name
+    offered = set(ipython_completions("nbt.linalg."))
+    assert offered == set(nbt.linalg.__all__)
+
+
+@pytest.fixture
+def ipython_completions():
+    """What IPython's completer offers for a line of code, after `import numbat as nbt`."""
+    from IPython.core.completer import provisionalcompleter
+    from IPython.testing.globalipapp import get_ipython
+
+    shell = get_ipython()
+    shell.run_cell("import numbat as nbt")
+
+    def complete(line):
+        with provisionalcompleter():
+            return [c.text.rsplit(".", 1)[-1] for c in shell.Completer.completions(line, len(line))]
+
+    return complete
+
+
 def _every_public_module():
     """numbat and each of its modules whose dotted name has no part starting with "_"."""
     import pkgutil

@@ -46,3 +46,8 @@ def unload_ipython_extension(ip) -> None:
     extension = sys.modules.get(f"{__name__}._extension")
     if extension is not None:  # never loaded: nothing registered
         extension.unload(ip)
+
+
+def __dir__() -> list[str]:
+    """Tab completion lists the public API (`__all__`), not the names this module imports."""
+    return sorted(__all__)

@@ -459,3 +459,8 @@ __all__ = [
     "uniform",
     "uniform_split",
 ]
+
+
+def __dir__() -> list[str]:
+    """Tab completion lists the public API (`__all__`), not the names this module imports."""
+    return sorted(__all__)

@@ -71,3 +71,8 @@ def process_count() -> int:
 
 
 __all__ = ["initialize", "process_count", "process_index", "shutdown"]
+
+
+def __dir__() -> list[str]:
+    """Tab completion lists the public API (`__all__`), not the names this module imports."""
+    return sorted(__all__)
