@@ -86,12 +86,10 @@ def test_tab_completion_lists_only_the_public_api(ipython_completions):
 
 
 @pytest.fixture
-def ipython_completions():
+def ipython_completions(shell):
     """What IPython's completer offers for a line of code, after `import numbat as nbt`."""
     from IPython.core.completer import provisionalcompleter
-    from IPython.testing.globalipapp import get_ipython
 
-    shell = get_ipython()
     shell.run_cell("import numbat as nbt")
 
     def complete(line):
