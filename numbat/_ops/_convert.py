@@ -84,8 +84,9 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
 
 def from_dlpack(array, names=None, backend=None) -> Tensor:
     """A tensor of any DLPack exporter (a NumPy or JAX array, a PyTorch tensor, a numbat
-    tensor), sharing its memory where the backend can (NumPy's on the CPU, XLA's on the
-    array's device). The Nx type is the dtype's (bool is u8); a numbat tensor keeps its
+    tensor). The NumPy backend shares the array's memory; the XLA backend shares it when the
+    buffer is aligned as XLA needs (64 bytes on the CPU) and copies it otherwise, so a
+    change to the array later may or may not show in the tensor. The Nx type is the dtype's (bool is u8); a numbat tensor keeps its
     type and, unless `names` says otherwise, its names.
 
     >>> nbt.from_dlpack(np.arange(3, dtype=np.int16), names=["x"])
