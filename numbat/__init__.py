@@ -8,6 +8,8 @@ definitions compiled to XLA; a compiler you can see into from Jupyter.
 
 import functools as _functools
 
+__version__ = "0.1.0"  # the distribution numbat-nx's version (pyproject.toml reads it here)
+
 from . import constants as constants
 from . import linalg as linalg
 from . import notebook as notebook

@@ -84,7 +84,8 @@ def _version(distribution: str) -> str:
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
     rows = [("python", f"{platform.python_version()} ({sys.executable})")]
-    rows += [(name, _version(name)) for name in ("numbat", "jax", "jaxlib", "numpy", "ml_dtypes")]
+    rows += [("numbat", _version("numbat-nx"))]  # the distribution's name (the module's is numbat)
+    rows += [(name, _version(name)) for name in ("jax", "jaxlib", "numpy", "ml_dtypes")]
 
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 

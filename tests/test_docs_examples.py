@@ -85,7 +85,7 @@ def _check_bash(content: str, page: str, line: int):
                 pytest.fail(f"{page}, line {line}: `{command.strip()}` does not parse ({exit})")
         if program == "pip" and "install" in words and "-e" not in words and "-r" not in words:
             packages = [w for w in words[words.index("install") + 1 :] if not w.startswith("-")]
-            assert packages == [distribution], f"{page}, line {line}: installs {packages}, not {distribution}"
+            assert packages in (["."], [distribution]), f"{page}, line {line}: installs {packages}, not {distribution}"
 
 
 def _check_page(page: str):

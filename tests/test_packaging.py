@@ -28,7 +28,7 @@ def wheel(tmp_path_factory) -> Path:
         check=True,
         timeout=300,
     )
-    (built,) = out.glob("numbat-*.whl")
+    (built,) = out.glob("numbat_nx-*.whl")  # the distribution numbat-nx: the index's `numbat` is another library
     return built
 
 
@@ -82,3 +82,13 @@ def test_kernel_installed_from_the_wheel_runs_a_notebook(wheel, tmp_path, monkey
     assert lines[0].startswith(str(site))
     assert lines[1] == "True"
     assert "s32\n  6" in text
+
+
+def test_the_wheel_is_numbat_nx_at_the_modules_version(wheel):
+    """The index's `numbat` is an unrelated library: numbat's distribution is numbat-nx."""
+    import numbat as nbt
+
+    with zipfile.ZipFile(wheel) as archive:
+        (name,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        metadata = archive.read(name).decode()
+    assert "\nName: numbat-nx\n" in metadata and f"\nVersion: {nbt.__version__}\n" in metadata
