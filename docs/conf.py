@@ -9,6 +9,9 @@ network: no intersphinx, no link check, no CDN script.
 import os
 import sys
 
+import sphinx.search
+import sphinx.search.en
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, ROOT)  # the checkout's numbat, also when it is not installed
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "_ext"))
@@ -63,7 +66,7 @@ html_theme_options = {
 }
 # Pages of the top-level toctree with no pages under them: the theme's "Section Navigation"
 # would be an empty heading there; the page's own sections are in the right-hand sidebar.
-html_sidebars = {page: [] for page in ("guides/install", "nx_to_numbat", "changelog")}
+html_sidebars = {page: [] for page in ("guides/install", "nx_to_numbat", "design", "changelog")}
 html_show_sourcelink = False
 html_copy_source = False
 templates_path = ["_templates"]
@@ -86,6 +89,21 @@ def _markdown_stars(app, what, name, obj, options, lines):
             continue
         parts = line.split("`")
         lines[index] = "`".join(part.replace("*", "\\*") if i % 2 == 0 else part for i, part in enumerate(parts))
+
+
+SEARCHABLE_STOPWORDS = frozenset({"where", "all", "any"})
+
+
+class _SearchEnglishWithCode(sphinx.search.en.SearchEnglish):
+    """English search that keeps the words that are also API names: NumPy's `where` (which
+    finds `nbt.select` on the Nx to numbat page and in its docstring), `nbt.all`, `nbt.any`.
+    Sphinx drops English stopwords from the index and from the query
+    (tests/test_docs.py::test_search_keeps_the_api_words_that_are_english_stopwords)."""
+
+    stopwords = sphinx.search.en.SearchEnglish.stopwords - SEARCHABLE_STOPWORDS
+
+
+sphinx.search.languages["en"] = _SearchEnglishWithCode
 
 
 def setup(app):

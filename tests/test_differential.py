@@ -1,4 +1,4 @@
-"""One answer on every path (DESIGN decision 13), over edge values.
+"""One answer on every path (docs/design.md, decision 13), over edge values.
 
 Every public element-wise, cast, reduction, window, bitwise and complex op (discovered
 from the package: see `tests/_differential.py`), for every Nx type it accepts, on a

@@ -1,4 +1,4 @@
-"""One answer on every path (DESIGN decision 13) for the public ops that
+"""One answer on every path (docs/design.md, decision 13) for the public ops that
 test_differential.py (element-wise, cast, reduction, window) and
 test_differential_structure.py (sort, indexing, structure) do not run: creation, shape,
 indexing and cumulative ops, dot and conv, fft, linear algebra, statistics on matrices,

@@ -1,4 +1,4 @@
-"""One answer on every path (DESIGN decision 13), over random shapes and values drawn by
+"""One answer on every path (docs/design.md, decision 13), over random shapes and values drawn by
 hypothesis: element-wise binary ops with broadcasting, reductions over random axes, and
 casts between random types. Eager NumPy, eager XLA, `nbt.defn` on XLA and the evaluator on
 NumPy agree (`_differential.same`, with its PLATFORM_DIFFERENCES), and for float types the

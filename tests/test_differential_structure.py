@@ -1,4 +1,4 @@
-"""Differential test for indexing, structure and sorting (issue 16, DESIGN decision 13):
+"""Differential test for indexing, structure and sorting (issue 16, docs/design.md, decision 13):
 for shapes, types and edge values drawn by hypothesis, eager NumPy, eager XLA, a defn on
 XLA and the evaluator on NumPy give the same type, shape, names and values (or the same
 numbat error), and agree with a NumPy reference where one exists (in-range indexing,

@@ -1,7 +1,7 @@
 """Turning arguments into tensors, choosing the backend, and running one op.
 
 While a `defn` traces, every op runs under `jax.named_scope(op)` and is
-recorded in the expression graph (DESIGN decision 2).
+recorded in the expression graph (docs/design.md, decision 2).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The rich display of `Tensor`, `Expr` and `Heatmap`, installed on the classes when the
-notebook layer loads (DESIGN decision 8), as `numbat._ops.composite.tensor_methods` installs
+notebook layer loads (docs/design.md, decision 8), as `numbat._ops.composite.tensor_methods` installs
 Tensor's operators: the objects live low and import nothing of this layer, their rich
 forms (HTML, SVG, pictures) live here. `import numbat` loads this layer, so a tensor
 shows as HTML in any notebook, without `%load_ext numbat`.

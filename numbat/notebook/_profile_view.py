@@ -2,7 +2,7 @@
 shaded by where the time goes (each box by its kernel's share, the kernel's time in the
 box), and the roofline (matplotlib, imported when first drawn): one point per kernel under
 the machine's two ceilings. Importing this module installs `Profile`'s rich display
-(DESIGN decision 8: the profile itself lives below the notebook layer).
+(docs/design.md, decision 8: the profile itself lives below the notebook layer).
 
 >>> import matplotlib
 >>> matplotlib.use("Agg")

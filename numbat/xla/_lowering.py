@@ -1,6 +1,6 @@
 """One place that turns a function and its arguments into JAX's lowered and compiled
 forms, for the IR views, the fusion report, streaming and serialization: the defn's
-own `lower`, the very lowering its calls compile (DESIGN decision 15), so every
+own `lower`, the very lowering its calls compile (docs/design.md, decision 15), so every
 option (precision, x64) shows in every view."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 (`jax.profiler.trace`, read back with `jax.profiler.ProfileData`), named by the numbat ops
 it computes (the fusion report's mapping, so the same names and `#id`s as the graph), with
 its bytes and FLOPs from the optimized HLO and the rates it reaches against the machine's
-peaks (DESIGN decision 16).
+peaks (docs/design.md, decision 16).
 
 The call's own cost (dispatch, transfers, numbat's checks) is a row of its own: per run,
 the wall time of the call outside its program (from the first kernel's start to the last

@@ -10,7 +10,7 @@ cannot run unboundedly ahead of its consumer (back-pressure without a second thr
 The step is the defn `nbt.jit(fun, **opts)`, shared by every stream of the same
 function and options, so a second stream of the same signature compiles nothing;
 `is_stream_cached` asks that defn's cache. A Python number or NumPy scalar sent as a
-chunk is weak (DESIGN decision 3): it takes the chunk template's type.
+chunk is weak (docs/design.md, decision 3): it takes the chunk template's type.
 """
 
 from __future__ import annotations
