@@ -250,11 +250,47 @@ def _sanitized(text: str) -> str:
     return text
 
 
-def test_the_text_form_is_the_same_from_run_to_run_once_nbval_sanitizes_it():
+def test_the_text_forms_rows_are_the_same_from_run_to_run_once_nbval_sanitizes_them():
+    """Their order follows the times (longest first), and a note says when a kernel beat a
+    ceiling: a notebook shows a profile with NBVAL_IGNORE_OUTPUT, as tutorial 05 does."""
     t = nbt.iota((1000,), type="f32")
     first, second = (str(nbt.xla.profile(softmax, [t], runs=3, peaks=PEAKS)) for _ in range(2))
-    assert "(call overhead)" in first and "ridge at 2.5 FLOPs/byte" in first
-    assert re.search(r"\d µs", first) and _sanitized(first) == _sanitized(second)
+    assert f"{_profile.OUTSIDE}  " in first and "ridge at 2.5 FLOPs/byte" in first
+    rows = lambda text: sorted(line for line in _sanitized(text).splitlines() if " above the given " not in line)
+    assert re.search(r"\d µs", first) and rows(first) == rows(second)
+
+
+def test_rows_come_longest_first_and_top_keeps_the_longest():
+    a = nbt.iota((256, 256), type="f32") / 1e5
+    profile = nbt.xla.profile(matmul_tail, [a, a], runs=3, peaks=PEAKS)
+    assert [k.seconds for k in profile.top()] == sorted((k.seconds for k in profile.top()), reverse=True)
+    assert profile.top(1) == profile.top()[:1] and len(profile.top(1)) == 1
+    names = [row[0] for row in profile.rows()][: len(profile.kernels)]
+    assert names == [k.name for k in profile.ordered()]
+
+
+def test_times_are_described_as_what_they_are():
+    # The mean of the middle half of the runs by wall time, not a median.
+    for doc in (_profile.__doc__, _profile.profile.__doc__, _profile.KernelTime.__doc__):
+        assert "middle half" in doc and "median time" not in doc
+    assert any("mean of the middle half" in line for line in _profile.LEGEND)
+
+
+def test_the_numbat_ops_column_is_capped():
+    ops = tuple(f"operation_{i}" for i in range(40))
+    assert len(_profile._ops(ops)) <= _profile._OPS_WIDTH and _profile._ops(ops).endswith("more")
+
+
+def test_a_kernel_faster_than_a_measured_ceiling_raises_it_and_says_why():
+    low = nbt.xla.Peaks(bandwidth=1e3, flops=1e3, device="cpu", source="cached")  # beaten by any kernel
+    x = nbt.iota((1000,), type="f32")
+    profile = nbt.xla.profile(fma, [x, x, x], runs=3, peaks=low)
+    assert profile.peaks.source == "raised" and "raised to this profile's fastest kernels" in str(profile)
+    assert all(k.bandwidth <= profile.peaks.bandwidth and k.flop_rate <= profile.peaks.flops for k in profile.kernels)
+    assert any("above the measured memory ceiling of 0.0 GB/s" in note for note in profile.notes)
+    assert "fit in the CPU's L1 cache" in " ".join(profile.notes) or not _peaks.cache_level(24_000)
+    given = nbt.xla.profile(fma, [x, x, x], runs=3, peaks=dataclasses.replace(low, source="given"))
+    assert given.peaks == dataclasses.replace(low, source="given") and "above the given" in str(given)
 
 
 def test_peaks_are_measured_once_per_machine_and_then_read_from_the_data_directory(monkeypatch, tmp_path):
@@ -309,7 +345,7 @@ def test_the_profile_magic_shows_the_table_graph_and_roofline_and_explains_mista
         with capture_output() as shown:
             ip.run_line_magic("numbat", "profile f x --runs 2")
         (output,) = shown.outputs
-        assert "(call overhead)" in output.data["text/plain"]
+        assert _profile.OUTSIDE in output.data["text/plain"]
         assert "numbat-roofline" in output.data["text/html"] and "numbat-expr" in output.data["text/html"]
         with capture_output() as wrong:
             ip.run_line_magic("numbat", "profile f missing")

@@ -35,7 +35,7 @@ def table_html(profile: _profile.Profile) -> str:
     """The profile's table as HTML: a bar shows each kernel's share of the call."""
     header = ("kernel", "numbat ops", "time", "share", "read", "written", "FLOPs", "GB/s", "GFLOP/s", "bound")
     rows = []
-    for kernel, row in zip((*profile.kernels, None, None), profile.rows()):
+    for kernel, row in zip((*profile.ordered(), None, None), profile.rows()):
         name, ops, read, written, flops, bound, _ = row
         seconds = kernel.seconds if kernel else profile.between if name == "(between kernels)" else profile.overhead
         share = seconds / profile.wall if profile.wall > 0 else 0.0
@@ -56,7 +56,7 @@ def table_html(profile: _profile.Profile) -> str:
         f"(middle {profile.kept} of {profile.runs} runs)"
     )
     peaks = f"peaks: {profile.peaks}; ridge at {profile.peaks.ridge:.1f} FLOPs/byte"
-    legend = "<br>".join(escape(line) for line in (*_profile.LEGEND, peaks))
+    legend = "<br>".join(escape(line) for line in (*_profile.LEGEND, peaks, *profile.notes))
     return (
         f"<div style='font-weight:600'>{title}</div>"
         "<div style='overflow-x:auto'><table style='border-collapse:collapse;margin:2px 0 4px 0'>"

@@ -5,7 +5,9 @@ Measured once per machine and device kind (a bandwidth probe, the sum of 64 MiB,
 matmul probes of a few sizes, best of ten runs each: a second or two) and cached in numbat's data
 directory (`peaks.json`, beside the disk cache's signing key) under the machine's
 description, so a later process reads them back. They are what this machine reaches from
-JAX, not the vendor's datasheet: a kernel at the ceiling cannot go faster here.
+JAX, not the vendor's datasheet. A probe on a busy machine measures low, and the bandwidth
+probe reads past every cache: a profile whose kernel goes faster raises the ceiling for
+itself and says why (`ceilings`), naming the CPU cache its working set fits in.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ class Peaks:
     bandwidth: float
     flops: float
     device: str = ""
-    source: str = "given"  # "measured", "cached" or "given"
+    source: str = "given"  # "measured", "cached", "given", or "raised" (by a profile's kernel)
 
     def __post_init__(self):
         for name in ("bandwidth", "flops"):
@@ -61,7 +63,10 @@ class Peaks:
         return self.flops / self.bandwidth
 
     def __str__(self) -> str:
-        how = "given" if self.source == "given" else "measured on this machine"  # now or earlier: `source`
+        how = {"given": "given", "raised": "raised to this profile's fastest kernels"}.get(
+            self.source,
+            "measured on this machine",  # now or earlier: `source`
+        )
         return f"{self.bandwidth / 1e9:.1f} GB/s memory, {self.flops / 1e9:.1f} GFLOP/s compute ({how})"
 
 
@@ -124,6 +129,79 @@ def measure(device) -> Peaks:
         m = jax.device_put(jnp.ones((n, n), jnp.float32), device)
         flops = max(flops, 2 * n**3 / _best(jax.jit(lambda a: a @ a), m))
     return Peaks(bandwidth, flops, str(device.device_kind), "measured")
+
+
+def ceilings(peaks: Peaks, kernels) -> tuple[Peaks, tuple[str, ...]]:
+    """The ceilings a profile draws its kernels under: `peaks`, each raised to the rate of a
+    kernel that went faster (given peaks stay as given), and a note for each ceiling beaten.
+
+    >>> class K:
+    ...     name, bytes, seconds, flops = "add_fusion", 8000, 1e-7, 1000.0
+    ...     bandwidth, flop_rate = 8e10, 1e10
+    >>> raised, notes = ceilings(Peaks(2e10, 1e11, "cpu", "cached"), [K()])
+    >>> raised.bandwidth, raised.flops, raised.source
+    (80000000000.0, 100000000000.0, 'raised')
+    >>> notes[0].startswith("add_fusion moved 80.0 GB/s, above the measured memory ceiling of 20.0 GB/s")
+    True
+    """
+    notes = []
+    bandwidth, flops = peaks.bandwidth, peaks.flops
+    fastest = max(kernels, key=lambda k: k.bandwidth, default=None)
+    if fastest is not None and fastest.bandwidth > bandwidth:
+        level = cache_level(fastest.bytes)
+        why = (
+            f"its {fastest.bytes / 1e3:.1f} kB fit in the CPU's {level}, which is faster than memory"
+            if level
+            else "the probe ran on a busier moment"
+        )
+        notes.append(
+            f"{fastest.name} moved {fastest.bandwidth / 1e9:.1f} GB/s, above the {_verb(peaks)} memory ceiling of "
+            f"{bandwidth / 1e9:.1f} GB/s: {why}"
+        )
+        bandwidth = fastest.bandwidth if peaks.source != "given" else bandwidth
+    fastest = max(kernels, key=lambda k: k.flop_rate, default=None)
+    if fastest is not None and fastest.flop_rate > flops:
+        notes.append(
+            f"{fastest.name} computed {fastest.flop_rate / 1e9:.1f} GFLOP/s, above the {_verb(peaks)} compute ceiling "
+            f"of {flops / 1e9:.1f} GFLOP/s: the probe's matmuls ran slower than this kernel"
+        )
+        flops = fastest.flop_rate if peaks.source != "given" else flops
+    if peaks.source == "given" or (bandwidth, flops) == (peaks.bandwidth, peaks.flops):
+        return peaks, tuple(notes)
+    return Peaks(bandwidth, flops, peaks.device, "raised"), tuple(f"{note}; raised to it" for note in notes)
+
+
+def _verb(peaks: Peaks) -> str:
+    return "given" if peaks.source == "given" else "measured"
+
+
+def cache_level(size: int) -> str:
+    """The smallest CPU data cache `size` bytes fit in (as Linux describes the first CPU's
+    caches), such as "L2 cache (1024K)"; "" when none holds them or Linux does not say.
+
+    >>> cache_level(1 << 40)
+    ''
+    """
+    found = []
+    root = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for index in sorted(os.listdir(root)):
+            folder = os.path.join(root, index)
+            if not index.startswith("index"):
+                continue
+            with open(os.path.join(folder, "type"), encoding="ascii") as kind:
+                if kind.read().strip() == "Instruction":
+                    continue
+            with open(os.path.join(folder, "level"), encoding="ascii") as level:
+                number = int(level.read())
+            with open(os.path.join(folder, "size"), encoding="ascii") as capacity:
+                text = capacity.read().strip()
+            units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+            found.append((number, int(text.rstrip("KMG")) * units.get(text[-1], 1), text))
+    except (OSError, ValueError):
+        return ""
+    fits = [(number, text) for number, capacity, text in sorted(found) if size <= capacity]
+    return f"L{fits[0][0]} cache ({fits[0][1]})" if fits else ""
 
 
 def _best(fun, *args) -> float:

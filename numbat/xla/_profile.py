@@ -4,13 +4,19 @@ it computes (the fusion report's mapping, so the same names and `#id`s as the gr
 its bytes and FLOPs from the optimized HLO and the rates it reaches against the machine's
 peaks (docs/design.md, decision 16).
 
-The call's own cost (dispatch, transfers, numbat's checks) is a row of its own: per run,
-the wall time of the call outside its program (from the first kernel's start to the last
-one's end); the gaps between the kernels inside it are another. Every time is averaged over the middle
-half of the runs, ranked by wall time (the interquartile mean: a median's robustness to a
-run the machine slowed, and, unlike per-row medians, rows that add up to the wall time of
-the same runs). A loop's kernels are its body's, run once per iteration: the loop's row
-holds their time, and each of them says how many times it ran per call.
+The time around the program is a row of its own, "(runtime and dispatch)": per run, the
+call's wall time outside its kernels (before the first kernel's start and after the last
+one's end): XLA's runtime (argument and result buffers, transfers, the launch), JAX's
+dispatch and numbat's checks; the gaps between the kernels inside the program are another
+row. Every time is the mean over the middle half of the runs, ranked by wall time (the
+interquartile mean: as robust as a median to a run the machine slowed, and, unlike per-row
+medians, rows that add up to the wall time of the same runs). Rows come longest first. A
+loop's kernels are its body's, run once per iteration: the loop's row holds their time, and
+each of them says how many times it ran per call.
+
+A kernel faster than a measured ceiling raises that ceiling for this profile, and the
+profile says so (`Profile.notes`): a working set that fits in a CPU cache is read at the
+cache's speed, not at the memory bandwidth the probe measured past every cache.
 """
 
 from __future__ import annotations
@@ -27,16 +33,23 @@ from .._tensor._tensor import Template
 from . import _hlo_costs, _ir, _lowering, _peaks, _trace_events
 
 DEFAULT_RUNS = 10
+OUTSIDE = "(runtime and dispatch)"
 LEGEND = (
     "(between kernels): gaps inside the program, a kernel waiting for its threads or its launch",
-    "(call overhead): dispatch, transfers, numbat's checks, waiting for a core on a busy machine; xN: runs per call",
+    (
+        f"{OUTSIDE}: the call outside its kernels: XLA's runtime (buffers, transfers, launch), JAX's dispatch,"
+        " numbat's checks, waiting for a core on a busy machine"
+    ),
+    "times: the mean of the middle half of the runs; xN: runs per call",
 )
+_OPS_WIDTH = 40  # the numbat ops column: a fusion of many ops lists its first ones and "+N more"
 
 
 @typing.final
 @dataclasses.dataclass(frozen=True)
 class KernelTime:
-    """One kernel's share of a call: its median time per call and what it moved and computed."""
+    """One kernel's share of a call: its time per call (the mean over the middle half of the
+    runs) and what it moved and computed."""
 
     name: str
     opcode: str
@@ -88,10 +101,23 @@ class Profile:
     devices: int = 1
     expr: object = dataclasses.field(default=None, repr=False, compare=False)  # the graph the kernels compute
     between: float = 0.0  # per call, the gaps between the program's kernels (waiting for threads, launches)
+    notes: tuple[str, ...] = ()  # a ceiling a kernel beat, and why
 
-    def top(self) -> tuple[KernelTime, ...]:
-        """The kernels of the program's entry (a loop's inner kernels are within its row)."""
-        return tuple(k for k in self.kernels if not k.inside)
+    def top(self, count: int | None = None) -> tuple[KernelTime, ...]:
+        """The kernels of the program's entry, longest first (a loop's inner kernels are
+        within its row); `count` keeps the first `count` of them."""
+        entry = sorted((k for k in self.kernels if not k.inside), key=lambda k: -k.seconds)
+        return tuple(entry if count is None else entry[:count])
+
+    def ordered(self) -> tuple[KernelTime, ...]:
+        """Every kernel in the table's order: the entry's longest first, each loop's or
+        branch's kernels (longest first) under it."""
+        inner = sorted((k for k in self.kernels if k.inside), key=lambda k: -k.seconds)
+        return tuple(
+            kernel
+            for top in self.top()
+            for kernel in (top, *[k for k in inner if k.inside == top.name and k.device == top.device])
+        )
 
     def share(self, kernel: KernelTime) -> float:
         """The part of the wall time `kernel` takes (over its devices, for a sharded call)."""
@@ -121,7 +147,7 @@ class Profile:
     def rows(self) -> list[tuple]:
         """The table's rows, the volatile columns (time, share, rates) last."""
         rows = []
-        for kernel in self.kernels:
+        for kernel in self.ordered():
             name = f"  ↳ {kernel.name}" if kernel.inside else kernel.name  # under the loop or branch running it
             if self.devices > 1:
                 name = f"{name} @{kernel.device}"
@@ -132,7 +158,7 @@ class Profile:
             rows.append(
                 (
                     name,
-                    ", ".join(kernel.numbat_ops) or "-",
+                    _ops(kernel.numbat_ops),
                     _bytes(kernel.bytes_read),
                     _bytes(kernel.bytes_written),
                     _count(kernel.flops),
@@ -144,7 +170,7 @@ class Profile:
                 )
             )
         rows.append(("(between kernels)", "-", "", "", "", "", _share(self.between, self.wall)))
-        rows.append(("(call overhead)", "-", "", "", "", "", _share(self.overhead, self.wall)))
+        rows.append((OUTSIDE, "-", "", "", "", "", _share(self.overhead, self.wall)))
         return rows
 
     HEADER = ("kernel", "numbat ops", "read", "written", "FLOPs", "bound", "time, share, rates")
@@ -163,9 +189,26 @@ class Profile:
             lines.append(f"  {fixed}  {row[-1]}".rstrip())
         lines += [f"  {line}" for line in LEGEND]
         lines.append(f"  peaks: {self.peaks}; ridge at {self.peaks.ridge:.1f} FLOPs/byte")
+        lines += [f"  {note}" for note in self.notes]
         return "\n".join(lines) + "\n>"
 
     __repr__ = __str__
+
+
+def _ops(names: tuple[str, ...]) -> str:
+    """The numbat ops column, at most `_OPS_WIDTH` characters and the count of the rest.
+
+    >>> _ops(("tanh", "multiply", "add"))
+    'tanh, multiply, add'
+    >>> _ops(tuple(f"op{i}" for i in range(30)))
+    'op0, op1, op2, op3, op4, op5, op6 +23 more'
+    """
+    shown = []
+    for name in names:
+        if len(", ".join([*shown, name])) > _OPS_WIDTH - 9:  # room for " +NN more"
+            return f"{', '.join(shown)} +{len(names) - len(shown)} more"
+        shown.append(name)
+    return ", ".join(shown) or "-"
 
 
 def _time(seconds: float) -> str:
@@ -195,8 +238,10 @@ def _count(flops: float) -> str:
 def profile(fun, args, runs: int = DEFAULT_RUNS, peaks: _peaks.Peaks | None = None, **opts) -> Profile:
     """Times each kernel of `fun` (a defn, a function, or a `shard_jit` function) called on
     `args` over `runs` runs (after one warm-up call) and returns a `Profile`: per kernel, its
-    median time and share of the call, its numbat ops, bytes, FLOPs and rates, and the
-    call's own overhead. `peaks` (an `nbt.xla.Peaks`) replaces the machine's measured ones.
+    time (the mean over the middle half of the runs by wall time) and share of the call, its
+    numbat ops, bytes, FLOPs and rates, longest first, and the time outside the kernels.
+    `peaks` (an `nbt.xla.Peaks`) replaces the machine's measured ones; a kernel faster than
+    a measured ceiling raises it, and `Profile.notes` says why.
 
     >>> peaks = nbt.xla.Peaks(bandwidth=20e9, flops=100e9)  # or leave out: measured once per machine
     >>> p = nbt.xla.profile(lambda x: nbt.exp(x) * 2, [nbt.iota((1000,), type="f32")], runs=3, peaks=peaks)
@@ -289,9 +334,10 @@ def _assemble(name, program, text, walls, events, runs, device, peaks, expr) -> 
     between = [max(span - b, 0.0) for span, b in zip(spans, busy)]
     overhead = mean([w - b - g for w, b, g in zip(walls, busy, between)])
     label = f"{device.platform}:{device.id}" + (f" and {len(devices) - 1} more" if len(devices) > 1 else "")
+    peaks, notes = _peaks.ceilings(peaks, [k for k in kernels if k.seconds > 0])
     return Profile(
         name, label, runs, len(kept), mean(walls), overhead, tuple(kernels), peaks, iterations, len(devices), expr,
-        mean(between),
+        mean(between), notes,
     )  # fmt: skip
 
 
