@@ -201,7 +201,7 @@ def _ops(names: tuple[str, ...]) -> str:
     >>> _ops(("tanh", "multiply", "add"))
     'tanh, multiply, add'
     >>> _ops(tuple(f"op{i}" for i in range(30)))
-    'op0, op1, op2, op3, op4, op5, op6 +23 more'
+    'op0, op1, op2, op3, op4, op5 +24 more'
     """
     shown = []
     for name in names:
