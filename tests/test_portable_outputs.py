@@ -68,3 +68,17 @@ def test_tutorials_pass_nbval_when_the_arithmetic_changes(tmp_path):
         540,
     )
     assert result.returncode == 0, result.stdout[-6000:]
+
+
+def test_nbval_markers_are_spelled_as_nbval_reads_them():
+    """nbval honours a marker only when the comment is the marker alone: `# NBVAL_IGNORE_OUTPUT:
+    why` was compared in full (06's errors, 05's profiles). The reason goes on the next line."""
+    import nbformat
+    from nbval.plugin import comment_markers
+
+    for path in sorted((ROOT / "notebooks").glob("0*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            for line in cell.source.splitlines():
+                comment = line.strip().lstrip("#").strip()
+                if line.strip().startswith("#") and comment.startswith(("NBVAL", "PYTEST_VALIDATE")):
+                    assert comment in comment_markers, f"{path.name}: {line!r}"
