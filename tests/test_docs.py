@@ -391,3 +391,18 @@ def test_search_keeps_the_api_words_that_are_english_stopwords():
     assert all(language.word_filter(word) for word in ("where", "all", "any", "select"))
     assert not language.word_filter("the")  # still an English search
     assert "`np.where(cond, a, b)` | `nbt.select(cond, a, b)`" in (DOCS / "nx_to_numbat.md").read_text()
+
+
+def test_the_readmes_tutorial_table_says_what_the_tutorials_say():
+    import nbformat
+
+    readme = (ROOT / "README.md").read_text()
+    words = []
+    for path in sorted((ROOT / "notebooks").glob("0*.ipynb")):
+        cells = nbformat.read(path, as_version=4).cells
+        minutes = re.search(r"\*\*Time:\*\* about (\d+) minutes", cells[0].source).group(1)
+        row = next(line for line in readme.splitlines() if line.startswith(f"| [`{path.stem}`]"))
+        assert f"| {minutes} min |" in row, (path.stem, minutes, row)
+        words.append(sum(len(c.source.split()) for c in cells if c.cell_type == "markdown"))
+    assert f"have {min(words):,} to {max(words):,} words" in " ".join(readme.split())
+    assert "nbt.xla.profile" in next(line for line in readme.splitlines() if line.startswith("| [`05_inside_xla`]"))
