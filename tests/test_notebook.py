@@ -433,3 +433,14 @@ def test_a_user_string_is_escaped_in_every_html_view(ip, monkeypatch):
     joined = "".join(html)
     assert "<script>" not in joined and "alert('x')</script>" not in joined
     assert "&lt;script&gt;" in joined
+
+
+def test_strip_says_loaded_for_an_executable_from_the_disk_cache():
+    """Nothing compiled: the executable was read back (issue 43 found it reported as compiled)."""
+    record = telemetry.Record(
+        1, 0.0, telemetry.COMPILATION, {"eval_time": 2500, "compile_time": 1200},
+        {"function": "fma", "signature": "(f32[3])", "cached_on_disk": True},
+    )  # fmt: skip
+    bundle = _strip.strip([record], {})
+    assert bundle["text/plain"] == "numbat: loaded fma (f32[3]) from the disk cache: trace 2.5 ms, load 1.2 ms"
+    assert "compiled" not in bundle["text/plain"] and "compile" not in bundle["text/html"]

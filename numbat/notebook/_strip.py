@@ -67,19 +67,18 @@ def strip(records: list, hits: dict[str, int]) -> dict[str, str]:
         trace, compile_ = _ms(measure.get("eval_time")), _ms(measure.get("compile_time"))
         reason = meta.get("reason")
         again = reason not in (None, "first call")
-        line = (
-            f"numbat: {'recompiled' if again else 'compiled'} {function} {signature}: trace {trace}, compile {compile_}"
-        )
-        if meta.get("cached_on_disk"):
-            line += " (from the disk cache)"
+        disk = bool(meta.get("cached_on_disk"))  # read back, not compiled: its "compile" time is the load's
+        verb = "loaded" if disk else "recompiled" if again else "compiled"
+        where = " from the disk cache" if disk else ""
+        step = "load" if disk else "compile"
+        line = f"numbat: {verb} {function} {signature}{where}: trace {trace}, {step} {compile_}"
         if again:
             line += f" ({reason})"
         text.append(line)
         rows.append(
-            f"<div><span style='{_DIM}'>{'recompiled' if again else 'compiled'}</span> <b>{escape(function)}</b> "
-            f"{escape(signature)} <span style='{_DIM}'>trace</span> {escape(trace)} <span style='{_DIM}'>compile</span> "
-            f"{escape(compile_)}"
-            + (f" <span style='{_DIM}'>from the disk cache</span>" if meta.get("cached_on_disk") else "")
+            f"<div><span style='{_DIM}'>{verb}</span> <b>{escape(function)}</b> {escape(signature)}"
+            + (f" <span style='{_DIM}'>{where.strip()}</span>" if disk else "")
+            + f" <span style='{_DIM}'>trace</span> {escape(trace)} <span style='{_DIM}'>{step}</span> {escape(compile_)}"
             + (f" <span style='{_DIM}'>({escape(reason)})</span>" if again else "")
             + "</div>"
         )
