@@ -221,3 +221,25 @@ def test_is_cached_follows_signatures():
     assert not nbt.xla.is_cached(fun, [nbt.tensor([1, 2])])
     fun(nbt.tensor([1, 2]))
     assert nbt.xla.is_cached(fun, [nbt.tensor([3, 4])]) and not nbt.xla.is_cached(fun, [nbt.tensor([1.0, 2.0])])
+
+
+def test_the_evaluator_compiles_no_program_of_its_own_but_each_eager_xla_op_is_one(caplog):
+    """Tutorial 03's words: on the XLA backend each eager op is a small program JAX compiles
+    once per signature, so the evaluator's first call compiles exp, sum and divide; the
+    second compiles nothing."""
+    import logging
+
+    jax.clear_caches()
+    softmax = nbt.defn(lambda t: nbt.exp(t) / nbt.sum(nbt.exp(t)), compiler="evaluator")
+    x = nbt.tensor([1.0, 2.0, 7.0])
+    jax.config.update("jax_log_compiles", True)
+    try:
+        with caplog.at_level(logging.WARNING, logger="jax"):
+            softmax(x)
+            first = sum("Finished XLA compilation" in r.getMessage() for r in caplog.records)
+            caplog.clear()
+            softmax(x)
+            second = sum("Finished XLA compilation" in r.getMessage() for r in caplog.records)
+    finally:
+        jax.config.update("jax_log_compiles", False)
+    assert (first, second) == (3, 0)
