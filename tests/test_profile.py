@@ -352,3 +352,13 @@ def test_the_profile_magic_shows_the_table_graph_and_roofline_and_explains_mista
         assert "%numbat profile: 'missing' is not defined" in wrong.stderr
     finally:
         ip.run_line_magic("unload_ext", "numbat")
+
+
+def test_the_ceilings_are_the_best_of_several_sizes(monkeypatch):
+    # Each probe's best time, in the order measure() takes them: the sums of 64 and 128 MiB,
+    # then the CPU's three matmul sizes (256, 512, 1024).
+    times = iter([1.0, 1.0, 1.0, 1e-3, 1.0])
+    monkeypatch.setattr(_peaks, "_best", lambda fun, *args: next(times))
+    peaks = _peaks.measure(jax.devices()[0])
+    assert peaks.bandwidth == 128 * 2**20  # the larger sum, read in the same second
+    assert peaks.flops == 2 * 512**3 / 1e-3 and peaks.source == "measured"

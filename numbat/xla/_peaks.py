@@ -1,8 +1,8 @@
 """The machine's two ceilings for the profile's roofline: how many bytes a second its
 memory moves and how many FLOPs a second it computes, per device kind.
 
-Measured once per machine and device kind (a bandwidth probe, the sum of 64 MiB, and
-matmul probes of a few sizes, best of ten runs each: a second or two) and cached in numbat's data
+Measured once per machine and device kind (bandwidth probes, sums of 64 and 128 MiB, and
+matmul probes of a few sizes, best of ten runs each, the fastest size kept: a second or two) and cached in numbat's data
 directory (`peaks.json`, beside the disk cache's signing key) under the machine's
 description, so a later process reads them back. They are what this machine reaches from
 JAX, not the vendor's datasheet. A probe on a busy machine measures low, and the bandwidth
@@ -27,7 +27,7 @@ from .._core._errors import ArgumentError
 from .._runtime._signing import data_dir
 
 _FILE = "peaks.json"
-_BANDWIDTH_ELEMENTS = 16 * 1024 * 1024  # f32: 64 MiB read per run, past any cache
+_BANDWIDTH_ELEMENTS = (16 * 1024 * 1024, 32 * 1024 * 1024)  # f32: 64 and 128 MiB read per run, past any cache
 # Square matmuls the probe times, the fastest counting: on this CPU a 512x512 product runs at
 # 2.7 times the FLOP rate of a 1024x1024 one (its blocks stay in the caches).
 _MATMUL_SIZES = {"cpu": (256, 512, 1024)}  # other platforms: (2048, 4096)
@@ -120,10 +120,13 @@ def peaks(device, remeasure: bool = False) -> Peaks:
 
 def measure(device) -> Peaks:
     """Measures `device`'s bandwidth and matmul rate (best of a few runs of each probe)."""
-    x = jax.device_put(jnp.zeros((_BANDWIDTH_ELEMENTS,), jnp.float32), device)
     # A sum reads every byte once and writes nothing: a probe that allocates a 64 MiB result
     # measures the allocator's page faults as much as the memory.
-    bandwidth = x.nbytes / _best(jax.jit(jnp.sum), x)
+    bandwidth = 0.0
+    for elements in _BANDWIDTH_ELEMENTS:
+        x = jax.device_put(jnp.zeros((elements,), jnp.float32), device)
+        bandwidth = max(bandwidth, x.nbytes / _best(jax.jit(jnp.sum), x))
+        del x
     flops = 0.0
     for n in _MATMUL_SIZES.get(device.platform, (2048, 4096)):
         m = jax.device_put(jnp.ones((n, n), jnp.float32), device)
