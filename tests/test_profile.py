@@ -362,3 +362,15 @@ def test_the_ceilings_are_the_best_of_several_sizes(monkeypatch):
     peaks = _peaks.measure(jax.devices()[0])
     assert peaks.bandwidth == 128 * 2**20  # the larger sum, read in the same second
     assert peaks.flops == 2 * 512**3 / 1e-3 and peaks.source == "measured"
+
+
+def test_numbats_own_python_is_a_row_apart_from_the_runtime():
+    x = nbt.iota((1000,), type="f32")
+    profile = nbt.xla.profile(fma, [x, x, x], runs=4, peaks=PEAKS)
+    labels = [label for label, _ in profile.outside()]
+    assert labels == ["(between kernels)", _profile.OUTSIDE, _profile.NUMBAT]
+    assert profile.numbat is not None and profile.numbat >= 0
+    assert sum(seconds for _, seconds in profile.outside()) == pytest.approx(profile.between + profile.overhead)
+    assert f"{_profile.NUMBAT}  " in str(profile)
+    numbers = nbt.xla.profile(lambda x, y: x * y, [x, 2.0], runs=4, peaks=PEAKS)  # not all tensors: not split
+    assert numbers.numbat is None and _profile.NUMBAT + "  " not in str(numbers)

@@ -35,9 +35,10 @@ def table_html(profile: _profile.Profile) -> str:
     """The profile's table as HTML: a bar shows each kernel's share of the call."""
     header = ("kernel", "numbat ops", "time", "share", "read", "written", "FLOPs", "GB/s", "GFLOP/s", "bound")
     rows = []
-    for kernel, row in zip((*profile.ordered(), None, None), profile.rows()):
+    outside = profile.outside()
+    for kernel, row in zip((*profile.ordered(), *[None] * len(outside)), profile.rows()):
         name, ops, read, written, flops, bound, _ = row
-        seconds = kernel.seconds if kernel else profile.between if name == "(between kernels)" else profile.overhead
+        seconds = kernel.seconds if kernel else dict(outside)[name]
         share = seconds / profile.wall if profile.wall > 0 else 0.0
         bar = (
             f"<span style='display:inline-block;width:{max(0.0, min(share, 1.0)) * 80:.0f}px;height:8px;"

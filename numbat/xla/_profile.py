@@ -6,9 +6,12 @@ peaks (docs/design.md, decision 16).
 
 The time around the program is a row of its own, "(runtime and dispatch)": per run, the
 call's wall time outside its kernels (before the first kernel's start and after the last
-one's end): XLA's runtime (argument and result buffers, transfers, the launch), JAX's
-dispatch and numbat's checks; the gaps between the kernels inside the program are another
-row. Every time is the mean over the middle half of the runs, ranked by wall time (the
+one's end): XLA's runtime (argument and result buffers, transfers, the launch) and JAX's
+dispatch. numbat's own Python (its checks, the result's tensor) is measured apart, outside
+the trace, as the call's dispatch time less that of its compiled program called directly on
+the same arrays (the median over interleaved rounds): the "(numbat's Python)" row, where
+every argument is a tensor. The gaps between the
+kernels inside the program are another row. Every time is the mean over the middle half of the runs, ranked by wall time (the
 interquartile mean: as robust as a median to a run the machine slowed, and, unlike per-row
 medians, rows that add up to the wall time of the same runs). Rows come longest first. A
 loop's kernels are its body's, run once per iteration: the loop's row holds their time, and
@@ -23,23 +26,26 @@ from __future__ import annotations
 
 import dataclasses
 import statistics
+import time
 import typing
 
 import jax
 
 from .. import _defn
 from .._core._errors import ArgumentError
-from .._tensor._tensor import Template
+from .._tensor._tensor import Template, Tensor
 from . import _hlo_costs, _ir, _lowering, _peaks, _trace_events
 
 DEFAULT_RUNS = 10
 OUTSIDE = "(runtime and dispatch)"
+NUMBAT = "(numbat's Python)"
 LEGEND = (
     "(between kernels): gaps inside the program, a kernel waiting for its threads or its launch",
     (
         f"{OUTSIDE}: the call outside its kernels: XLA's runtime (buffers, transfers, launch), JAX's dispatch,"
-        " numbat's checks, waiting for a core on a busy machine"
+        f" waiting for a core on a busy machine, and numbat's checks where {NUMBAT} is not listed"
     ),
+    f"{NUMBAT}: numbat's checks and result: the call's dispatch time less its program's called on the same arrays",
     "times: the mean of the middle half of the runs; xN: runs per call",
 )
 _OPS_WIDTH = 40  # the numbat ops column: a fusion of many ops lists its first ones and "+N more"
@@ -102,6 +108,15 @@ class Profile:
     expr: object = dataclasses.field(default=None, repr=False, compare=False)  # the graph the kernels compute
     between: float = 0.0  # per call, the gaps between the program's kernels (waiting for threads, launches)
     notes: tuple[str, ...] = ()  # a ceiling a kernel beat, and why
+    numbat: float | None = None  # per call, numbat's own Python within `overhead`; None: not measured
+
+    def outside(self) -> tuple[tuple[str, float], ...]:
+        """The rows after the kernels, with their seconds per call: the gaps between
+        kernels, the runtime around the program, and numbat's own Python where measured."""
+        if self.numbat is None:
+            return (("(between kernels)", self.between), (OUTSIDE, self.overhead))
+        runtime = max(self.overhead - self.numbat, 0.0)
+        return (("(between kernels)", self.between), (OUTSIDE, runtime), (NUMBAT, min(self.numbat, self.overhead)))
 
     def top(self, count: int | None = None) -> tuple[KernelTime, ...]:
         """The kernels of the program's entry, longest first (a loop's inner kernels are
@@ -169,8 +184,7 @@ class Profile:
                     ),
                 )
             )
-        rows.append(("(between kernels)", "-", "", "", "", "", _share(self.between, self.wall)))
-        rows.append((OUTSIDE, "-", "", "", "", "", _share(self.overhead, self.wall)))
+        rows += [(label, "-", "", "", "", "", _share(seconds, self.wall)) for label, seconds in self.outside()]
         return rows
 
     HEADER = ("kernel", "numbat ops", "read", "written", "FLOPs", "bound", "time, share, rates")
@@ -272,7 +286,34 @@ def profile(fun, args, runs: int = DEFAULT_RUNS, peaks: _peaks.Peaks | None = No
     first = jax.block_until_ready(call())  # warm: compiled, and finished before the trace starts
     device = _device_of(first)
     walls, events = _trace_events.trace(call, runs, program.module)
-    return _assemble(name, program, text, walls, events, runs, device, peaks or _peaks.peaks(device), expr)
+    profile = _assemble(name, program, text, walls, events, runs, device, peaks or _peaks.peaks(device), expr)
+    numbat = None if sharded is not None else _numbat_python(target, args, runs)
+    return dataclasses.replace(profile, numbat=numbat)
+
+
+def _numbat_python(target, args, runs: int) -> float | None:
+    """numbat's own time per call, outside the trace: the median over interleaved rounds of
+    the call's dispatch time less that of its compiled program called directly on the same
+    arrays (each timed until it returns, before its result is ready: the program's own run,
+    the same in both, stays out of the difference). None unless every argument is a tensor."""
+    if not all(isinstance(a, Tensor) for a in args):
+        return None
+    program = _lowering.compiled(target, args)[1]
+    arrays = [jax.numpy.asarray(a) for a in args]
+    try:
+        jax.block_until_ready(program(*arrays))
+    except (TypeError, ValueError):  # the program takes its arguments in another form
+        return None
+    differences = []
+    for _ in range(max(runs, 4)):
+        seconds = []
+        for call in (lambda: target(*args), lambda: program(*arrays)):
+            start = time.perf_counter()
+            result = call()
+            seconds.append(time.perf_counter() - start)
+            jax.block_until_ready(result)
+        differences.append(seconds[0] - seconds[1])
+    return max(statistics.median(differences), 0.0)
 
 
 def _device_of(outputs):
