@@ -237,3 +237,27 @@ def test_from_binary_of_a_sub_byte_type_peaks_near_its_result():
     )
     assert result.returncode == 0, result.stderr
     assert float(result.stdout) < 2.5  # the result and the backend's copy of it
+
+
+def _tensor_file(tensors: list, payload: bytes, compressed: bool) -> bytes:
+    structure = {"tuple": [{"tensor": tensor} for tensor in tensors]}
+    header = json.dumps({"structure": structure, "compressed": compressed}).encode()
+    return b"NUMBAT-TENSORS-1\n" + struct.pack("<Q", len(header)) + header + payload
+
+
+def test_a_tensor_files_sizes_are_summed_before_anything_is_inflated():
+    # Issue 39: two u8 tensors of 60% of the host's memory each passed one by one, and the
+    # file inflated to gigabytes before a raw MemoryError.
+    capacity, _ = _allocation.capacity_of(nbt.NumPyBackend())
+    size = int(capacity * 0.6)
+    bomb = _tensor_file([["u8", [size], [None], size]] * 2, zlib.compress(bytes(1 << 20)), True)
+    with pytest.raises(nbt.AllocationError, match=r"deserialize needs .* for the tensors of this file together"):
+        nbt.deserialize(bomb, backend=nbt.NumPyBackend())
+
+
+def test_a_tensor_files_repeated_axis_names_are_refused_as_nbt_tensor_refuses_them():
+    with pytest.raises(nbt.ArgumentError, match=r"axis names must be unique, got \['x', 'x'\]"):
+        nbt.tensor([[1, 2]], names=["x", "x"])
+    blob = _tensor_file([["u8", [1, 2], ["x", "x"], 2]], bytes(2), False)
+    with pytest.raises(nbt.ArgumentError, match=r"deserialize: .*axis names must be unique, got \['x', 'x'\]"):
+        nbt.deserialize(blob)

@@ -217,5 +217,7 @@ def test_outputs_that_fit_one_by_one_but_not_together_never_load(nothing_parsed)
         exported = jax.export.export(jax.jit(lambda x: (jnp.broadcast_to(x[0], (elements,)),) * 3))(F32_4)
     payload = bytes(exported.serialize())
     for blob, trusted in ((_wrapped(payload, exported, own=True), False), (_wrapped(payload, exported), True)):
-        with pytest.raises(nbt.AllocationError, match=r"deserialize: the outputs of shared need .* together"):
+        with pytest.raises(
+            nbt.AllocationError, match=r"deserialize needs .* for the outputs of shared together \(f32\[\d+\] and f32"
+        ):
             nbt.xla.deserialize(blob, trusted=trusted)

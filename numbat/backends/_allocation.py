@@ -100,26 +100,26 @@ def check(op: str, out: Template, backend, vectorized: tuple = (), public: bool 
         )
 
 
-def check_all(op: str, outs, backend) -> None:
-    """Raises `numbat.AllocationError` when the templates `outs`, each checked by `check`,
-    cannot be allocated together on `backend`'s device (their bytes summed).
+def check_all(op: str, what: str, outs, backend) -> None:
+    """Raises `numbat.AllocationError` when the templates `outs` (`what` they are), each
+    checked by `check`, cannot be allocated together on `backend`'s device (bytes summed).
 
     >>> half = Template((host_memory() // 2 + 1,), _types.U8, (None,))
-    >>> check_all("two outputs", [half, half], NumPyBackend())
+    >>> check_all("deserialize", "the outputs of f", [half, half], NumPyBackend())
     Traceback (most recent call last):
     ...
-    numbat.AllocationError: two outputs need ... together for u8[...] and u8[...], more than the host has (...)
+    numbat.AllocationError: deserialize needs ... for the outputs of f together (u8[...] and u8[...]), more than the host has (...)
     """
     outs = tuple(outs)
     for out in outs:
         check(op, out, backend, public=False)
     needed = sum(nbytes(out.shape, out.type) for out in outs)
-    capacity, what = capacity_of(backend)
+    capacity, where = capacity_of(backend)
     if capacity is not None and needed > capacity:
         shapes = " and ".join(_describe(out) for out in outs) if len(outs) <= 4 else f"{len(outs)} tensors"
         raise AllocationError(
-            f"{op} need {_human(needed)} ({needed} bytes) together for {shapes}, more than {what} has "
-            f"({_human(capacity)} of {'physical memory' if what == 'the host' else 'device memory'})"
+            f"{op} needs {_human(needed)} ({needed} bytes) for {what} together ({shapes}), more than {where} has "
+            f"({_human(capacity)} of {'physical memory' if where == 'the host' else 'device memory'})"
         )
 
 

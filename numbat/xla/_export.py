@@ -150,7 +150,7 @@ def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = 
     if not isinstance(backend, XLABackend):
         backend = XLABackend()
     # a function whose results cannot fit together never loads
-    _allocation.check_all(f"deserialize: the outputs of {header['name']}", outputs, backend)
+    _allocation.check_all("deserialize", f"the outputs of {header['name']}", outputs, backend)
     in_tree = jax.tree_util.tree_structure((tuple(range(len(inputs))), {}))
     out_tree = jax.tree_util.tree_structure(0 if len(outputs) == 1 else tuple(range(len(outputs))))
     if portable:
