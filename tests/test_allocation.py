@@ -261,3 +261,14 @@ def test_a_tensor_files_repeated_axis_names_are_refused_as_nbt_tensor_refuses_th
     blob = _tensor_file([["u8", [1, 2], ["x", "x"], 2]], bytes(2), False)
     with pytest.raises(nbt.ArgumentError, match=r"deserialize: .*axis names must be unique, got \['x', 'x'\]"):
         nbt.deserialize(blob)
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=["numpy", "xla"])
+def test_from_dlpack_counts_a_views_logical_size(backend):
+    # Issue 39: a zero-stride view of 4 TiB was imported, and nbt.sum on it hung.
+    view = np.broadcast_to(np.float32(1), (2**40,))
+    with pytest.raises(nbt.AllocationError, match=r"from_dlpack needs 4 TiB \(4398046511104 bytes\) for f32\["):
+        nbt.from_dlpack(view, backend=backend)
+    small = np.broadcast_to(np.float32(2), (3,))
+    if isinstance(backend, nbt.NumPyBackend):  # JAX's DLPack import refuses a read-only view
+        assert nbt.from_dlpack(small, backend=backend).to_numpy().tolist() == [2.0, 2.0, 2.0]
