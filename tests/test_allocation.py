@@ -272,3 +272,22 @@ def test_from_dlpack_counts_a_views_logical_size(backend):
     small = np.broadcast_to(np.float32(2), (3,))
     if isinstance(backend, nbt.NumPyBackend):  # JAX's DLPack import refuses a read-only view
         assert nbt.from_dlpack(small, backend=backend).to_numpy().tolist() == [2.0, 2.0, 2.0]
+
+
+def test_a_vmap_whose_batched_result_cannot_fit_is_jaxs_resource_exhausted():
+    # JAX's limit, written down as JAX's in the security guide: under jax.vmap numbat sees one
+    # example's shapes (4 MiB here), and the batched result (4 TiB) is refused by XLA's allocator.
+    code = """
+    import resource, jax, jax.numpy as jnp, numbat as nbt
+    resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
+    batched = jax.vmap(lambda x: (nbt.tensor(x) + nbt.broadcast(0.0, (2**20,))).data)
+    try:
+        batched(jnp.zeros(2**20, jnp.float32)).block_until_ready()
+    except Exception as error:
+        print(type(error).__name__, str(error)[:80])
+    """
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("JaxRuntimeError RESOURCE_EXHAUSTED: Out of memory allocating 4398046511104")

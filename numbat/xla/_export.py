@@ -7,9 +7,9 @@ process runs it without tracing or compiling; it loads only with the same JAX an
 jaxlib versions on the same kind of device, and only for the user who wrote it.
 
 `portable=True` holds the StableHLO module through `jax.export` instead, serialized as
-a flatbuffer (no pickle, no native code): it loads for any user, on any platform the
-export lists and with later JAX versions, and XLA compiles it once when it loads. It is
-the way to share a function across users and machines.
+a flatbuffer (no pickle, no native code): it loads on any platform the export lists and
+with later JAX versions, and XLA compiles it once when it loads. It is the way to share a
+function across machines; another user loads it with `trusted=True`.
 
 Both carry an HMAC-SHA256 under this user's secret key (`_signing`: 32 random bytes, mode
 0600, in `$NUMBAT_DATA_DIR`, `$XDG_DATA_HOME/numbat` or `~/.local/share/numbat`) over all
