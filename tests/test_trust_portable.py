@@ -221,3 +221,45 @@ def test_outputs_that_fit_one_by_one_but_not_together_never_load(nothing_parsed)
             nbt.AllocationError, match=r"deserialize needs .* for the outputs of shared together \(f32\[\d+\] and f32"
         ):
             nbt.xla.deserialize(blob, trusted=trusted)
+
+
+def test_looking_into_a_strangers_blob_happens_in_a_child_process(nothing_parsed):
+    payload, exported = _vjp_with_a_custom_call()
+    found = nbt.xla.inspect_blob(_wrapped(payload, exported))  # this process parses none of it
+    assert found["name"] == "shared" and found["has_vjp"] and found["platforms"] == ["cpu"]
+    assert found["custom_calls"] == ["lapack_sgetrf_ffi"]  # hidden in the VJP
+    assert found["ops"]["stablehlo.multiply"] >= 1 and "func.func public @main" in found["stablehlo"]
+
+
+@pytest.mark.parametrize(
+    "child, timeout, message",
+    [
+        (
+            "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)",
+            30,
+            r"was killed by SIGSEGV; this process is untouched",
+        ),
+        ("while True:\n    pass", 1, r"took longer than 1 s; the child process reading it was stopped"),
+        ("bytearray(10 << 30)", 30, r"failed \(MemoryError\)"),  # the address-space limit holds
+    ],
+    ids=["a crash", "a hang", "10 GiB"],
+)
+def test_a_blob_that_kills_the_child_is_a_numbat_error(child, timeout, message, monkeypatch):
+    from numbat.xla import _inspect
+
+    monkeypatch.setattr(_inspect, "LOOK", child)  # what a hostile blob does to the parser
+    payload, exported = _mutated(0)()
+    with pytest.raises(nbt.ArgumentError, match=message):
+        nbt.xla.inspect_blob(_wrapped(payload, exported), timeout=timeout)
+
+
+def test_inspecting_mutated_bytecode_ends_in_an_answer_or_a_numbat_error():
+    # Issue 39: 17 of 1,500 such blobs killed the process that parsed them; here only a child can die.
+    for seed in range(3):
+        payload, exported = _mutated(seed)()
+        try:
+            found = nbt.xla.inspect_blob(_wrapped(payload, exported))
+        except nbt.ArgumentError as error:
+            assert str(error).startswith("inspect_blob: the child process reading the blob"), error
+        else:
+            assert found["name"] == "shared"

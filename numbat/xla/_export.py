@@ -39,6 +39,7 @@ import typing
 
 import jax
 import numpy as np
+from jax._src import xla_bridge
 from jax.experimental import serialize_executable
 
 from .._core import _types
@@ -183,9 +184,30 @@ def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = 
     return SerializedFunction(header["name"], inputs, outputs, header["structure"], call, backend)
 
 
+def portable_parts(blob) -> tuple[dict, memoryview]:
+    """The checked header and the payload of a portable blob, signed or not, parsed no further
+    (for `inspect_blob`, which reads the payload in a child process)."""
+    if not isinstance(blob, (bytes, bytearray, memoryview)):
+        raise ArgumentError(f"inspect_blob expects bytes, got {type(blob).__name__}")
+    view = memoryview(blob).cast("B")
+    for magic, signed in ((_PORTABLE, True), (_UNSIGNED_PORTABLE, False)):
+        if view[: len(magic)] == magic:
+            header, payload = _header(view[len(magic) + (_signing.MAC_BYTES if signed else 0) :])
+            if header["portable"] is not True:
+                raise ArgumentError("deserialize: the header's format does not match the blob's")
+            return header, payload
+    if view[: len(_EXECUTABLE)] == _EXECUTABLE:
+        raise ArgumentError("inspect_blob reads portable blobs; an executable blob is native code, not a module")
+    raise ArgumentError("inspect_blob: these bytes were not written by nbt.xla.serialize(..., portable=True)")
+
+
 def _refuse_stranger(kind: str) -> None:
     what = "native code" if kind == "executable" else "a program that XLA compiles"
-    share = "serialize with portable=True to share a function, and " if kind == "executable" else ""
+    share = (
+        "serialize with portable=True to share a function, and "
+        if kind == "executable"
+        else "nbt.xla.inspect_blob(blob) shows what it holds, read in a child process; "
+    )
     raise ArgumentError(
         f"deserialize: this {kind} blob is not signed with your numbat key, so it is not from you (another "
         f"user or machine wrote it, or it was edited or truncated). It is {what}, so numbat loads only the "
@@ -222,8 +244,6 @@ def _check_record(exported, backend) -> None:
 
 def _lowering_platform(device) -> str:
     """The name jax.export gives `device`'s platform (cuda or rocm for a GPU)."""
-    from jax._src import xla_bridge
-
     return xla_bridge.canonicalize_platform(device.platform)
 
 
