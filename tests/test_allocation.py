@@ -291,3 +291,9 @@ def test_a_vmap_whose_batched_result_cannot_fit_is_jaxs_resource_exhausted():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("JaxRuntimeError RESOURCE_EXHAUSTED: Out of memory allocating 4398046511104")
+
+
+def test_a_tensor_file_whose_structure_holds_a_string_is_damaged():
+    header = json.dumps({"structure": {"tuple": ["abc"]}, "compressed": False}).encode()
+    with pytest.raises(nbt.ArgumentError, match=r"deserialize: the data is damaged or truncated"):
+        nbt.deserialize(b"NUMBAT-TENSORS-1\n" + struct.pack("<Q", len(header)) + header)

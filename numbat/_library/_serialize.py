@@ -82,7 +82,7 @@ def deserialize(blob: bytes, backend=None):
         if len(payload) != total:
             raise ValueError(f"the payload holds {len(payload)} bytes where the header says {total}")
         return _decode(header["structure"], memoryview(payload), backend)
-    except (ValueError, KeyError, TypeError, IndexError, RecursionError, zlib.error) as error:
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, zlib.error) as error:
         raise ArgumentError(f"deserialize: the data is damaged or truncated ({error})") from None
 
 
