@@ -237,3 +237,63 @@ def test_from_binary_of_a_sub_byte_type_peaks_near_its_result():
     )
     assert result.returncode == 0, result.stderr
     assert float(result.stdout) < 2.5  # the result and the backend's copy of it
+
+
+def _tensor_file(tensors: list, payload: bytes, compressed: bool) -> bytes:
+    structure = {"tuple": [{"tensor": tensor} for tensor in tensors]}
+    header = json.dumps({"structure": structure, "compressed": compressed}).encode()
+    return b"NUMBAT-TENSORS-1\n" + struct.pack("<Q", len(header)) + header + payload
+
+
+def test_a_tensor_files_sizes_are_summed_before_anything_is_inflated():
+    # Issue 39: two u8 tensors of 60% of the host's memory each passed one by one, and the
+    # file inflated to gigabytes before a raw MemoryError.
+    capacity, _ = _allocation.capacity_of(nbt.NumPyBackend())
+    size = int(capacity * 0.6)
+    bomb = _tensor_file([["u8", [size], [None], size]] * 2, zlib.compress(bytes(1 << 20)), True)
+    with pytest.raises(nbt.AllocationError, match=r"deserialize needs .* for the tensors of this file together"):
+        nbt.deserialize(bomb, backend=nbt.NumPyBackend())
+
+
+def test_a_tensor_files_repeated_axis_names_are_refused_as_nbt_tensor_refuses_them():
+    with pytest.raises(nbt.ArgumentError, match=r"axis names must be unique, got \['x', 'x'\]"):
+        nbt.tensor([[1, 2]], names=["x", "x"])
+    blob = _tensor_file([["u8", [1, 2], ["x", "x"], 2]], bytes(2), False)
+    with pytest.raises(nbt.ArgumentError, match=r"deserialize: .*axis names must be unique, got \['x', 'x'\]"):
+        nbt.deserialize(blob)
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=["numpy", "xla"])
+def test_from_dlpack_counts_a_views_logical_size(backend):
+    # Issue 39: a zero-stride view of 4 TiB was imported, and nbt.sum on it hung.
+    view = np.broadcast_to(np.float32(1), (2**40,))
+    with pytest.raises(nbt.AllocationError, match=r"from_dlpack needs 4 TiB \(4398046511104 bytes\) for f32\["):
+        nbt.from_dlpack(view, backend=backend)
+    small = np.broadcast_to(np.float32(2), (3,))
+    if isinstance(backend, nbt.NumPyBackend):  # JAX's DLPack import refuses a read-only view
+        assert nbt.from_dlpack(small, backend=backend).to_numpy().tolist() == [2.0, 2.0, 2.0]
+
+
+def test_a_vmap_whose_batched_result_cannot_fit_is_jaxs_resource_exhausted():
+    # JAX's limit, written down as JAX's in the security guide: under jax.vmap numbat sees one
+    # example's shapes (4 MiB here), and the batched result (4 TiB) is refused by XLA's allocator.
+    code = """
+    import resource, jax, jax.numpy as jnp, numbat as nbt
+    resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
+    batched = jax.vmap(lambda x: (nbt.tensor(x) + nbt.broadcast(0.0, (2**20,))).data)
+    try:
+        batched(jnp.zeros(2**20, jnp.float32)).block_until_ready()
+    except Exception as error:
+        print(type(error).__name__, str(error)[:80])
+    """
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("JaxRuntimeError RESOURCE_EXHAUSTED: Out of memory allocating 4398046511104")
+
+
+def test_a_tensor_file_whose_structure_holds_a_string_is_damaged():
+    header = json.dumps({"structure": {"tuple": ["abc"]}, "compressed": False}).encode()
+    with pytest.raises(nbt.ArgumentError, match=r"deserialize: the data is damaged or truncated"):
+        nbt.deserialize(b"NUMBAT-TENSORS-1\n" + struct.pack("<Q", len(header)) + header)

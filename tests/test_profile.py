@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 
 import jax
 import matplotlib
@@ -374,3 +375,38 @@ def test_numbats_own_python_is_a_row_apart_from_the_runtime():
     assert f"{_profile.NUMBAT}  " in str(profile)
     numbers = nbt.xla.profile(lambda x, y: x * y, [x, 2.0], runs=4, peaks=PEAKS)  # not all tensors: not split
     assert numbers.numbat is None and _profile.NUMBAT + "  " not in str(numbers)
+
+
+def _planted(path):
+    return {
+        "deeply nested JSON": lambda: path.write_text("[" * 100_000 + "]" * 100_000),
+        "a file past 1 MiB": lambda: path.write_bytes(b" " * ((1 << 20) + 1)),
+        "a link to /dev/zero": lambda: path.symlink_to("/dev/zero"),
+        "a FIFO": lambda: os.mkfifo(path),
+    }
+
+
+@pytest.mark.parametrize("plant", list(_planted(pathlib.Path("x"))))
+def test_a_planted_peaks_file_is_ignored_with_a_warning_and_the_peaks_measured_again(plant, monkeypatch, tmp_path):
+    # Issue 39: a raw RecursionError, a raw MemoryError, 2.8 GiB eaten, nbt.xla.profile hung.
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    monkeypatch.setenv("NUMBAT_DATA_DIR", str(data))
+    monkeypatch.setattr(_peaks, "measure", lambda device: nbt.xla.Peaks(3e9, 7e9, "cpu", "measured"))
+    path = data / "peaks.json"
+    _planted(path)[plant]()
+    start = time.perf_counter()
+    with pytest.warns(_peaks.PeaksWarning, match=r"numbat ignored .*peaks.json and measures the peaks again"):
+        found = _peaks.peaks(jax.devices()[0])
+    assert (found.bandwidth, found.source) == (3e9, "measured") and time.perf_counter() - start < 2
+
+
+def test_peaks_in_a_data_directory_others_can_write_to_are_not_read(monkeypatch, tmp_path):
+    data = tmp_path / "data"
+    monkeypatch.setenv("NUMBAT_DATA_DIR", str(data))
+    monkeypatch.setattr(_peaks, "measure", lambda device: nbt.xla.Peaks(3e9, 7e9, "cpu", "measured"))
+    _peaks.peaks(jax.devices()[0])  # measured and written
+    assert _peaks.peaks(jax.devices()[0]).source == "cached"
+    data.chmod(0o777)
+    with pytest.warns(_peaks.PeaksWarning, match=r"has mode 0o777: others could replace"):
+        assert _peaks.peaks(jax.devices()[0]).source == "measured"

@@ -1,5 +1,7 @@
 """Tensor: Nx's text format, operators, conversions, pytree behaviour, bad input."""
 
+import time
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -144,3 +146,40 @@ def test_backends_are_interned():
     a = nbt.backend_copy(nbt.tensor([1.0]), nbt.NumPyBackend())
     b = nbt.backend_copy(nbt.tensor([2.0]), nbt.NumPyBackend())
     assert a.backend is b.backend
+
+
+def _cyclic():
+    loop = []
+    loop.append(loop)
+    return loop
+
+
+def _shared(levels):
+    data = 1.0
+    for _ in range(levels):
+        data = [data, data]
+    return data
+
+
+@pytest.mark.parametrize(
+    "build, message",
+    [
+        (_cyclic, r"tensor: data holds itself \(a list inside itself\), so it has no end"),
+        (lambda: _shared(40), r"tensor: data holds more than 268435456 items, counting a shared sublist each time"),
+    ],
+    ids=["a list holding itself", "40 levels of shared sublists"],
+)
+def test_a_walk_over_a_careless_list_ends_at_once_in_a_numbat_error(build, message):
+    # Issue 39: both hung nbt.tensor (the walk never ended, or walked 2**40 paths).
+    data, start = build(), time.perf_counter()
+    with pytest.raises(nbt.ArgumentError, match=message):
+        nbt.tensor(data)
+    with pytest.raises(nbt.ArgumentError, match=message.replace("tensor: data", "argument 0 of defn .*lambda>")):
+        nbt.defn(lambda x: x)(data)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_shared_sublists_that_end_still_build_a_tensor():
+    row = [1.0, 2.0]
+    assert nbt.tensor([row, row, row]).to_numpy().tolist() == [[1.0, 2.0]] * 3
+    assert nbt.tensor(_shared(10)).shape == (2,) * 10

@@ -54,7 +54,9 @@ def test_configure_reaches_xla_before_the_client_starts():
     [
         ({"gpu": {"platform": "opencl"}}, "unknown platform 'opencl'"),
         ({"cuda": {"memory_fraction": 1.5}}, r"memory_fraction must be in \(0, 1\]"),
-        ({"host": {"device_count": 0}}, "device_count must be a positive int"),
+        ({"host": {"device_count": 0}}, "device_count must be an int from 1 to 1024, got 0"),
+        ({"host": {"device_count": 10000}}, "device_count must be an int from 1 to 1024, got 10000"),  # issue 39
+        ({"cuda": {"default_device_id": 10**9}}, "default_device_id must be an int from 0 to 1023"),
         ({"host": {"threads": 2}}, "unknown option"),
     ],
 )

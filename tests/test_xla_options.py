@@ -70,7 +70,7 @@ def test_default_device_id_out_of_range_is_refused_at_configure():
     lines = out.splitlines()
     assert "default_device_id 7 of client 'host' is out of range: it has 1 device(s)" in lines[0]
     assert "default_device_id 2 of client 'host' is out of range: it has 2 device(s)" in lines[1]
-    assert "default_device_id must be a non-negative int, got -1" in lines[2]
+    assert "default_device_id must be an int from 0 to 1023, got -1" in lines[2]
     assert lines[3] == "False"  # checked without starting the client
 
 

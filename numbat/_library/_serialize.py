@@ -20,7 +20,7 @@ import zlib
 
 import numpy as np
 
-from .._core import _types
+from .._core import _names, _types
 from .._core._errors import ArgumentError
 from .._ops import _convert
 from .._ops.composite.vectorization import vectorize
@@ -74,29 +74,39 @@ def deserialize(blob: bytes, backend=None):
     try:
         header = json.loads(blob[start : start + length])
         payload = blob[start + length :]
-        total = _claimed(header["structure"], backend)  # the header's sizes, checked before anything is allocated
+        templates: list[Template] = []
+        total = _claimed(header["structure"], templates)  # the header's sizes, summed and checked
+        _allocation.check_all("deserialize", "the tensors of this file", templates, backend)  # before inflating
         if header["compressed"]:
             payload = zlib.decompressobj().decompress(payload, total + 1)  # a zlib bomb stops at the claim
         if len(payload) != total:
             raise ValueError(f"the payload holds {len(payload)} bytes where the header says {total}")
         return _decode(header["structure"], memoryview(payload), backend)
-    except (ValueError, KeyError, TypeError, IndexError, RecursionError, zlib.error) as error:
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, zlib.error) as error:
         raise ArgumentError(f"deserialize: the data is damaged or truncated ({error})") from None
 
 
-def _claimed(node: dict, backend) -> int:
-    """The payload bytes the header's tensors take, each tensor checked by the allocation guard."""
-    if "tensor" in node:
-        type_name, shape, _, size = node["tensor"]
+def _claimed(node: dict, templates: list) -> int:
+    """The payload bytes the header's tensors take; each tensor's template (vectorized axes
+    first, names checked as `nbt.tensor` checks them) is appended to `templates`."""
+    stack, total = [node], 0
+    while stack:  # no recursion: a header nested past Python's limit is refused by the size check
+        node = stack.pop()
+        if "tensor" not in node:
+            stack.extend(node.get("tuple", node.get("list", list(node.get("dict", {}).values()))))
+            continue
+        type_name, shape, names, size = node["tensor"]
         vectorized = tuple((str(name), int(count)) for name, count in node.get("vectorized", ()))
-        template = Template(tuple(int(d) for d in shape), _types.parse(type_name), (None,) * len(shape))
-        _allocation.check("deserialize", template, backend, vectorized, public=False)
-        counts = tuple(count for _, count in vectorized)
-        if not isinstance(size, int) or size != math.prod(counts + template.shape) * template.type.dtype.itemsize:
+        shape = tuple(count for _, count in vectorized) + tuple(int(d) for d in shape)
+        if any(d < 0 for d in shape):
+            raise ValueError(f"the header's shape {list(shape)} has a negative dimension")
+        names = (None,) * len(vectorized) + _names.normalize(names, len(shape) - len(vectorized))
+        template = Template(shape, _types.parse(type_name), names)
+        if not isinstance(size, int) or size != math.prod(template.shape) * template.type.dtype.itemsize:
             raise ValueError(f"the header's size {size!r} does not match its shape {list(shape)} of {type_name}")
-        return size
-    items = node.get("tuple", node.get("list", list(node.get("dict", {}).values())))
-    return sum(_claimed(item, backend) for item in items)
+        templates.append(template)
+        total += size
+    return total
 
 
 def _encode(value, buffers: list, where: str):

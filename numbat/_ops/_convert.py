@@ -105,6 +105,7 @@ def from_dlpack(array, names=None, backend=None) -> Tensor:
             f"got {builtins.type(array).__name__} {_preview(array)}; nbt.tensor reads lists and numbers"
         )
     backend = _default.resolve(backend)
+    _check_logical_size(array, backend)  # a view (zero strides: np.broadcast_to) can claim any size
     try:
         if isinstance(backend, XLABackend):
             with jax.enable_x64(True):  # f64 stays f64
@@ -121,9 +122,25 @@ def from_dlpack(array, names=None, backend=None) -> Tensor:
         type_, names = array.type, array.names if names is None else names
     else:
         type_ = _types.of_dtype(data.dtype)
+    out = Template(tuple(data.shape), type_, _names.normalize(names, data.ndim))
+    if out.shape not in _allocation.FINE:  # what every op on it will allocate
+        _allocation.check("from_dlpack", out, backend)
     if data.dtype != type_.dtype:  # a bool array, held as u8
         data = data.astype(type_.dtype)
-    return Tensor(data, type_, _names.normalize(names, data.ndim), backend)
+    return Tensor(data, type_, out.names, backend)
+
+
+def _check_logical_size(array, backend) -> None:
+    """The allocation guard on an exporter's logical shape (zero strides count every element),
+    before anything imports it, where its shape and dtype are NumPy's to read."""
+    shape = getattr(array, "shape", None)
+    try:
+        dtype = np.dtype(array.dtype)
+        type_ = _types.U8 if dtype.kind == "b" else _types.of_dtype(dtype)
+    except (TypeError, AttributeError, ArgumentError):
+        return  # a dtype NumPy does not name (a PyTorch tensor's): checked once imported
+    if isinstance(shape, tuple) and all(isinstance(d, int) for d in shape) and shape not in _allocation.FINE:
+        _allocation.check("from_dlpack", Template(shape, type_, (None,) * len(shape)), backend)
 
 
 def _traced(data: jax.core.Tracer, type, names, backend) -> Tensor:

@@ -15,6 +15,7 @@ from . import _client
 from ._client import PLATFORMS, started
 
 CLIENT_OPTIONS = ("platform", "preallocate", "memory_fraction", "default_device_id", "device_count")
+MAX_DEVICES = 1024  # devices a client may have: XLA starts a thread pool and buffers for each host device
 PRECISIONS = {"default": "bfloat16", "high": "tensorfloat32", "highest": "float32"}
 
 # Where each setting in force came from: "numbat" (set by configure/magics), "environment" or "default".
@@ -49,13 +50,15 @@ def _check_client(name: str, options) -> dict:
     ):
         raise ArgumentError(f"xla.configure: memory_fraction must be in (0, 1], got {fraction!r}")
     count = options.get("device_count")
-    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
-        raise ArgumentError(f"xla.configure: device_count must be a positive int, got {count!r}")
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_DEVICES):
+        raise ArgumentError(f"xla.configure: device_count must be an int from 1 to {MAX_DEVICES}, got {count!r}")
     if "preallocate" in options and not isinstance(options["preallocate"], bool):
         raise ArgumentError(f"xla.configure: preallocate must be True or False, got {options['preallocate']!r}")
     device_id = options.get("default_device_id", 0)
-    if isinstance(device_id, bool) or not isinstance(device_id, int) or device_id < 0:
-        raise ArgumentError(f"xla.configure: default_device_id must be a non-negative int, got {device_id!r}")
+    if isinstance(device_id, bool) or not isinstance(device_id, int) or not 0 <= device_id < MAX_DEVICES:
+        raise ArgumentError(
+            f"xla.configure: default_device_id must be an int from 0 to {MAX_DEVICES - 1}, got {device_id!r}"
+        )
     if platform == "host":  # the host's device count is known before it starts; a GPU's is checked when it starts
         devices = count if count is not None else _client.host_device_count()[0]
         if device_id >= devices:

@@ -117,7 +117,7 @@ def _key() -> bytes:
     return _read(path)
 
 
-def _check_directory(directory: str) -> None:
+def check_directory(directory: str) -> None:
     """Refuses a data directory that another user owns or that group or others can write
     to: whoever can write there can replace the key (and so sign what numbat loads)."""
     try:
@@ -142,7 +142,7 @@ def _check_directory(directory: str) -> None:
 
 
 def _read(path: str) -> bytes:
-    _check_directory(os.path.dirname(path))
+    check_directory(os.path.dirname(path))
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         handle = os.open(path, flags)
@@ -176,7 +176,7 @@ def _create(path: str) -> None:
     directory = os.path.dirname(path)
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
-        _check_directory(directory)
+        check_directory(directory)
         handle, temporary = tempfile.mkstemp(dir=directory, prefix=".signing_key-")  # O_EXCL, mode 0600
     except OSError as error:
         raise KeyFileError(

@@ -80,14 +80,53 @@ def tensor(function: str, argument: str, value):
 
 
 MAX_NESTING = 100  # levels of tuples, lists and dicts in a defn's arguments or results
+MAX_ITEMS = 1 << 28  # items in them, a shared sublist counted each time it appears
+
+
+_CONTAINERS = (list, tuple, dict)
+
+
+def _items(where: str, value):
+    """The items of a tuple, list or dict (None for anything else); an iterator is refused."""
+    if isinstance(value, (list, tuple)):
+        return value
+    if isinstance(value, dict):
+        return value.values()
+    if isinstance(value, collections.abc.Iterator):  # JAX would take it as one leaf, and warn
+        raise ArgumentError(
+            f"{where} holds a {type(value).__name__}, which can be read only once; "
+            "pass a tuple or list of its values (tuple(...))"
+        )
+    return None
+
+
+def _walked(where: str, items, finished: dict) -> tuple[int, int]:
+    """The depth and item count of a container whose containers are all in `finished`."""
+    depth, count = 1, 0
+    for item in items:
+        inner = finished.get(id(item)) if isinstance(item, _CONTAINERS) else None
+        if inner is None:
+            if not isinstance(item, (float, int)):
+                _items(where, item)  # refuses an iterator
+            count += 1
+        else:
+            depth, count = max(depth, inner[0] + 1), count + inner[1] + 1
+    if count > MAX_ITEMS:
+        raise ArgumentError(
+            f"{where} holds more than {MAX_ITEMS} items, counting a shared sublist each time it appears; "
+            f"numbat takes at most {MAX_ITEMS} (build large tensors with nbt.broadcast, nbt.iota or NumPy)"
+        )
+    return depth, count
 
 
 def nesting(where: str, tree) -> None:
     """Raises `numbat.ArgumentError` when `tree` nests tuples, lists or dicts more than
-    `MAX_NESTING` levels deep, naming the depth, or holds an iterator (a generator),
-    which JAX's pytree code would take as one leaf (with a deprecation warning). Walked without recursion before JAX
-    flattens it: JAX's pytree code, handed a structure deeper than Python's recursion
-    limit, loses count of the interpreter's stack depth, and every later call in the
+    `MAX_NESTING` levels deep, naming the depth, holds itself (a cycle), holds more than
+    `MAX_ITEMS` items counting a shared sublist each time it appears (`d = [d, d]` forty times
+    holds 2**41), or holds an iterator (a generator), which JAX's pytree code would take as one
+    leaf (with a deprecation warning). Walked without recursion, each distinct container once,
+    before JAX flattens it: JAX's pytree code, handed a structure deeper than Python's
+    recursion limit, loses count of the interpreter's stack depth, and every later call in the
     process then fails with RecursionError.
 
     >>> deep = 1.0
@@ -97,24 +136,33 @@ def nesting(where: str, tree) -> None:
     Traceback (most recent call last):
     ...
     numbat.ArgumentError: defn argument is nested 500 levels deep; numbat takes at most 100 levels of tuples, lists and dicts
+    >>> loop = []; loop.append(loop)
+    >>> nesting("tensor: data", loop)
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: tensor: data holds itself (a list inside itself), so it has no end; ...
     """
-    stack, deepest = [(tree, 0)], 0
+    finished: dict[int, tuple[int, int]] = {}  # id of a container walked -> (its depth, its items)
+    entered: set[int] = set()  # the containers on the path being walked
+    stack = [(tree, False)]
     while stack:
-        value, depth = stack.pop()
-        if isinstance(value, (list, tuple)):
-            items = value
-        elif isinstance(value, dict):
-            items = value.values()
-        else:
-            if isinstance(value, collections.abc.Iterator):  # JAX would take it as one leaf, and warn
-                raise ArgumentError(
-                    f"{where} holds a {type(value).__name__}, which can be read only once; "
-                    "pass a tuple or list of its values (tuple(...))"
-                )
+        value, leaving = stack.pop()
+        items = _items(where, value)
+        if items is None or (not leaving and id(value) in finished):
             continue
-        depth += 1
-        deepest = max(deepest, depth)
-        stack.extend((item, depth) for item in items)
+        if leaving:
+            entered.discard(id(value))
+            finished[id(value)] = _walked(where, items, finished)
+            continue
+        if id(value) in entered:
+            raise ArgumentError(
+                f"{where} holds itself (a {type(value).__name__} inside itself), so it has no end; "
+                "numbat takes tuples, lists and dicts that end"
+            )
+        entered.add(id(value))
+        stack.append((value, True))
+        stack.extend((item, False) for item in items if isinstance(item, _CONTAINERS))
+    deepest = finished[id(tree)][0] if id(tree) in finished else 0
     if deepest > MAX_NESTING:
         raise ArgumentError(
             f"{where} is nested {deepest} levels deep; numbat takes at most {MAX_NESTING} levels "

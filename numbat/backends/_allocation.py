@@ -100,6 +100,29 @@ def check(op: str, out: Template, backend, vectorized: tuple = (), public: bool 
         )
 
 
+def check_all(op: str, what: str, outs, backend) -> None:
+    """Raises `numbat.AllocationError` when the templates `outs` (`what` they are), each
+    checked by `check`, cannot be allocated together on `backend`'s device (bytes summed).
+
+    >>> half = Template((host_memory() // 2 + 1,), _types.U8, (None,))
+    >>> check_all("deserialize", "the outputs of f", [half, half], NumPyBackend())
+    Traceback (most recent call last):
+    ...
+    numbat.AllocationError: deserialize needs ... for the outputs of f together (u8[...] and u8[...]), more than the host has (...)
+    """
+    outs = tuple(outs)
+    for out in outs:
+        check(op, out, backend, public=False)
+    needed = sum(nbytes(out.shape, out.type) for out in outs)
+    capacity, where = capacity_of(backend)
+    if capacity is not None and needed > capacity:
+        shapes = " and ".join(_describe(out) for out in outs) if len(outs) <= 4 else f"{len(outs)} tensors"
+        raise AllocationError(
+            f"{op} needs {_human(needed)} ({needed} bytes) for {what} together ({shapes}), more than {where} has "
+            f"({_human(capacity)} of {'physical memory' if where == 'the host' else 'device memory'})"
+        )
+
+
 _PASS_THROUGH = ("numbat.", "jax.", "jaxlib.", "contextlib", "functools")
 
 

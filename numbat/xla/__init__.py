@@ -13,6 +13,7 @@ from . import distributed as distributed
 from ._export import SerializedFunction as SerializedFunction
 from ._export import deserialize as deserialize
 from ._export import serialize as serialize
+from ._inspect import inspect_blob as inspect_blob
 from ._ir import FusionReport as FusionReport
 from ._ir import fusion_report as fusion_report
 from ._ir import hlo as hlo
@@ -40,6 +41,7 @@ __all__ = [
     "distributed",
     "fusion_report",
     "hlo",
+    "inspect_blob",
     "is_cached",
     "is_stream_cached",
     "memory",

@@ -7,20 +7,20 @@ process runs it without tracing or compiling; it loads only with the same JAX an
 jaxlib versions on the same kind of device, and only for the user who wrote it.
 
 `portable=True` holds the StableHLO module through `jax.export` instead, serialized as
-a flatbuffer (no pickle, no native code): it loads for any user, on any platform the
-export lists and with later JAX versions, and XLA compiles it once when it loads. It is
-the way to share a function across users and machines.
+a flatbuffer (no pickle, no native code): it loads on any platform the export lists and
+with later JAX versions, and XLA compiles it once when it loads. It is the way to share a
+function across machines; another user loads it with `trusted=True`.
 
 Both carry an HMAC-SHA256 under this user's secret key (`_signing`: 32 random bytes, mode
 0600, in `$NUMBAT_DATA_DIR`, `$XDG_DATA_HOME/numbat` or `~/.local/share/numbat`) over all
-of their bytes, checked in chunks, in constant time, before anything else in them is
-parsed. An executable blob that fails (another user's, edited, crafted) is an
-`ArgumentError` and nothing in it runs. A portable blob that fails is a stranger's, and is
-data until proven harmless (`_untrusted.vet`, before anything compiles it): no custom
-calls at all, no host transfers, every shape static, within int64 and within the target
-device's memory, the entry function as the export record says; else an `ArgumentError`
-saying why. `trusted=True` skips the signature and those checks: it loads a blob as code,
-and is only for a blob from a source you trust as you trust code you run.
+of their bytes (the header and the whole payload: for a portable blob its module, VJPs,
+shardings, platforms, device count and kept-argument indices), checked in chunks, in
+constant time, before anything else in them is parsed. A blob that fails (another user's,
+edited, crafted) is refused with an `ArgumentError` and nothing in it is parsed, vetted or
+compiled in this process: a portable blob is a program, and MLIR's parser and XLA's compiler
+were never meant for hostile input. `trusted=True` loads it anyway, as code: it runs its
+author's code, as `pickle.loads` and JAX's `deserialize_and_load` do, and is only for a blob
+from a source you trust as you trust code you run.
 
 Around the payload is a JSON header (the argument templates, the output structure and
 templates, the versions and platform). `deserialize` checks it against what it loads:
@@ -39,6 +39,7 @@ import typing
 
 import jax
 import numpy as np
+from jax._src import xla_bridge
 from jax.experimental import serialize_executable
 
 from .._core import _types
@@ -50,7 +51,6 @@ from .._runtime import _signing
 from .._tensor._tensor import Template, Tensor
 from ..backends import _allocation, _default
 from ..backends.xla_backend import XLABackend
-from . import _untrusted
 from ._lowering import _placeholder, as_defn
 
 _EXECUTABLE = b"NUMBAT-FUNCTION-2 executable\n"
@@ -112,17 +112,16 @@ def serialize(fun, args, portable: bool = False, **opts) -> bytes:
 
 def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = False) -> SerializedFunction:
     """The function `serialize` wrote, ready to call on tensors (on `backend`, default
-    the current default XLA backend). A blob this user's key signed loads as it is. Another
-    executable blob is refused; another portable blob is checked as data first (no custom
-    calls, shapes that fit the device, a true header). `trusted=True` skips both, for a
-    blob from a source you trust as you trust code you run.
+    the current default XLA backend). A blob this user's key signed loads as it is; any other
+    is refused before anything in it is parsed. `trusted=True` loads it anyway, as code (it
+    runs its author's code), for a blob from a source you trust as you trust code you run.
 
     >>> blob = nbt.xla.serialize(lambda x: x * 2, [nbt.template((2,), "f32")])
     >>> forged = blob[:40] + bytes([blob[40] ^ 1]) + blob[41:]
     >>> nbt.xla.deserialize(forged)
     Traceback (most recent call last):
     ...
-    numbat.ArgumentError: deserialize: this executable blob is not signed with your numbat key ...
+    numbat.ArgumentError: deserialize: this executable blob is not signed with your numbat key, so it is not from you ...
     """
     if not isinstance(blob, (bytes, bytearray, memoryview)):
         raise ArgumentError(f"deserialize expects bytes, got {type(blob).__name__}")
@@ -141,13 +140,8 @@ def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = 
     body = view[start:]
     own = signed and len(view) >= start and _signing.verify_existing((magic, body), view[len(magic) : start])
     portable = magic != _EXECUTABLE
-    if not portable and not own and not trusted:
-        raise ArgumentError(
-            "deserialize: this executable blob is not signed with your numbat key (another user or machine "
-            "wrote it, or it was edited or truncated). An executable is native code, so numbat loads only "
-            "the ones it wrote for you: serialize with portable=True to share a function, or pass "
-            "trusted=True only for a blob from a source you trust as you trust code you run"
-        )
+    if not own and not trusted:
+        _refuse_stranger("portable" if portable else "executable")
     header, payload = _header(body)
     if header["portable"] is not portable:
         raise ArgumentError("deserialize: the header's format does not match the blob's")
@@ -156,6 +150,8 @@ def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = 
     backend = _default.resolve(backend)
     if not isinstance(backend, XLABackend):
         backend = XLABackend()
+    # a function whose results cannot fit together never loads
+    _allocation.check_all("deserialize", f"the outputs of {header['name']}", outputs, backend)
     in_tree = jax.tree_util.tree_structure((tuple(range(len(inputs))), {}))
     out_tree = jax.tree_util.tree_structure(0 if len(outputs) == 1 else tuple(range(len(outputs))))
     if portable:
@@ -163,8 +159,7 @@ def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = 
             exported = jax.export.deserialize(bytearray(payload))
         except Exception as error:  # noqa: BLE001 - jax.export reports a damaged module in several ways
             raise ArgumentError(f"deserialize: the exported module cannot be read ({error})") from None
-        if not own and not trusted:
-            _untrusted.vet(exported, backend)
+        _check_record(exported, backend)
         _check("argument", inputs, exported.in_avals, exported.in_tree == in_tree)
         _check("result", outputs, exported.out_avals, exported.out_tree == out_tree)
         call = exported.call
@@ -186,9 +181,70 @@ def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = 
         in_avals = jax.tree_util.tree_leaves(call.args_info)
         _check("argument", inputs, in_avals, True)
         _check("result", outputs, jax.tree_util.tree_leaves(call.out_info), True)
-    for position, template in enumerate(outputs):  # a function whose results cannot fit never runs
-        _allocation.check(f"deserialize: output {position} of {header['name']}", template, backend, public=False)
     return SerializedFunction(header["name"], inputs, outputs, header["structure"], call, backend)
+
+
+def portable_parts(blob) -> tuple[dict, memoryview]:
+    """The checked header and the payload of a portable blob, signed or not, parsed no further
+    (for `inspect_blob`, which reads the payload in a child process)."""
+    if not isinstance(blob, (bytes, bytearray, memoryview)):
+        raise ArgumentError(f"inspect_blob expects bytes, got {type(blob).__name__}")
+    view = memoryview(blob).cast("B")
+    for magic, signed in ((_PORTABLE, True), (_UNSIGNED_PORTABLE, False)):
+        if view[: len(magic)] == magic:
+            header, payload = _header(view[len(magic) + (_signing.MAC_BYTES if signed else 0) :])
+            if header["portable"] is not True:
+                raise ArgumentError("deserialize: the header's format does not match the blob's")
+            return header, payload
+    if view[: len(_EXECUTABLE)] == _EXECUTABLE:
+        raise ArgumentError("inspect_blob reads portable blobs; an executable blob is native code, not a module")
+    raise ArgumentError("inspect_blob: these bytes were not written by nbt.xla.serialize(..., portable=True)")
+
+
+def _refuse_stranger(kind: str) -> None:
+    what = "native code" if kind == "executable" else "a program that XLA compiles"
+    share = (
+        "serialize with portable=True to share a function, and "
+        if kind == "executable"
+        else "nbt.xla.inspect_blob(blob) shows what it holds, read in a child process; "
+    )
+    raise ArgumentError(
+        f"deserialize: this {kind} blob is not signed with your numbat key, so it is not from you (another "
+        f"user or machine wrote it, or it was edited or truncated). It is {what}, so numbat loads only the "
+        f"ones it wrote for you and parses nothing in any other: {share}pass trusted=True only for a blob "
+        "from a source you trust as you trust code you run, because loading it runs its author's code"
+    )
+
+
+_MAX_DEVICES = 1 << 16  # more than any machine numbat runs on
+
+
+def _check_record(exported, backend) -> None:
+    """Refuses an export record (a trusted blob's) that cannot run here, before it is used:
+    kept-argument indices in range, a platform and a device count this process has."""
+    count = len(exported.in_avals)
+    kept = exported.module_kept_var_idx
+    if not all(isinstance(i, int) and 0 <= i < count for i in kept) or len(set(kept)) != len(kept):
+        raise ArgumentError(
+            f"deserialize: the export record keeps arguments {list(kept)} of {count}; the blob is damaged"
+        )
+    platform = _lowering_platform(backend.device)
+    if platform not in exported.platforms:
+        raise ArgumentError(
+            f"deserialize: the module was exported for {', '.join(map(str, exported.platforms))}, not for "
+            f"{platform} (this backend's device); serialize it again on {platform}"
+        )
+    available = len(jax.devices(backend.device.platform))
+    if not isinstance(exported.nr_devices, int) or not 1 <= exported.nr_devices <= min(available, _MAX_DEVICES):
+        raise ArgumentError(
+            f"deserialize: the module was exported for {exported.nr_devices} devices; this process has "
+            f"{available} {backend.device.platform} device(s)"
+        )
+
+
+def _lowering_platform(device) -> str:
+    """The name jax.export gives `device`'s platform (cuda or rocm for a GPU)."""
+    return xla_bridge.canonicalize_platform(device.platform)
 
 
 def _header(body: bytes) -> tuple[dict, bytes]:
@@ -265,7 +321,7 @@ def _template_json(template: Template) -> list:
 
 def _template_from(spec: list) -> Template:
     type_name, shape, names = spec
-    if not isinstance(type_name, str) or not all(isinstance(s, int) and s >= 0 for s in shape):
+    if not isinstance(type_name, str) or not all(isinstance(s, int) and 0 <= s < 2**63 for s in shape):
         raise ValueError(f"{spec!r} is not a template")
     if len(names) != len(shape) or not all(n is None or isinstance(n, str) for n in names):
         raise ValueError(f"{spec!r} is not a template")

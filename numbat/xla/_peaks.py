@@ -8,6 +8,12 @@ description, so a later process reads them back. They are what this machine reac
 JAX, not the vendor's datasheet. A probe on a busy machine measures low, and the bandwidth
 probe reads past every cache: a profile whose kernel goes faster raises the ceiling for
 itself and says why (`ceilings`), naming the CPU cache its working set fits in.
+
+`peaks.json` is data: it is read only when the data directory passes the signing key's
+check (yours, not writable by group or others), and only if it is a regular file (opened
+without following links and without blocking, so a FIFO or a link to `/dev/zero` is never
+read) of at most 1 MiB whose JSON nests at most 16 levels. Anything else is ignored with a
+`PeaksWarning`, and the peaks are measured again.
 """
 
 from __future__ import annotations
@@ -17,13 +23,18 @@ import hashlib
 import json
 import os
 import platform
+import re
+import stat
+import tempfile
 import time
 import typing
+import warnings
 
 import jax
 import jax.numpy as jnp
 
 from .._core._errors import ArgumentError
+from .._runtime import _signing
 from .._runtime._signing import data_dir
 
 _FILE = "peaks.json"
@@ -32,6 +43,13 @@ _BANDWIDTH_ELEMENTS = (16 * 1024 * 1024, 32 * 1024 * 1024)  # f32: 64 and 128 Mi
 # 2.7 times the FLOP rate of a 1024x1024 one (its blocks stay in the caches).
 _MATMUL_SIZES = {"cpu": (256, 512, 1024)}  # other platforms: (2048, 4096)
 _REPEATS = 10  # best of: a loaded machine slows some runs, never speeds one up
+_MAX_FILE_BYTES = 1 << 20  # a peaks.json holds a few hundred bytes per machine
+_MAX_DEPTH = 16  # levels of JSON nesting (numbat writes 3)
+
+
+class PeaksWarning(UserWarning):
+    """numbat's `peaks.json` was not read (not a regular file, too large, too deeply nested, or
+    in a data directory others could write to): the peaks are measured again."""
 
 
 @typing.final
@@ -218,21 +236,70 @@ def _best(fun, *args) -> float:
 
 
 def _read(path: str) -> dict:
+    """The stored peaks, or {} (with a `PeaksWarning` unless there are none yet)."""
     try:
-        with open(path, encoding="utf-8") as file:
-            stored = json.load(file)
-    except (OSError, ValueError):
+        _signing.check_directory(os.path.dirname(path))
+        text = _regular_file(path)
+        if text is None:
+            return {}
+        if _depth(text) > _MAX_DEPTH:
+            raise ValueError(f"its JSON nests more than {_MAX_DEPTH} levels")
+        stored = json.loads(text)
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, _signing.KeyFileError) as error:
+        warnings.warn(f"numbat ignored {path} and measures the peaks again: {error}", PeaksWarning, stacklevel=4)
         return {}
     return stored if isinstance(stored, dict) else {}
 
 
-def _write(path: str, stored: dict) -> None:
-    """Stores the peaks; a data directory that cannot be written only means measuring again next time."""
+def _regular_file(path: str) -> str | None:
+    """The text of `path` if it is a regular file of at most `_MAX_FILE_BYTES` (None if absent)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        partial = f"{path}.{os.getpid()}.tmp"
-        with open(partial, "w", encoding="utf-8") as file:
+        handle = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("it is not a regular file")
+        if info.st_size > _MAX_FILE_BYTES:
+            raise ValueError(f"it holds {info.st_size} bytes, more than {_MAX_FILE_BYTES}")
+        data = os.read(handle, _MAX_FILE_BYTES + 1)
+    finally:
+        os.close(handle)
+    if len(data) > _MAX_FILE_BYTES:
+        raise ValueError(f"it holds more than {_MAX_FILE_BYTES} bytes")
+    return data.decode("utf-8")
+
+
+def _depth(text: str) -> int:
+    """How deeply `text`'s JSON nests arrays and objects (strings skipped), before parsing it.
+
+    >>> _depth('{"a": [1, {"b": "[[["}]}')
+    3
+    """
+    depth = deepest = 0
+    for bracket in re.findall(r"[\[\]{}]", re.sub(r'"(?:[^"\\]|\\.)*"', "", text)):
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif bracket in "]}":
+            depth -= 1
+    return deepest
+
+
+def _write(path: str, stored: dict) -> None:
+    """Stores the peaks in a data directory that passes the key's check; one that cannot be
+    written only means measuring again next time."""
+    directory = os.path.dirname(path)
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        _signing.check_directory(directory)
+        handle, partial = tempfile.mkstemp(dir=directory, prefix=".peaks-")  # O_EXCL, mode 0600
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
             json.dump(stored, file, indent=1, sort_keys=True)
         os.replace(partial, path)
-    except OSError:
+    except (OSError, _signing.KeyFileError):
         pass
