@@ -19,6 +19,7 @@ from ._core._errors import AllocationError as AllocationError
 from ._core._errors import ArgumentError as ArgumentError
 from ._core._errors import ClientError as ClientError
 from ._core._errors import HookError as HookError
+from ._core._errors import Interrupted as Interrupted
 from ._core._types import Type as Type
 from ._defn import Defn as Defn
 from ._defn import Expr as Expr
@@ -364,6 +365,7 @@ __all__ = [
     "Expr",
     "Heatmap",
     "HookError",
+    "Interrupted",
     "Mesh",
     "NumPyBackend",
     "RecompilationWarning",
