@@ -31,6 +31,7 @@ from ._defn import debug_expr as debug_expr
 from ._defn import debug_expr_apply as debug_expr_apply
 from ._defn import default_defn_options as default_defn_options
 from ._defn import defn as defn
+from ._defn import interruptible as interruptible
 from ._defn import fori_loop as fori_loop
 from ._defn import global_default_defn_options as global_default_defn_options
 from ._defn import grad as grad
@@ -463,6 +464,7 @@ __all__ = [
     "indexed_put",
     "inspect_expr",
     "inspect_value",
+    "interruptible",
     "io_call",
     "iota",
     "irfft",

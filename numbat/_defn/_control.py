@@ -368,7 +368,8 @@ def _checked(test, step, state, label: str):
     """`jax.lax.while_loop(test, step, state)` that asks between strides whether to stop
     (see `_interrupt`): an inner loop runs up to `stride` steps, then a host callback
     checks and returns the next stride; a loop that ends within a stride does not call back."""
-    int64, int32 = jax.numpy.int64, jax.numpy.int32  # the stride comes back as s32 (x64 may be off when it runs)
+    # 32-bit counters keep the code 32-bit (jit's fast call path); the check counts the wraps.
+    uint32, int32 = jax.numpy.uint32, jax.numpy.int32
 
     def inner(carry):
         count, stride, state = carry
@@ -382,7 +383,7 @@ def _checked(test, step, state, label: str):
             return k + 1, step(state)
 
         k, state = jax.lax.while_loop(more, once, (int32(0), state))
-        count = count + k.astype(int64)
+        count = count + k.astype(uint32)
         ask = functools.partial(_interrupt.check, label)
         stride = jax.lax.cond(
             test(state),
@@ -392,7 +393,7 @@ def _checked(test, step, state, label: str):
         return count, stride, state
 
     _interrupt.traced_checks[0] += 1
-    first = (int64(0), int32(_interrupt.FIRST_STRIDE), state)
+    first = (uint32(0), int32(_interrupt.FIRST_STRIDE), state)
     return jax.lax.while_loop(lambda carry: test(carry[2]), inner, first)[2]
 
 

@@ -32,7 +32,8 @@ from .._core._errors import Interrupted
 from . import _options
 
 TARGET_SECONDS = 0.05  # about how often a running loop checks
-FIRST_STRIDE = 1  # iterations before the first check (then it doubles, up to the time target)
+FIRST_STRIDE = 16  # iterations before the first check: shorter loops never call back
+GROWTH = 1024  # how much a stride may grow from one check to the next, toward the time target
 MAX_STRIDE = 1 << 30
 
 # The defn being traced: (its name, whether its loops compile the check); None outside one.
@@ -93,19 +94,26 @@ def _signal_arrived() -> bool:
 
 def check(label: str, count, stride):
     """The host callback between strides: raises `Stop` when a stop was asked for, else
-    returns the next stride (int32)."""
-    count, stride = int(count), int(stride)
+    returns the next stride (int32). `count` is the iteration count modulo 2**32; a
+    stride is below 2**31, so a count smaller than the last check's has wrapped once. A
+    run's first check comes after `FIRST_STRIDE` iterations with that stride."""
+    now, count, stride = time.monotonic(), int(count), int(stride)
+    if count == stride == FIRST_STRIDE:  # a run's first check
+        _last.pop(label, None)
+    last_time, last_count, wraps = _last.get(label, (now, -1, 0))
+    if last_count >= 0 and count <= last_count % (1 << 32):
+        wraps += 1
+    count += wraps << 32
     if _signal_arrived() or _requested.is_set():
         _requested.clear()
+        _last.pop(label, None)
         _stopped[:] = [(label, count)]
         raise Stop(f"numbat.Interrupted: {label} stopped after {count:,} iterations")
-    now = time.monotonic()
-    last = _last.get(label)
-    _last[label] = (now, count)
-    if last is None or count <= last[1] or now <= last[0]:
+    _last[label] = (now, count, wraps)
+    if last_count < 0 or count <= last_count or now <= last_time:
         return np.int32(min(stride * 2, MAX_STRIDE))
-    per_iteration = (now - last[0]) / (count - last[1])
-    return np.int32(max(1, min(int(TARGET_SECONDS / per_iteration), stride * 4, MAX_STRIDE)))
+    per_iteration = (now - last_time) / (count - last_count)
+    return np.int32(max(1, min(int(TARGET_SECONDS / per_iteration), stride * GROWTH, MAX_STRIDE)))
 
 
 def label(body, eager: bool = False) -> str | None:
@@ -160,11 +168,13 @@ def _on_sigint(signum, frame) -> None:
 
 @contextlib.contextmanager
 def watching():
-    """Routes SIGINT to the interrupt check for the `with` block (main thread only;
-    elsewhere, and nested, it changes nothing); the previous handler and wakeup fd come
-    back after, also on error.
+    """Routes SIGINT to the interrupt checks for the `with` block, and raises
+    `numbat.Interrupted` when a check stopped a loop in it (`nbt.interruptible()`; a
+    defn with interruptible loops watches its own calls). In the main thread only
+    (elsewhere, and nested, it changes nothing); the previous SIGINT handler and wakeup
+    fd come back after, also on error.
 
-    >>> with watching():
+    >>> with nbt.interruptible():
     ...     signal.getsignal(signal.SIGINT) is _on_sigint
     True
     >>> signal.getsignal(signal.SIGINT) is _on_sigint
@@ -184,10 +194,18 @@ def watching():
     _stopped.clear()
     try:
         yield
+    except Exception:
+        stopped = stopped_error()
+        if stopped is None:
+            raise
+        raise stopped from None
     finally:
         _state["depth"] -= 1
         signal.set_wakeup_fd(previous_fd)
         signal.signal(signal.SIGINT, previous_handler)
+
+
+interruptible = watching  # the public name: `with nbt.interruptible(): jax.jit(f)(x)`
 
 
 def stopped_error() -> Interrupted | None:
@@ -199,17 +217,11 @@ def stopped_error() -> Interrupted | None:
 
 
 def watched(call, name: str):
-    """`call` (a compiled defn entry) run under `watching()`, a stop raised as `numbat.Interrupted`."""
+    """`call` (a compiled defn entry) run under `watching()`."""
 
     def run(*datas):
         with watching():
-            try:
-                return call(*datas)
-            except Exception:
-                stopped = stopped_error()
-                if stopped is None:
-                    raise
-                raise stopped from None
+            return call(*datas)
 
     run.__name__ = f"interruptible_{name}"
     return run

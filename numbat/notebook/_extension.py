@@ -1,12 +1,17 @@
 """Loading and unloading the extension: `%load_ext numbat` registers the `%numbat`
-magics and the cell hooks that show the telemetry strip; `%unload_ext numbat` removes
+magics and the cell hooks that show the telemetry strip (and, when the environment
+variable `NUMBAT_INTERRUPTIBLE` is 1, as a kernel spec's "env" can set it, makes defns
+interruptible, as `%numbat interruptible on` does); `%unload_ext numbat` removes
 exactly what loading registered. This module imports IPython (the magics subclass its
 `Magics`), so it loads with the extension, not with `import numbat`."""
 
 from __future__ import annotations
 
+import os
+
 from .._core._errors import ArgumentError
 from .._runtime import _client
+from . import _settings
 from ._magics import NumbatMagics
 from ._strip import CellWatcher, _loaded
 
@@ -17,6 +22,8 @@ def load(ip) -> None:
         raise ArgumentError(f"load_ipython_extension expects an IPython shell, got {type(ip).__name__}")
     if id(ip) in _loaded and _loaded[id(ip)][0] is ip:
         return
+    if os.environ.get("NUMBAT_INTERRUPTIBLE") == "1":  # a kernel spec's "env" turns it on per kernel
+        _settings.interruptible(["on"])
     watcher, magics = CellWatcher(ip), NumbatMagics(ip)
     ip.register_magics(magics)
     ip.events.register("pre_run_cell", watcher.pre_run_cell)
