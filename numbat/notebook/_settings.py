@@ -98,9 +98,8 @@ def interruptible(arguments: list[str]) -> str:
             {**_options.global_default_defn_options(), "interruptible": arguments[0] == "on"}
         )
     on = _options.effective({}).get("interruptible", False)
-    return (
-        f"numbat: the while_loops of defns created from now on are {'' if on else 'not '}interruptible"
-        + (" (Ctrl-C or Interrupt kernel stops them with numbat.Interrupted)" if on else "")
+    return f"numbat: the while_loops of defns created from now on are {'' if on else 'not '}interruptible" + (
+        " (Ctrl-C or Interrupt kernel stops them with numbat.Interrupted)" if on else ""
     )
 
 
