@@ -31,13 +31,13 @@ from ._defn import debug_expr as debug_expr
 from ._defn import debug_expr_apply as debug_expr_apply
 from ._defn import default_defn_options as default_defn_options
 from ._defn import defn as defn
-from ._defn import interruptible as interruptible
 from ._defn import fori_loop as fori_loop
 from ._defn import global_default_defn_options as global_default_defn_options
 from ._defn import grad as grad
 from ._defn import hook as hook
 from ._defn import inspect_expr as inspect_expr
 from ._defn import inspect_value as inspect_value
+from ._defn import interruptible as interruptible
 from ._defn import io_call as io_call
 from ._defn import is_cached as is_cached
 from ._defn import jacobian as jacobian

@@ -14,10 +14,10 @@ from ._effects import inspect_value as inspect_value
 from ._effects import io_call as io_call
 from ._effects import print_value as print_value
 from ._grad import custom_grad as custom_grad
-from ._interrupt import interruptible as interruptible
 from ._grad import grad as grad
 from ._grad import jacobian as jacobian
 from ._grad import value_and_grad as value_and_grad
+from ._interrupt import interruptible as interruptible
 from ._jit import compile as compile
 from ._jit import debug_expr as debug_expr
 from ._jit import debug_expr_apply as debug_expr_apply

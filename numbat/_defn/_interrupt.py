@@ -45,7 +45,7 @@ _last: dict = {}  # loop label -> (time, count) of its last check
 _state = {"depth": 0, "pipe": None}
 
 
-class Stop(Exception):  # noqa: N818 -- raised in a host callback; the caller turns it into Interrupted
+class Stop(Exception):
     """Raised by the check inside a host callback to abort the compiled program."""
 
 
