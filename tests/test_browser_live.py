@@ -9,8 +9,7 @@ from __future__ import annotations
 import time
 
 import nbformat
-from test_browser import browser as browser  # noqa: F401 -- fixtures shared with the tutorials' test
-from test_browser import lab as lab  # noqa: F401
+from test_browser import browser, lab  # noqa: F401 -- fixtures shared with the tutorials' test
 
 CELLS = [
     """import time
@@ -50,7 +49,7 @@ _TEXT = """(index) => {
 }"""
 
 
-def test_the_live_chart_updates_while_the_loop_runs_and_its_stop_button_stops_it(browser, lab):  # noqa: F811
+def test_the_live_chart_updates_while_the_loop_runs_and_its_stop_button_stops_it(browser, lab):  # noqa: F811 -- the fixtures imported above
     url, token, root = lab
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in CELLS])
     notebook.metadata["kernelspec"] = {"name": "numbat", "display_name": "Numbat", "language": "python"}

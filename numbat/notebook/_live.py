@@ -26,6 +26,7 @@ from __future__ import annotations
 import io
 import threading
 import time
+import typing
 
 import numpy as np
 
@@ -146,7 +147,7 @@ class LiveChart:
             display(HTML(STOP_BUTTON))
         self._handle = display({"image/png": self.png(), "text/plain": repr(self)}, raw=True, display_id=True)
 
-    def __enter__(self) -> LiveChart:
+    def __enter__(self) -> typing.Self:
         self.show()
         return self
 
