@@ -449,6 +449,16 @@ class Defn:
     def _compile(self, signature: _signature.Signature, datas: list | None = None) -> _Entry:
         """Traces, lowers and compiles `signature` (for `datas`, the call's arrays, or for
         placeholders on this defn's device), reports it, and returns its entry."""
+        progress = telemetry.listening(telemetry.COMPILATION_START)  # a notebook's "compiling ..." line
+        if progress:
+            telemetry.execute(telemetry.COMPILATION_START, {}, {"function": self.name, "signature": signature.describe()})
+        try:
+            return self._compile_now(signature, datas)
+        finally:
+            if progress:
+                telemetry.execute(telemetry.COMPILATION_END, {}, {"function": self.name})
+
+    def _compile_now(self, signature: _signature.Signature, datas: list | None) -> _Entry:
         from_disk, saved_us = False, 0
         start = time.perf_counter_ns()
         lowered, jitted, traced, plain_jit = self.lower(signature, datas)
@@ -506,7 +516,7 @@ class Defn:
                 f"(last: {reason}); types, names or static arguments keep changing. Pass values as tensors "
                 "of a fixed type, or keep static arguments fixed",
                 RecompilationWarning,
-                stacklevel=5,
+                stacklevel=6,
             )
         telemetry.execute(
             telemetry.COMPILATION,

@@ -13,7 +13,11 @@ from .._core._errors import ArgumentError
 from .._runtime import _client
 from . import _settings
 from ._magics import NumbatMagics
+from ._progress import CompileProgress
 from ._strip import CellWatcher, _loaded
+
+
+_progress: dict[int, CompileProgress] = {}  # the shells' "compiling ..." lines
 
 
 def load(ip) -> None:
@@ -28,6 +32,8 @@ def load(ip) -> None:
     ip.register_magics(magics)
     ip.events.register("pre_run_cell", watcher.pre_run_cell)
     ip.events.register("post_run_cell", watcher.post_run_cell)
+    _progress[id(ip)] = progress = CompileProgress()
+    progress.attach()
     _loaded[id(ip)] = (ip, watcher, magics)
 
 
@@ -37,6 +43,7 @@ def unload(ip) -> None:
     if entry is None or entry[0] is not ip:
         return
     _, watcher, magics = entry
+    _progress.pop(id(ip)).detach()
     for event, callback in (
         ("pre_run_cell", watcher.pre_run_cell),
         ("post_run_cell", watcher.post_run_cell),
