@@ -134,7 +134,12 @@ class LiveChart:
         self._drawn_at = time.monotonic()
         self.draws += 1
         if self._handle is not None:
-            self._handle.update({"image/png": self.png(), "text/plain": repr(self)}, raw=True)
+            self._handle.update(self._bundle(), raw=True)
+
+    def _bundle(self) -> dict:
+        """What the shown chart holds: the picture, and a text that stays the same while it
+        changes (nbval compares a cell's first display with the saved, final one)."""
+        return {"image/png": self.png(), "text/plain": f"<numbat live chart of {', '.join(self.names)}>"}
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
         return {"image/png": self.png(), "text/plain": repr(self)}
@@ -145,7 +150,7 @@ class LiveChart:
 
         if self.stop_button:
             display(HTML(STOP_BUTTON))
-        self._handle = display({"image/png": self.png(), "text/plain": repr(self)}, raw=True, display_id=True)
+        self._handle = display(self._bundle(), raw=True, display_id=True)
 
     def __enter__(self) -> typing.Self:
         self.show()
