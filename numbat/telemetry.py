@@ -225,6 +225,8 @@ def counts() -> dict[str, dict[str, int]]:
 __all__ = [
     "CACHE_HIT",
     "COMPILATION",
+    "COMPILATION_END",
+    "COMPILATION_START",
     "LOG_SIZE",
     "Record",
     "attach",
