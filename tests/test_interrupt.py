@@ -180,3 +180,17 @@ def test_interrupt_kernel_stops_a_never_ending_loop_and_keeps_the_variables():
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
+
+
+def test_sigint_during_a_hook_stops_the_loop_too():
+    def slow_hook(value):
+        time.sleep(0.01)  # most of each iteration: the signal arrives while the hook runs
+
+    def step(s):
+        return nbt.hook(s + 1, "slow")
+
+    run = nbt.defn(lambda x: nbt.while_loop(lambda s: s >= 0, step, x), hooks={"slow": slow_hook}, interruptible=True)
+    run(nbt.tensor(-1))  # compiled, no iteration
+    _sigint_after(0.5)
+    with pytest.raises(nbt.Interrupted, match=r"while_loop step \(in defn .*<lambda>\) stopped after"):
+        run(nbt.tensor(0))

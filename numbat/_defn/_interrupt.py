@@ -146,10 +146,14 @@ def interrupted(loop: str, count: int) -> Interrupted:
     )
 
 
+_CALLBACK_FILES = tuple(os.path.join("jax", "_src", name) for name in ("callback.py", "debugging.py"))
+
+
 def _in_callback(frame) -> bool:
-    """Whether `frame` runs inside a JAX host callback (where raising would kill the program's thread)."""
+    """Whether `frame` runs inside a JAX host callback (an `io_callback`, or a hook's
+    `jax.debug.callback`), where raising would kill the program's thread or be kept."""
     while frame is not None:
-        if frame.f_code.co_filename.endswith(os.path.join("jax", "_src", "callback.py")):
+        if frame.f_code.co_filename.endswith(_CALLBACK_FILES):
             return True
         frame = frame.f_back
     return False
