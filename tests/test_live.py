@@ -3,6 +3,8 @@ Python loop feed it, redraws are throttled, `with chart:` draws the last values 
 end, its Stop (`chart.stop()`) stops an interruptible loop with `numbat.Interrupted`,
 its picture is a PNG (what a saved notebook keeps), and bad names or values are refused."""
 
+import itertools
+
 import matplotlib
 import pytest
 
@@ -35,7 +37,7 @@ def test_hooks_in_a_compiled_loop_feed_the_chart_step_by_step():
     train(nbt.tensor(0.0))
     steps, losses = zip(*chart.values["loss"])
     assert steps == (0, 1, 2, 3, 4)
-    assert losses[0] == 9.0 and all(a > b for a, b in zip(losses, losses[1:]))
+    assert losses[0] == 9.0 and all(a > b for a, b in itertools.pairwise(losses))
     assert chart.draws == 5
 
 

@@ -451,7 +451,9 @@ class Defn:
         placeholders on this defn's device), reports it, and returns its entry."""
         progress = telemetry.listening(telemetry.COMPILATION_START)  # a notebook's "compiling ..." line
         if progress:
-            telemetry.execute(telemetry.COMPILATION_START, {}, {"function": self.name, "signature": signature.describe()})
+            telemetry.execute(
+                telemetry.COMPILATION_START, {}, {"function": self.name, "signature": signature.describe()}
+            )
         try:
             return self._compile_now(signature, datas)
         finally:

@@ -16,7 +16,6 @@ from ._magics import NumbatMagics
 from ._progress import CompileProgress
 from ._strip import CellWatcher, _loaded
 
-
 _progress: dict[int, CompileProgress] = {}  # the shells' "compiling ..." lines
 
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from .._core._errors import ArgumentError
 from .._defn import _interrupt
+from ._plots import _pyplot
 
 # The Stop button: the kernel of the notebook in view (or the one busy kernel) is
 # interrupted through the Jupyter server's REST API, with the page's token and XSRF cookie.
@@ -106,8 +107,6 @@ class LiveChart:
 
     def figure(self):
         """The chart as a matplotlib figure (one line per name, by step)."""
-        from ._plots import _pyplot
-
         plt = _pyplot()
         figure, axes = plt.subplots(figsize=(5, 2.8), layout="constrained")
         with self._lock:
