@@ -194,3 +194,22 @@ def test_sigint_during_a_hook_stops_the_loop_too():
     _sigint_after(0.5)
     with pytest.raises(nbt.Interrupted, match=r"while_loop step \(in defn .*<lambda>\) stopped after"):
         run(nbt.tensor(0))
+
+
+def test_the_magic_and_the_environment_turn_it_on_for_defns_created_after(ip, capsys, monkeypatch):
+    previous = nbt.global_default_defn_options()
+    try:
+        ip.run_line_magic("numbat", "interruptible on")
+        assert "are interruptible (Ctrl-C or Interrupt kernel" in capsys.readouterr().out
+        assert nbt.defn(lambda x: x).interruptible is True
+        ip.run_line_magic("numbat", "interruptible off")
+        assert "are not interruptible" in capsys.readouterr().out
+        assert nbt.defn(lambda x: x).interruptible is False
+        ip.run_line_magic("numbat", "interruptible maybe")
+        assert "takes on or off" in capsys.readouterr().err
+        ip.run_line_magic("unload_ext", "numbat")
+        monkeypatch.setenv("NUMBAT_INTERRUPTIBLE", "1")  # as a kernel spec's "env" sets it
+        ip.run_line_magic("load_ext", "numbat")
+        assert nbt.defn(lambda x: x).interruptible is True
+    finally:
+        nbt.global_default_defn_options(previous)
