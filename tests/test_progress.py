@@ -40,7 +40,7 @@ def _slow(seconds):
 @pytest.fixture
 def recorder():
     recorder = _Recorder()
-    progress = _progress.CompileProgress(threshold=0.2, every=0.1, show=recorder.show)
+    progress = _progress.CompileProgress(threshold=0.2, every=0.1, show=recorder.show, watched=lambda: True)
     progress.attach()
     yield recorder
     progress.detach()
@@ -88,3 +88,14 @@ def test_the_extension_attaches_the_progress_line_and_unloading_detaches_it(ip):
     ip.run_line_magic("unload_ext", "numbat")
     assert "numbat-compile-progress-start" not in telemetry.handlers()
     ip.run_line_magic("load_ext", "numbat")
+
+
+def test_nothing_shows_where_nobody_watches():
+    recorder = _Recorder()
+    progress = _progress.CompileProgress(threshold=0, every=0.1, show=recorder.show)  # the real check
+    progress.attach()
+    try:
+        _slow(0.3)(nbt.tensor([1.0]))
+    finally:
+        progress.detach()
+    assert not _progress.interactive_client() and recorder.bundles == []  # pytest: no kernel, no line

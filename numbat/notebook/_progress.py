@@ -1,7 +1,9 @@
 """A compile that takes long shows that it is compiling (DESIGN decision 19): after
 `THRESHOLD` seconds, a line in the cell names the defn and its signature and counts
 the seconds, updated in place; when the compile ends the line is emptied, and the
-telemetry strip after the cell tells the rest. The extension attaches it to
+telemetry strip after the cell tells the rest. Only in a front-end that a person
+watches (`interactive_client`): under nbclient and nbval the outputs must not depend on
+the machine's speed. The extension attaches it to
 telemetry's `compilation_start` and `compilation_end` events; the line is drawn from a
 timer thread while the main thread compiles.
 
@@ -22,6 +24,22 @@ EVERY = 0.5  # seconds between its updates
 HANDLER_ID = "numbat-compile-progress"
 
 
+def interactive_client() -> bool:
+    """Whether the running cell came from a front-end that a person watches: JupyterLab and
+    Notebook 7 send `recordTiming` (and `deletedCells`) with each cell. nbclient, nbconvert
+    and nbval do not, and they save or compare every output, which must not depend on how
+    fast the machine compiles; there the line is never shown."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    kernel = getattr(get_ipython(), "kernel", None)
+    if kernel is None:
+        return False
+    metadata = (kernel.get_parent("shell") or {}).get("metadata") or {}
+    return "recordTiming" in metadata or "deletedCells" in metadata
+
+
 def _display_line(bundle: dict):
     """Shows `bundle` in the running cell; returns the function that replaces it in place."""
     from IPython.display import display
@@ -34,13 +52,16 @@ class CompileProgress:
     """The "compiling ..." line: `started` and `ended` are telemetry handlers; `show(bundle)`
     displays the line and returns the function that replaces it."""
 
-    def __init__(self, threshold: float = THRESHOLD, every: float = EVERY, show=None):
+    def __init__(self, threshold: float = THRESHOLD, every: float = EVERY, show=None, watched=interactive_client):
         self.threshold, self.every = threshold, every
         self._show = show or _display_line
+        self._watched = watched  # whether a person watches the cell (else nothing is shown)
         self._lock = threading.Lock()
         self._running = None  # (function, signature, start, stop event) of the compile under way
 
     def started(self, event, measurements: dict, metadata: dict) -> None:
+        if not self._watched():
+            return
         stop = threading.Event()
         with self._lock:
             self._running = (metadata.get("function", "?"), metadata.get("signature", ""), time.monotonic(), stop)
