@@ -213,3 +213,21 @@ def test_the_magic_and_the_environment_turn_it_on_for_defns_created_after(ip, ca
         assert nbt.defn(lambda x: x).interruptible is True
     finally:
         nbt.global_default_defn_options(previous)
+
+
+def test_a_stop_request_reaches_a_loop_called_from_a_worker_thread():
+    run = _runner(interruptible=True)
+    caught = []
+
+    def call():
+        try:
+            run(nbt.tensor(1.0), nbt.tensor(-1))
+        except nbt.Interrupted as error:
+            caught.append(error)
+
+    worker = threading.Thread(target=call)
+    worker.start()
+    time.sleep(0.5)
+    _interrupt.request_stop()
+    worker.join(timeout=10)
+    assert not worker.is_alive() and len(caught) == 1

@@ -42,7 +42,8 @@ _requested = threading.Event()  # a Stop button (or a SIGINT seen by the handler
 _stopped: list = []  # (loop, iterations) of the loop that a check stopped
 traced_checks = [0]  # how many checks tracing has put into compiled code (a defn notes the change)
 _last: dict = {}  # loop label -> (time, count) of its last check
-_state = {"depth": 0, "pipe": None}
+_state = {"pipe": None}  # the wakeup pipe's (read, write) ends, made at the first watch
+_local = threading.local()  # depth: how deep this thread's watching() blocks are nested
 
 
 class Stop(Exception):
@@ -174,9 +175,9 @@ def _on_sigint(signum, frame) -> None:
 def watching():
     """Routes SIGINT to the interrupt checks for the `with` block, and raises
     `numbat.Interrupted` when a check stopped a loop in it (`nbt.interruptible()`; a
-    defn with interruptible loops watches its own calls). In the main thread only
-    (elsewhere, and nested, it changes nothing); the previous SIGINT handler and wakeup
-    fd come back after, also on error.
+    defn with interruptible loops watches its own calls). SIGINT is routed in the main
+    thread only (elsewhere only stop requests reach the loop; nested, the outer block
+    does it all); the previous SIGINT handler and wakeup fd come back after, also on error.
 
     >>> with nbt.interruptible():
     ...     signal.getsignal(signal.SIGINT) is _on_sigint
@@ -184,17 +185,19 @@ def watching():
     >>> signal.getsignal(signal.SIGINT) is _on_sigint
     False
     """
-    if _state["depth"] or threading.current_thread() is not threading.main_thread():
+    if getattr(_local, "depth", 0):  # nested: the outer block converts
         yield
         return
-    if _state["pipe"] is None:
+    install = threading.current_thread() is threading.main_thread()  # else only stop requests reach it
+    if install and _state["pipe"] is None:
         read, write = os.pipe()
         os.set_blocking(read, False)
         os.set_blocking(write, False)
         _state["pipe"] = (read, write)
-    previous_handler = signal.signal(signal.SIGINT, _on_sigint)
-    previous_fd = signal.set_wakeup_fd(_state["pipe"][1], warn_on_full_buffer=False)
-    _state["depth"] += 1
+    if install:
+        previous_handler = signal.signal(signal.SIGINT, _on_sigint)
+        previous_fd = signal.set_wakeup_fd(_state["pipe"][1], warn_on_full_buffer=False)
+    _local.depth = 1
     _stopped.clear()
     try:
         yield
@@ -204,9 +207,11 @@ def watching():
             raise
         raise stopped from None
     finally:
-        _state["depth"] -= 1
-        signal.set_wakeup_fd(previous_fd)
-        signal.signal(signal.SIGINT, previous_handler)
+        _local.depth = 0
+        if install:
+            signal.set_wakeup_fd(previous_fd)
+            # A handler installed outside Python reads as None: the default is the closest.
+            signal.signal(signal.SIGINT, signal.SIG_DFL if previous_handler is None else previous_handler)
 
 
 interruptible = watching  # the public name: `with nbt.interruptible(): jax.jit(f)(x)`
