@@ -21,6 +21,7 @@ from ._core._errors import AllocationError as AllocationError
 from ._core._errors import ArgumentError as ArgumentError
 from ._core._errors import ClientError as ClientError
 from ._core._errors import HookError as HookError
+from ._core._errors import Interrupted as Interrupted
 from ._core._types import Type as Type
 from ._defn import Defn as Defn
 from ._defn import Expr as Expr
@@ -38,6 +39,7 @@ from ._defn import grad as grad
 from ._defn import hook as hook
 from ._defn import inspect_expr as inspect_expr
 from ._defn import inspect_value as inspect_value
+from ._defn import interruptible as interruptible
 from ._defn import io_call as io_call
 from ._defn import is_cached as is_cached
 from ._defn import jacobian as jacobian
@@ -366,6 +368,7 @@ __all__ = [
     "Expr",
     "Heatmap",
     "HookError",
+    "Interrupted",
     "Mesh",
     "NumPyBackend",
     "RecompilationWarning",
@@ -463,6 +466,7 @@ __all__ = [
     "indexed_put",
     "inspect_expr",
     "inspect_value",
+    "interruptible",
     "io_call",
     "iota",
     "irfft",

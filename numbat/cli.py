@@ -269,7 +269,7 @@ def _parser() -> argparse.ArgumentParser:
         "suite",
         nargs="?",
         default="all",
-        choices=("softmax", "dispatch", "eager", "trace", "notebook", "kernels", "all"),
+        choices=("softmax", "dispatch", "eager", "trace", "notebook", "interrupt", "kernels", "all"),
         help="which suite (default: all)",
     )
     bench.add_argument(

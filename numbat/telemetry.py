@@ -29,6 +29,10 @@ Handler = typing.Callable[[Event, dict, dict], None]
 
 COMPILATION: Event = ("numbat", "compilation")
 CACHE_HIT: Event = ("numbat", "cache_hit")
+# A compilation begins and ends (successful or not): for progress displays, not logged or counted.
+COMPILATION_START: Event = ("numbat", "compilation_start")
+COMPILATION_END: Event = ("numbat", "compilation_end")
+_UNLOGGED = (CACHE_HIT, COMPILATION_START, COMPILATION_END)
 LOG_SIZE = 1000
 
 _logger = logging.getLogger("numbat.telemetry")
@@ -108,7 +112,7 @@ def _emit(event: Event, measurements: dict, metadata: dict, count: bool = True) 
     with _lock:
         if count and event in (COMPILATION, CACHE_HIT):
             _counts[metadata.get("function", "?")][event[-1]] += 1
-        if event != CACHE_HIT:
+        if event not in _UNLOGGED:
             _sequence += 1
             _log.append(Record(_sequence, time.time(), event, measurements, metadata))
         targets = [(hid, handler) for hid, (events, handler) in _handlers.items() if event in events]
@@ -221,6 +225,8 @@ def counts() -> dict[str, dict[str, int]]:
 __all__ = [
     "CACHE_HIT",
     "COMPILATION",
+    "COMPILATION_END",
+    "COMPILATION_START",
     "LOG_SIZE",
     "Record",
     "attach",

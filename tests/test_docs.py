@@ -348,7 +348,7 @@ def test_bench_ips_comes_from_the_median():
         assert case["ips"] == pytest.approx(1e6 / case["median_us"])
 
 
-@pytest.mark.parametrize("suite", ["softmax", "dispatch", "eager", "trace"])
+@pytest.mark.parametrize("suite", ["softmax", "dispatch", "eager", "trace", "interrupt"])
 def test_every_bench_row_says_what_it_measures(suite, capsys):
     results = _bench.run(suite, size=16, rounds=3)
     _bench.print_tables(results)

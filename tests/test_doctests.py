@@ -27,6 +27,8 @@ NOTEBOOK_DOCTESTS = (
     "numbat.notebook._graph",
     "numbat.notebook._shards",
     "numbat.notebook._display",
+    "numbat.notebook._live",
+    "numbat.notebook._progress",
 )
 
 

@@ -46,3 +46,16 @@ class AllocationError(MemoryError):
     """
 
     __module__ = "numbat"
+
+
+class Interrupted(RuntimeError):
+    """A running loop stopped because the user asked (Ctrl-C, Jupyter's "Interrupt kernel",
+    a live view's Stop button); the kernel, its variables and the defn are intact.
+
+    >>> raise Interrupted("while_loop step (in defn train) stopped after 4,096 iterations")
+    Traceback (most recent call last):
+    ...
+    numbat.Interrupted: while_loop step (in defn train) stopped after 4,096 iterations
+    """
+
+    __module__ = "numbat"

@@ -17,6 +17,7 @@ from ._grad import custom_grad as custom_grad
 from ._grad import grad as grad
 from ._grad import jacobian as jacobian
 from ._grad import value_and_grad as value_and_grad
+from ._interrupt import interruptible as interruptible
 from ._jit import compile as compile
 from ._jit import debug_expr as debug_expr
 from ._jit import debug_expr_apply as debug_expr_apply

@@ -41,7 +41,7 @@ from .._tensor import _check, _expr
 from .._tensor._tensor import Template, Tensor, is_tensor
 from ..backends import _default, backend_transfer
 from ..backends.xla_backend import XLABackend
-from . import _cached_call, _effects, _evaluator, _options, _signature, _vectorized_call
+from . import _cached_call, _effects, _evaluator, _interrupt, _options, _signature, _vectorized_call
 
 _logger = logging.getLogger("numbat.defn")
 RECOMPILATION_WARNING = 5  # compiles for the same shapes before warning, as EXLA's check_recompilation
@@ -179,6 +179,7 @@ class Defn:
         self.cache = opts.get("cache", True)
         self.debug = opts.get("debug", False)
         self.hooks = opts.get("hooks") or {}
+        self.interruptible = opts.get("interruptible", False)  # its while_loops stop on Ctrl-C
         # EXLA's lazy_transfers (checked above) decides when host arguments reach the device;
         # jax.jit transfers them when the call starts, so every value behaves as "opt_in".
         self.name = _name(fun)
@@ -352,12 +353,13 @@ class Defn:
 
         def flat(*datas):
             params = [Tensor(d, t.type, t.names, self.backend) for d, t in zip(datas, signature.templates)]
-            callbacks = _effects.traced_callbacks
+            callbacks, checks = _effects.traced_callbacks, _interrupt.traced_checks[0]
             treedef, outputs = self._run_body(signature, params, recorder or _expr.Recorder())
             traced["treedef"], traced["outputs"] = treedef, outputs
             traced["templates"] = tuple(Template(t.shape, t.type, t.names) for t in outputs)
             traced["single"] = treedef == _SINGLE
             traced["effectful"] = _effects.traced_callbacks != callbacks
+            traced["interruptible"] = _interrupt.traced_checks[0] != checks
             return outputs[0].data if traced["single"] else tuple(t.data for t in outputs)
 
         flat.__name__ = getattr(self.fun, "__name__", "defn")  # HLO op names read jit(<name>)/<op>/...
@@ -370,7 +372,12 @@ class Defn:
             recorder.parameter(tensor, position)
         args = _signature.unflatten(signature, params)
         inputs = signature.describe()
-        with _expr.recording(recorder), _default.default_backend(self.backend), scoped(_effects._hooks, self.hooks):
+        with (
+            _expr.recording(recorder),
+            _default.default_backend(self.backend),
+            scoped(_effects._hooks, self.hooks),
+            scoped(_interrupt.tracing, (self.name, self.interruptible)),
+        ):
             try:
                 result = self.fun(*args, **dict(signature.options))
             except ArgumentError as error:
@@ -442,6 +449,18 @@ class Defn:
     def _compile(self, signature: _signature.Signature, datas: list | None = None) -> _Entry:
         """Traces, lowers and compiles `signature` (for `datas`, the call's arrays, or for
         placeholders on this defn's device), reports it, and returns its entry."""
+        progress = telemetry.listening(telemetry.COMPILATION_START)  # a notebook's "compiling ..." line
+        if progress:
+            telemetry.execute(
+                telemetry.COMPILATION_START, {}, {"function": self.name, "signature": signature.describe()}
+            )
+        try:
+            return self._compile_now(signature, datas)
+        finally:
+            if progress:
+                telemetry.execute(telemetry.COMPILATION_END, {}, {"function": self.name})
+
+    def _compile_now(self, signature: _signature.Signature, datas: list | None) -> _Entry:
         from_disk, saved_us = False, 0
         start = time.perf_counter_ns()
         lowered, jitted, traced, plain_jit = self.lower(signature, datas)
@@ -458,6 +477,8 @@ class Defn:
             else:
                 call = lowered.compile()
         done = time.perf_counter_ns()
+        if traced["interruptible"]:
+            call = _interrupt.watched(call, self.name)
         entry = _Entry(
             call,
             traced["treedef"],
@@ -497,7 +518,7 @@ class Defn:
                 f"(last: {reason}); types, names or static arguments keep changing. Pass values as tensors "
                 "of a fixed type, or keep static arguments fixed",
                 RecompilationWarning,
-                stacklevel=5,
+                stacklevel=6,
             )
         telemetry.execute(
             telemetry.COMPILATION,

@@ -8,7 +8,10 @@ broadcasts their shapes) as Nx does, so the compiled and eager results agree.
 
 from __future__ import annotations
 
+import functools
+
 import jax
+from jax.experimental import io_callback
 
 from .._core import _format, _names, _shape, _types
 from .._core._errors import ArgumentError
@@ -20,7 +23,7 @@ from .._tensor import _check, _expr
 from .._tensor._tensor import Template, Tensor, array_of, is_tensor
 from ..backends import _default, backend_transfer
 from ..backends.xla_backend import XLABackend
-from . import _effects, _vectorized_control
+from . import _effects, _interrupt, _vectorized_control
 
 
 def _tensor(value, backend) -> Tensor:
@@ -278,9 +281,10 @@ def _leaf_name(treedef, position: int) -> str:
 def while_loop(condition, body, state, unroll: int = 1):
     """Runs `state = body(state)` while `condition(state)` is true and returns the
     final state (any container of tensors). With `unroll=n`, each compiled iteration
-    runs the body up to `n` times. A compiled loop that never ends cannot be interrupted
-    (JAX's limit too: XLA runs it in native code that Python's interrupt does not reach):
-    restart the kernel, and bound a loop you are unsure of with a counter in `condition`.
+    runs the body up to `n` times. A compiled loop stops on Ctrl-C (Jupyter's "Interrupt
+    kernel") or a live view's Stop button with `numbat.Interrupted` when it is
+    interruptible: the defn option `interruptible=True`, or the default that the numbat
+    kernel and `%numbat interruptible on` set (see `numbat._defn._interrupt`).
 
     >>> nbt.while_loop(lambda s: s[0] < 10, lambda s: (s[0] * 2, s[1] + 1), (nbt.tensor(1), nbt.tensor(0)))
     (numbat.Tensor<
@@ -305,10 +309,7 @@ def while_loop(condition, body, state, unroll: int = 1):
     before = _templates(state)
     recorder = _expr.current()
     if recorder is None and not _is_traced(state):
-        while _predicate(condition(state), backend, "while_loop condition").to_numpy().item():
-            state = _as_state(body(state), backend, "while_loop body result")
-            _check_state(before, _templates(state), "while_loop")
-        return state
+        return _eager_while(condition, body, state, backend, before)
     state = _placed(state, backend)
     _check_state(before, _abstract_outputs(body, (state,), backend), "while_loop")
     graphs = []
@@ -336,13 +337,64 @@ def while_loop(condition, body, state, unroll: int = 1):
     def graphs_of(label: str) -> list:
         return [graph for graph in graphs if graph[0] == label]
 
+    label = _interrupt.label(body)
     with jax.enable_x64(True):
-        final = jax.lax.while_loop(test, step, state)
+        final = jax.lax.while_loop(test, step, state) if label is None else _checked(test, step, state, label)
     if recorder is not None:
         params = {"unroll": unroll} if unroll > 1 else {}
         subgraphs = (graphs_of("condition")[-1], graphs_of("body")[-1])
         recorder.record_many("while", tuple(_leaves(state)[0]), params, _leaves(final)[0], subgraphs=subgraphs)
     return final
+
+
+def _eager_while(condition, body, state, backend, before):
+    """The loop run in Python (eagerly, or on the Evaluator): a Stop button's request or
+    Ctrl-C between or inside iterations stops it with `numbat.Interrupted`."""
+    count = 0
+    try:
+        while _predicate(condition(state), backend, "while_loop condition").to_numpy().item():
+            if _interrupt.requested():
+                raise KeyboardInterrupt
+            state = _as_state(body(state), backend, "while_loop body result")
+            _check_state(before, _templates(state), "while_loop")
+            count += 1
+    except KeyboardInterrupt:
+        _interrupt.clear()
+        raise _interrupt.interrupted(_interrupt.label(body, eager=True), count) from None
+    return state
+
+
+def _checked(test, step, state, label: str):
+    """`jax.lax.while_loop(test, step, state)` that asks between strides whether to stop
+    (see `_interrupt`): an inner loop runs up to `stride` steps, then a host callback
+    checks and returns the next stride; a loop that ends within a stride does not call back."""
+    # 32-bit counters keep the code 32-bit (jit's fast call path); the check counts the wraps.
+    uint32, int32 = jax.numpy.uint32, jax.numpy.int32
+
+    def inner(carry):
+        count, stride, state = carry
+
+        def more(inner_carry):
+            k, state = inner_carry
+            return (k < stride) & test(state)
+
+        def once(inner_carry):
+            k, state = inner_carry
+            return k + 1, step(state)
+
+        k, state = jax.lax.while_loop(more, once, (int32(0), state))
+        count = count + k.astype(uint32)
+        ask = functools.partial(_interrupt.check, label)
+        stride = jax.lax.cond(
+            test(state),
+            lambda: io_callback(ask, jax.ShapeDtypeStruct((), int32), count, stride),
+            lambda: stride,
+        )
+        return count, stride, state
+
+    _interrupt.traced_checks[0] += 1
+    first = (uint32(0), int32(_interrupt.FIRST_STRIDE), state)
+    return jax.lax.while_loop(lambda carry: test(carry[2]), inner, first)[2]
 
 
 def fori_loop(start: int, stop: int, body, state):

@@ -19,7 +19,7 @@ from .._core._types import is_number
 from .._ops import _dispatch
 from .._tensor._tensor import Tensor, is_tensor
 from ..backends import _default
-from . import _effects, _signature
+from . import _effects, _interrupt, _signature
 
 EVALUATION: telemetry.Event = ("numbat", "evaluation")
 
@@ -44,7 +44,11 @@ def evaluate(defn, args: tuple, options: dict):
             lambda leaf: defn._convert(leaf) if isinstance(leaf, Tensor) else leaf, args, is_leaf=is_tensor
         )
     args = jax.tree_util.tree_map(lambda leaf: _as_tensor(leaf, backend), args, is_leaf=is_tensor)
-    with _default.default_backend(backend), scoped(_effects._hooks, defn.hooks):
+    with (
+        _default.default_backend(backend),
+        scoped(_effects._hooks, defn.hooks),
+        scoped(_interrupt.tracing, (defn.name, defn.interruptible)),
+    ):
         result = defn.fun(*args, **options)
     result = jax.tree_util.tree_map(lambda leaf: _as_tensor(leaf, backend), result, is_leaf=is_tensor)
     _signature.flatten_outputs(result)  # only tensors come out

@@ -14,7 +14,17 @@ from .._core._scoped import scoped
 from .._runtime import _client, _config
 
 COMPILERS = ("xla", "evaluator")
-OPTIONS = ("compiler", "client", "device_id", "precision", "cache", "debug", "hooks", "lazy_transfers")
+OPTIONS = (
+    "compiler",
+    "client",
+    "device_id",
+    "precision",
+    "cache",
+    "debug",
+    "hooks",
+    "lazy_transfers",
+    "interruptible",
+)
 LAZY_TRANSFERS = ("opt_in", "never")  # both transfer every argument when the call starts, as jax.jit does
 
 _global: dict = {}
@@ -106,8 +116,9 @@ def check(options: dict, where: str) -> dict:
     cache = options.get("cache", True)
     if not isinstance(cache, (bool, str, os.PathLike)):
         raise ArgumentError(f"{where}: option cache must be True, False or a directory path, got {cache!r}")
-    if not isinstance(options.get("debug", False), bool):
-        raise ArgumentError(f"{where}: option debug must be True or False, got {options['debug']!r}")
+    for flag in ("debug", "interruptible"):
+        if not isinstance(options.get(flag, False), bool):
+            raise ArgumentError(f"{where}: option {flag} must be True or False, got {options[flag]!r}")
     hooks = options.get("hooks") or {}
     if not isinstance(hooks, dict) or not all(isinstance(k, str) and callable(v) for k, v in hooks.items()):
         raise ArgumentError(f"{where}: option hooks must map hook names to functions, got {hooks!r}")

@@ -103,4 +103,5 @@ def while_loop(condition, body, state, first: Tensor, run_while, unroll: int):
         kept = [broadcast_vectors([o, select(running, n, o)])[1] for n, o in zip(new, old)]
         return jax.tree_util.tree_unflatten(treedef, kept)
 
+    step.__name__ = getattr(body, "__name__", "<lambda>")  # how an interrupted loop is named
     return run_while(still_running, step, state, unroll)

@@ -30,7 +30,7 @@ from ..notebook import _html, _strip
 from . import _bench_kernels
 from ._bench_timing import format_time, measure, paired_difference, paired_ratio, samples, summarize
 
-SUITES = ("softmax", "dispatch", "eager", "trace", "notebook", "kernels")
+SUITES = ("softmax", "dispatch", "eager", "trace", "notebook", "interrupt", "kernels")
 _CALLS_PER_SAMPLE = 10  # calls of a microsecond or two are timed ten in a row (`_bench_timing`)
 
 
@@ -215,12 +215,36 @@ def notebook_suite(size: int, rounds: int) -> list[dict]:
     ]
 
 
+def interrupt_suite(size: int, rounds: int) -> list[dict]:
+    """A while_loop of `size` small iterations with the interrupt check (`interruptible=True`)
+    against the same loop without it: the check's cost per iteration; and a loop of one
+    iteration, its cost per call."""
+
+    def loop(limit: int, interruptible: bool):
+        body = lambda s: (s[0] + 1, s[1] * 0.999 + 1.0)
+        fun = nbt.defn(
+            lambda x: nbt.while_loop(lambda s: s[0] < limit, body, (nbt.tensor(0), x))[1], interruptible=interruptible
+        )
+        x = nbt.tensor(1.0)
+        fun(x)
+        return lambda: fun(x).data.block_until_ready()
+
+    results = []
+    for limit, what in ((size, f"{size:,} iterations"), (1, "one iteration")):
+        cases = {f"interruptible loop, {what}": loop(limit, True), f"plain loop, {what}": loop(limit, False)}
+        names = list(cases)
+        calls = 1 if limit > 1000 else _CALLS_PER_SAMPLE
+        results.append(_comparison(f"while_loop's interrupt check, {what}", cases, [tuple(names)], rounds, calls))
+    return results
+
+
 DEFAULT_SIZES = {
     "softmax": 1_000_000,
     "dispatch": 8,
     "eager": 8,
     "trace": 8,
     "notebook": 4096,
+    "interrupt": 1_000_000,  # iterations of the loop
     "kernels": 1 << 20,  # elements of the largest operand of a kernel row
 }
 # Bytes a suite holds at once for a problem size: its arrays (NumPy, device and results)
@@ -231,6 +255,7 @@ _FOOTPRINT = {
     "eager": lambda size: 6 * 4 * size,
     "trace": lambda size: 4 * 4 * size,
     "notebook": lambda size: 3 * 4 * size * size,
+    "interrupt": lambda size: 64,  # two scalars, whatever the iteration count
     "kernels": lambda size: 64 * 4 * size,  # the largest rows' f32 operands, results and JAX's copies
 }
 
@@ -293,7 +318,7 @@ def run(suite: str = "all", size: int | None = None, rounds: int = 200, rows: st
         check_size(name, size or defaults[name])
     results = []
     for name in chosen:
-        suite_rounds = rounds if name not in ("softmax", "trace", "kernels") else max(rounds // 4, 3)
+        suite_rounds = rounds if name not in ("softmax", "trace", "kernels", "interrupt") else max(rounds // 4, 3)
         options = {"rows": rows} if name == "kernels" else {}
         for result in globals()[f"{name}_suite"](size or defaults[name], suite_rounds, **options):
             results.append({"suite": name, **result})
@@ -317,13 +342,15 @@ ROWS = {
     "numbat debug_expr (300 ops)": "tracing a 300-op function into numbat's expression graph",
     "jax.make_jaxpr (300 ops)": "tracing the same jax.numpy function into a jaxpr",
     "post-cell hook (nothing compiled)": "the extension's pre- and post-cell hooks for a cell that compiled nothing",
+    "interruptible loop": "a defn's while_loop with the interrupt check (interruptible=True), until the result is ready",
+    "plain loop": "the same defn and loop without the check",
     "tensor view": "building the HTML view of a large tensor (the summary the notebook shows)",
 }
 
 
 def describe(name: str) -> str | None:
     """What the row `name` measures (None for a row `ROWS` does not know)."""
-    for key in (name, name.rsplit(" ", 1)[0]):
+    for key in (name, name.rsplit(" ", 1)[0], name.split(",")[0]):
         if key in ROWS:
             return ROWS[key]
     return None

@@ -12,6 +12,7 @@ import sys
 from . import _display as _display  # installs the rich display of Tensor, Expr and Heatmap
 from ._dashboard import dashboard as dashboard
 from ._explorer import explorer as explorer
+from ._live import live as live
 from ._panel import panel as panel
 from ._plots import heatmap as heatmap
 from ._plots import histogram as histogram
@@ -25,6 +26,7 @@ __all__ = [
     "explorer",
     "heatmap",
     "histogram",
+    "live",
     "load_ipython_extension",
     "panel",
     "roofline",

@@ -24,7 +24,7 @@ from ._plots import telemetry_chart
 from ._strip import CellWatcher
 from ._tables import Section, bundle
 
-SUBCOMMANDS = ("info", "telemetry", "cache", "client", "memory", "precision", "graph", "profile")
+SUBCOMMANDS = ("info", "telemetry", "cache", "client", "memory", "precision", "interruptible", "graph", "profile")
 
 
 def _version(distribution: str) -> str:
@@ -136,7 +136,7 @@ class NumbatMagics(Magics):
         "subcommand",
         nargs="?",
         default="info",
-        help="info (the default), telemetry, cache, client, memory, precision, graph or profile",
+        help="info (the default), telemetry, cache, client, memory, precision, interruptible, graph or profile",
     )
     @argument("arguments", nargs="*", help="the subcommand's arguments (see below)")
     @argument("-n", "--limit", type=int, default=20, help="with telemetry: how many recent compilations to show")
@@ -167,6 +167,9 @@ class NumbatMagics(Magics):
                      fraction=0.5` sets them before the client starts
           precision  `%numbat precision default|high|highest`: the matmul
                      precision of defns created from now on
+          interruptible  `%numbat interruptible on|off`: whether the while_loops
+                     of defns created from now on stop on Ctrl-C (Interrupt
+                     kernel) and a live view's Stop button
           graph      `%numbat graph FUN ARGS... [--fused] [--all] [--mlir|--hlo]`:
                      the expression graph of FUN on the named ARGS (--all: every
                      node of a large graph), grouped by XLA kernel with --fused,
@@ -218,6 +221,9 @@ class NumbatMagics(Magics):
                 display(profile(self.shell.user_ns, rest, args.runs), raw=True)
             except (ArgumentError, ProfilerError) as error:
                 return _error(str(error))
+        elif command == "interruptible":
+            message = _settings.interruptible(rest)
+            print(message, file=sys.stderr if "takes" in message else sys.stdout)
         else:
             shown = getattr(_settings, command)(rest)
             if isinstance(shown, str):

@@ -87,6 +87,22 @@ def precision(arguments: list[str]) -> list[Section] | str:
     return [Section("precision", ("", "setting", "CPU", "NVIDIA GPU", "TPU"), rows, note)]
 
 
+def interruptible(arguments: list[str]) -> str:
+    """`on` or `off`: whether the while_loops of defns created from now on stop on Ctrl-C
+    (Jupyter's "Interrupt kernel") and a live view's Stop button (the defn option
+    `interruptible`); with no argument, says which."""
+    if len(arguments) > 1 or (arguments and arguments[0] not in ("on", "off")):
+        return "numbat: %numbat interruptible takes on or off"
+    if arguments:
+        _options.global_default_defn_options(
+            {**_options.global_default_defn_options(), "interruptible": arguments[0] == "on"}
+        )
+    on = _options.effective({}).get("interruptible", False)
+    return f"numbat: the while_loops of defns created from now on are {'' if on else 'not '}interruptible" + (
+        " (Ctrl-C or Interrupt kernel stops them with numbat.Interrupted)" if on else ""
+    )
+
+
 # What each matmul precision computes a float32 product in, per platform (jax.lax.Precision).
 PRECISION_MEANINGS = {
     "default": ("float32", "tensorfloat32 (Ampere and newer)", "one bfloat16 pass"),
