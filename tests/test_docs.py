@@ -358,11 +358,6 @@ def test_every_bench_row_says_what_it_measures(suite, capsys):
     assert _bench.describe("post-cell hook (nothing compiled)") and _bench.describe("tensor view f32[32,32]")
 
 
-# Files other sessions of issue 43 were editing, which still cite the shared design record
-# by its old name: the lead rewrites them to docs/design.md's form after merging, then empties this list.
-CITING_THE_OLD_FORM = {"numbat/_defn/_cached_call.py", "numbat/_defn/_compiler.py"}
-
-
 def test_design_citations_name_the_projects_own_design_record():
     decisions = re.findall(r"^(\d+)\. \*\*", (DOCS / "design.md").read_text(), re.MULTILINE)
     assert decisions == [str(n) for n in range(1, len(decisions) + 1)] and len(decisions) >= 20
@@ -375,7 +370,7 @@ def test_design_citations_name_the_projects_own_design_record():
             old_form.add(name)
         for number in re.findall(r"design\.md, decision (\d+)|design decision (\d+) <", text):
             assert 1 <= int("".join(number)) <= len(decisions), (name, number)
-    assert old_form == CITING_THE_OLD_FORM
+    assert old_form == set()
 
 
 def test_search_keeps_the_api_words_that_are_english_stopwords():

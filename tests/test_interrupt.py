@@ -1,4 +1,4 @@
-"""Ctrl-C and a Stop button reach a running while_loop (issue 41, DESIGN decision 19):
+"""Ctrl-C and a Stop button reach a running while_loop (issue 41, docs/design.md, decision 19):
 an interruptible loop stops with `numbat.Interrupted` naming the loop and its iteration
 count, compiled (plain, vectorized, inside the caller's `jax.jit`) and on the Evaluator;
 the SIGINT handler comes back after; and in a real IPython kernel, "Interrupt kernel"

@@ -14,10 +14,6 @@ from jupyter_client.kernelspec import KernelSpecManager
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SECOND_WAY = "--xla_cpu_enable_fast_math=true --xla_cpu_max_isa=SSE4_2"
 
-# Tutorials whose outputs still move under SECOND_WAY, each to be fixed by the lead after
-# merging issue 43 (other sessions were editing them): 04's cell 4 prints a trained gradient
-# at full precision ([0.60208213, -0.04859056] against [0.6020821, -0.0485905]).
-AWAITING_LEAD = ["04_automatic_differentiation.ipynb"]
 
 # Tutorial 06 shows XLA_FLAGS in its memory-settings panel: under the second way it reads
 # the flags above, from the environment, in a wider table. These patterns, after
@@ -57,11 +53,7 @@ def test_tutorials_pass_nbval_when_the_arithmetic_changes(tmp_path):
     config = tmp_path / "sanitize.cfg"
     extra = "".join(f"\nregex: {regex}\nreplace: {replace}\n" for regex, replace in SECOND_WAY_PATTERNS)
     config.write_text((ROOT / "notebooks" / "sanitize.cfg").read_text() + extra)
-    notebooks = [
-        f"notebooks/{path.name}"
-        for path in sorted((ROOT / "notebooks").glob("0*.ipynb"))
-        if path.name not in AWAITING_LEAD
-    ]
+    notebooks = [f"notebooks/{path.name}" for path in sorted((ROOT / "notebooks").glob("0*.ipynb"))]
     result = _run(
         ["-m", "pytest", *notebooks, "-q", "-p", "no:randomly", "--nbval-sanitize-with", str(config)],
         SECOND_WAY,

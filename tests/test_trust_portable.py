@@ -1,6 +1,6 @@
 """A portable blob not signed with this user's key is a stranger's program, and nothing in it
 is parsed, vetted or compiled in this process unless it is loaded with `trusted=True`
-(issue 39, DESIGN decision 14). The hostile blobs are the ones found by hand, each built here
+(issue 39, docs/design.md, decision 14). The hostile blobs are the ones found by hand, each built here
 from `jax.export`: a custom call hidden in the serialized VJP, bytecode patched or mutated at
 random, XLA CHECK failures (a pad by +-(2**63-1)), functions that call each other 2**16
 times. Each must be refused before `jax.export.deserialize` sees a byte of it (watched).

@@ -1,4 +1,4 @@
-"""The cached call of a `Defn` (DESIGN decision 11): `call` is `Defn.__call__`.
+"""The cached call of a `Defn` (docs/design.md, decision 11): `call` is `Defn.__call__`.
 
 Each compiled signature is traced, lowered and compiled ahead of time under the defn's
 lock, and then called on raw arrays: through `jax.jit`'s C++ dispatch when the code is

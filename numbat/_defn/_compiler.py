@@ -6,7 +6,7 @@ lowering), `compile_time` (XLA) and `total_time` in µs, and the reason for the
 miss; a call that finds its executable in the cache counts a hit and emits
 `("numbat", "cache_hit")` only when a handler listens.
 
-Calls take the cached call path of `_cached_call` (DESIGN decision 11).
+Calls take the cached call path of `_cached_call` (docs/design.md, decision 11).
 
 A defn called while another one traces (or inside `grad`, a branch or a loop
 body) is inlined into the caller, as in Nx, so composition, recursion with a
@@ -406,8 +406,8 @@ class Defn:
     def lower(self, signature: _signature.Signature, datas: list | None = None):
         """Traces and lowers `signature` exactly as a call compiles it, with this defn's
         options (precision, x64): the one lowering that the call, `to_mlir_module`, the HLO
-        and fusion views, `serialize` and the disk-cache key all come from (DESIGN decision
-        15). `datas` are the call's arrays, or None for placeholders on this defn's device.
+        and fusion views, `serialize` and the disk-cache key all come from
+        (docs/design.md, decision 15). `datas` are the call's arrays, or None for placeholders on this defn's device.
         Returns `(lowered, jitted, traced, plain_jit)`; `plain_jit` says the code is 32-bit
         throughout with no precision of its own, so it is called through `jitted`.
 

@@ -1,4 +1,4 @@
-"""A live chart of named scalars by step, fed while a loop runs (DESIGN decision 19):
+"""A live chart of named scalars by step, fed while a loop runs (docs/design.md, decision 19):
 from compiled code through hooks (`hooks=chart.hooks()`, `nbt.hook(loss, "loss")`),
 or from a plain Python loop (`chart.log(loss=...)`).
 

@@ -27,11 +27,11 @@ from ._tables import Section, bundle
 SUBCOMMANDS = ("info", "telemetry", "cache", "client", "memory", "precision", "interruptible", "graph", "profile")
 
 
-def _version(distribution: str) -> str:
+def _version(distribution: str, module_name: str | None = None) -> str:
     try:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
-        module = sys.modules.get(distribution)
+        module = sys.modules.get(module_name or distribution)
         return getattr(module, "__version__", None) or "not installed (imported from source)"
 
 
@@ -40,7 +40,7 @@ def info_sections() -> list[Section]:
     import jax
 
     versions = [
-        ("numbat", _version("numbat")),
+        ("numbat", _version("numbat-nx", "numbat")),
         ("jax", getattr(jax, "__version__", _version("jax"))),
     ]
     versions.append(("jaxlib", _version("jaxlib")))
@@ -140,7 +140,12 @@ class NumbatMagics(Magics):
     )
     @argument("arguments", nargs="*", help="the subcommand's arguments (see below)")
     @argument("-n", "--limit", type=int, default=20, help="with telemetry: how many recent compilations to show")
-    @argument("--runs", type=int, default=10, help="with profile: how many calls to time (the median is shown)")
+    @argument(
+        "--runs",
+        type=int,
+        default=10,
+        help="with profile: how many calls to time (each kernel shows the mean of the middle half)",
+    )
     @argument("--fused", action="store_true", help="with graph: group the ops by the XLA kernel they ended in")
     @argument("--all", action="store_true", dest="everything", help="with graph: draw every node of a large graph")
     @argument("--mlir", action="store_true", help="with graph: show the StableHLO module")

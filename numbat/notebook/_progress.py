@@ -1,4 +1,4 @@
-"""A compile that takes long shows that it is compiling (DESIGN decision 19): after
+"""A compile that takes long shows that it is compiling (docs/design.md, decision 19): after
 `THRESHOLD` seconds, a line in the cell names the defn and its signature and counts
 the seconds, updated in place; when the compile ends the line is emptied, and the
 telemetry strip after the cell tells the rest. Only in a front-end that a person

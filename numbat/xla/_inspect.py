@@ -1,7 +1,7 @@
 """A look into a portable blob without loading it: `inspect_blob` reads its header, its
 export record, the ops and custom calls its module and serialized VJPs use, and its
 StableHLO text, in a child process, so a stranger's blob never reaches MLIR's parser in
-this one (DESIGN decision 14).
+this one (docs/design.md, decision 14).
 
 The child runs with limits set by `resource.setrlimit` before it reads a byte: address
 space (`MEMORY_BYTES`), CPU seconds, the size of the files it writes (its answer), no core
