@@ -8,6 +8,7 @@ emits `("numbat", "evaluation")` with its `total_time` (µs) when a handler list
 
 from __future__ import annotations
 
+import contextvars
 import time
 
 import jax
@@ -22,6 +23,15 @@ from ..backends import _default
 from . import _effects, _signature
 
 EVALUATION: telemetry.Event = ("numbat", "evaluation")
+
+# Whether a defn body runs under the Evaluator now: a defn called there is inlined (its
+# Python numbers and static values reach it as they are), as in a traced defn and in Nx.
+_evaluating: contextvars.ContextVar[bool] = contextvars.ContextVar("numbat_evaluating", default=False)
+
+
+def evaluating() -> bool:
+    """Whether a defn's body runs under the Evaluator on this thread now."""
+    return _evaluating.get()
 
 
 def backend_of(defn):
@@ -44,7 +54,7 @@ def evaluate(defn, args: tuple, options: dict):
             lambda leaf: defn._convert(leaf) if isinstance(leaf, Tensor) else leaf, args, is_leaf=is_tensor
         )
     args = jax.tree_util.tree_map(lambda leaf: _as_tensor(leaf, backend), args, is_leaf=is_tensor)
-    with _default.default_backend(backend), scoped(_effects._hooks, defn.hooks):
+    with _default.default_backend(backend), scoped(_effects._hooks, defn.hooks), scoped(_evaluating, True):
         result = defn.fun(*args, **options)
     result = jax.tree_util.tree_map(lambda leaf: _as_tensor(leaf, backend), result, is_leaf=is_tensor)
     _signature.flatten_outputs(result)  # only tensors come out

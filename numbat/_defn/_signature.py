@@ -135,7 +135,7 @@ def flatten(args: tuple, options: dict, to_tensor, templates_only: bool = False)
             statics.append((position, leaf))
     options = {key: _frozen(value) for key, value in options.items()}
     for key, value in options.items():
-        _check_hashable(value, f"option {key!r}")
+        _check_option(key, value)
     return Signature(treedef, tuple(templates), tuple(statics), tuple(sorted(options.items()))), tensors
 
 
@@ -154,6 +154,18 @@ def _frozen(value):
     if type(value) is list:
         return tuple(_frozen(item) for item in value)
     return value
+
+
+def _check_option(key: str, value) -> None:
+    """A keyword argument is a static option (Nx's keyword list): a tensor or an array there
+    is refused with the fix, to pass it positionally."""
+    if isinstance(value, (Tensor, np.ndarray, jax.Array)):
+        raise ArgumentError(
+            f"keyword argument {key!r} is a {type(value).__name__}, but a defn's keyword arguments are static "
+            "options (as Nx's keyword list: a number, a string, a tuple), compiled into the code; "
+            f"pass tensors positionally, e.g. f(x, {key}) instead of f(x, {key}={key})"
+        )
+    _check_hashable(value, f"option {key!r}")
 
 
 def _check_hashable(value, where: str) -> None:
