@@ -55,6 +55,25 @@ from ._library._serialize import serialize as serialize
 from ._ops import _keywords
 from ._ops._convert import from_dlpack as from_dlpack
 from ._ops._convert import tensor as tensor
+from ._ops.composite.shorthand import bf16 as bf16
+from ._ops.composite.shorthand import c64 as c64
+from ._ops.composite.shorthand import c128 as c128
+from ._ops.composite.shorthand import f8 as f8
+from ._ops.composite.shorthand import f16 as f16
+from ._ops.composite.shorthand import f32 as f32
+from ._ops.composite.shorthand import f64 as f64
+from ._ops.composite.shorthand import s2 as s2
+from ._ops.composite.shorthand import s4 as s4
+from ._ops.composite.shorthand import s8 as s8
+from ._ops.composite.shorthand import s16 as s16
+from ._ops.composite.shorthand import s32 as s32
+from ._ops.composite.shorthand import s64 as s64
+from ._ops.composite.shorthand import u2 as u2
+from ._ops.composite.shorthand import u4 as u4
+from ._ops.composite.shorthand import u8 as u8
+from ._ops.composite.shorthand import u16 as u16
+from ._ops.composite.shorthand import u32 as u32
+from ._ops.composite.shorthand import u64 as u64
 from ._ops.composite.construct import diff as diff
 from ._ops.composite.construct import fill as fill
 from ._ops.composite.construct import from_binary as from_binary
@@ -556,6 +575,25 @@ __all__ = [
     "telemetry",
     "template",
     "tensor",
+    "u2",
+    "u4",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "s2",
+    "s4",
+    "s8",
+    "s16",
+    "s32",
+    "s64",
+    "f8",
+    "f16",
+    "f32",
+    "f64",
+    "bf16",
+    "c64",
+    "c128",
     "tile",
     "to_batched",
     "to_binary",

@@ -125,3 +125,109 @@ def test_a_tensor_passed_as_keyword_says_options_are_static():
 
     message = _error(add, nbt.tensor(1.0), y=nbt.tensor(2.0))
     assert "keyword arguments are static options" in message and "positionally" in message
+
+
+NX_TYPES = ["u2", "u4", "u8", "u16", "u32", "u64", "s2", "s4", "s8", "s16", "s32", "s64"]
+NX_TYPES += ["f8", "f16", "f32", "f64", "bf16", "c64", "c128"]
+
+
+def test_nx_has_nineteen_shorthand_constructors_and_so_does_numbat():
+    assert len(NX_TYPES) == 19
+    for name in NX_TYPES:
+        t = getattr(nbt, name)([0, 1], names=["x"])
+        assert str(t.type) == name and t.names == ("x",) and t.to_numpy().tolist() == [0, 1]
+        assert name in nbt.__all__
+
+
+def test_shorthand_constructors_take_a_backend():
+    t = nbt.u8(3, backend=nbt.NumPyBackend())
+    assert isinstance(t.backend, nbt.NumPyBackend) and str(t.type) == "u8"
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "merged"),
+    [("u8", "s8", "s16"), ("s64", "f32", "f32"), ("f16", "bf16", "f16"), ("f64", "c64", "c128"), ("u32", "u8", "u32")],
+)
+def test_type_merge_is_nx_type_merge(left, right, merged):
+    assert str(nbt.Type(*_parse(left)).merge(right)) == merged
+
+
+def _parse(name):
+    t = getattr(nbt, name)(0)
+    return tuple(t.type)
+
+
+def test_type_helpers_are_nx_type_helpers():
+    s8, f64, c64, bf16 = (getattr(nbt, n)(0).type for n in ("s8", "f64", "c64", "bf16"))
+    assert str(s8.to_floating()) == "f32" and str(bf16.to_floating()) == "bf16"
+    assert str(f64.to_complex()) == "c128" and str(s8.to_complex()) == "c64"
+    assert str(c64.to_real()) == "f32" and str(s8.to_real()) == "s8"
+    assert s8.is_integer and not s8.is_float and bf16.is_float and not c64.is_float
+
+
+def test_f8_is_nx_8_bit_float_and_numpys_codes_are_refused():
+    # DELIBERATE (docs/nx_to_numbat.md): "f8" is Nx's type name, used by Nx's doctests; NumPy's
+    # "f4" and "i4" name no Nx type and are refused with the Nx spelling.
+    assert nbt.tensor(1.5, type="f8").type.bits == 8
+    with pytest.raises(nbt.ArgumentError, match="'f32'"):
+        nbt.tensor(1.0, type="f4")
+
+
+def test_conv_with_permutations_keeps_the_names_as_exla():
+    image = nbt.iota((8, 12, 12, 3), type="f32", names=["batch", "height", "width", "channels"])
+    kernel = nbt.iota((6, 3, 2, 2), type="f32")
+    nchw = ["batch", "channels", "height", "width"]
+    out = nbt.conv(image, kernel, input_permutation=nchw, output_permutation=nchw)
+    assert out.names == ("batch", "height", "width", "channels") and out.shape == (8, 11, 11, 6)
+    default = nbt.conv(image, kernel, input_permutation=nchw)  # EXLA's conv_writes_default_output
+    assert default.names == ("batch", "channels", "height", "width")
+
+
+def test_backend_transfer_frees_the_device_tensor_as_nx():
+    device = nbt.tensor([1, 2], backend=nbt.XLABackend())
+    host = nbt.backend_transfer(device, nbt.NumPyBackend())
+    assert host.to_numpy().tolist() == [1, 2]
+    with pytest.raises(nbt.ArgumentError, match="moved away by nbt.backend_transfer"):
+        nbt.backend_transfer(device, nbt.NumPyBackend())
+    kept = nbt.tensor([1, 2], backend=nbt.XLABackend())
+    nbt.backend_copy(kept, nbt.NumPyBackend())
+    assert kept.to_numpy().tolist() == [1, 2]  # backend_copy leaves the original
+
+
+def test_a_defn_does_not_free_its_arguments_when_it_moves_them():
+    host = nbt.tensor([1.0, 2.0], backend=nbt.NumPyBackend())
+    device = nbt.tensor([1.0, 2.0], backend=nbt.XLABackend())
+    assert nbt.jit(lambda a, b: a + b)(device, host).to_numpy().tolist() == [2.0, 4.0]
+    assert device.to_numpy().tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("path", ["numpy", "xla", "jit", "evaluator"])
+def test_integer_division_is_correctly_rounded_on_every_path(path):
+    # 14 / 6 = 2.333...: the nearest f32 is 2.3333333 (NumPy, Nx's BinaryBackend, IEEE);
+    # XLA's rewrite a / broadcast(b) -> a * broadcast(1 / b) gave 2.3333335.
+    fun = lambda t: nbt.divide(t, 6)  # noqa: E731
+    backend = nbt.NumPyBackend() if path == "numpy" else nbt.XLABackend()
+    t = nbt.tensor([14, 14], backend=backend)
+    out = nbt.jit(fun)(t) if path == "jit" else nbt.defn(fun, compiler="evaluator")(t) if path == "evaluator" else fun(t)
+    assert out.to_numpy().tolist() == [np.float32(14) / np.float32(6)] * 2
+    x = np.random.default_rng(0).uniform(1, 100, 1000).astype(np.float32)
+    got = nbt.divide(nbt.tensor(x, backend=backend), nbt.tensor(np.float32(7.0), backend=backend))
+    np.testing.assert_array_equal(got.to_numpy(), x / np.float32(7.0))
+
+
+@pytest.mark.parametrize("backend", [nbt.NumPyBackend, nbt.XLABackend])
+def test_a_number_beyond_f16_leaks_no_warning(backend):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = nbt.add(nbt.tensor([1.0], type="f16", backend=backend()), 2**70)
+    assert out.to_numpy().tolist() == [float("inf")]
+
+
+@pytest.mark.parametrize("op", [nbt.left_shift, nbt.right_shift])
+@pytest.mark.parametrize("backend", [nbt.NumPyBackend, nbt.XLABackend])
+def test_shifts_of_bf16_refuse_without_a_warning(op, backend):
+    nan = nbt.tensor([float("nan")], type="bf16", backend=backend())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(nbt.ArgumentError, match="expects integer tensors"):
+            op(nan, nan)

@@ -39,7 +39,7 @@ from .._ops import _dispatch
 from .._runtime import _config, _disk_cache
 from .._tensor import _check, _expr
 from .._tensor._tensor import Template, Tensor, is_tensor
-from ..backends import _default, backend_transfer
+from ..backends import _default
 from ..backends.xla_backend import XLABackend
 from . import _cached_call, _effects, _evaluator, _options, _signature, _vectorized_call
 
@@ -83,7 +83,7 @@ def _to_tensor(backend):
             return tensor
         if same_device(tensor.backend, backend):
             return Tensor(tensor.data, tensor.type, tensor.names, backend)
-        return backend_transfer(tensor, backend)
+        return _default.transfer(tensor, backend)
 
     return convert
 

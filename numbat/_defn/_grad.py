@@ -24,7 +24,7 @@ from .._ops.primitive import reduction
 from .._ops.primitive.creation import as_type
 from .._tensor import _check, _expr
 from .._tensor._tensor import Tensor, VectorizedData, is_tensor
-from ..backends import _default, backend_transfer
+from ..backends import _default
 from ..backends.xla_backend import XLABackend
 
 
@@ -491,7 +491,7 @@ def _differentiable(value, backend, integers_as_floats: bool = True):
     def convert(leaf):
         tensor = to_tensor(leaf, backend)
         if tensor.backend != backend and not isinstance(tensor.data, jax.core.Tracer):
-            tensor = backend_transfer(tensor, backend)
+            tensor = _default.transfer(tensor, backend)
         if integers_as_floats and not (tensor.type.is_float or tensor.type.is_complex):
             tensor = as_type(tensor, _types.to_floating(tensor.type))
         return tensor

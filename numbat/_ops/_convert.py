@@ -155,7 +155,7 @@ def _from_tensor(tensor: Tensor, type, names) -> Tensor:
 
 
 def _transfer(tensor: Tensor, backend) -> Tensor:
-    return _default.backend_transfer(tensor, backend)
+    return _default.transfer(tensor, backend)
 
 
 def _host_array(data, requested: _types.Type | None = None) -> tuple[np.ndarray, _types.Type]:

@@ -243,7 +243,8 @@ def _check_concrete(tensor: Tensor, action: str) -> None:
         )
     if _is_deallocated(tensor):
         raise ArgumentError(
-            f"cannot {action} a tensor whose memory was freed by nbt.backend_deallocate "
+            f"cannot {action} a tensor whose memory was freed by nbt.backend_deallocate or moved away by "
+            "nbt.backend_transfer "
             f"({_format.header(tensor.type, tensor.shape, tensor.names)})"
         )
 
