@@ -45,6 +45,7 @@ from ._defn import print_expr as print_expr
 from ._defn import print_value as print_value
 from ._defn import runtime_call as runtime_call
 from ._defn import value_and_grad as value_and_grad
+from ._defn import container as container
 from ._defn import while_loop as while_loop
 from ._library._heatmap import Heatmap as Heatmap
 from ._library._heatmap import to_heatmap as to_heatmap
@@ -611,6 +612,7 @@ __all__ = [
     "type",
     "unload_ipython_extension",
     "value_and_grad",
+    "container",
     "variance",
     "vectorize",
     "weighted_mean",

@@ -2,6 +2,7 @@
 under the Evaluator, global defaults, revectorize with no axes, errors that point the
 right way, paths that agree). Each test failed before its fix."""
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -231,3 +232,48 @@ def test_shifts_of_bf16_refuse_without_a_warning(op, backend):
         warnings.simplefilter("error")
         with pytest.raises(nbt.ArgumentError, match="expects integer tensors"):
             op(nan, nan)
+
+
+@dataclasses.dataclass
+class _Model:
+    w: object
+    b: object
+    activation: str = dataclasses.field(default="relu", metadata={"static": True})
+
+
+@nbt.container(keep=["scale"])
+@dataclasses.dataclass
+class _Scaled:
+    t: object
+    scale: float = 2.0
+
+
+@pytest.mark.parametrize("compiler", ["xla", "evaluator"])
+def test_a_dataclass_is_a_defn_container_with_static_fields(compiler):
+    def step(model, x):
+        y = x * model.w + model.b
+        y = nbt.max(y, 0) if model.activation == "relu" else y  # a static field: a Python value
+        return _Model(model.w * 2, model.b + 1, model.activation), y
+
+    new, y = nbt.defn(step, compiler=compiler)(_Model(nbt.tensor(2.0), nbt.tensor(-1.0)), nbt.tensor([1.0, -1.0]))
+    assert isinstance(new, _Model) and new.activation == "relu"
+    assert nbt.to_number(new.w) == 4.0 and nbt.to_number(new.b) == 0.0 and y.to_numpy().tolist() == [1.0, 0.0]
+
+
+def test_a_static_field_is_part_of_the_compiled_signature():
+    run = nbt.defn(lambda m: m.w * 2 if m.activation == "double" else m.w)
+    assert nbt.to_number(run(_Model(nbt.tensor(3.0), nbt.tensor(0.0), "double"))) == 6.0
+    assert nbt.to_number(run(_Model(nbt.tensor(3.0), nbt.tensor(0.0), "none"))) == 3.0
+    assert run.cache_info()["compiled"] == 2
+
+
+def test_nbt_container_keeps_fields_and_grad_takes_dataclasses():
+    g = nbt.grad(lambda s: nbt.sum(s.t * s.t) * s.scale)(_Scaled(nbt.tensor([1.0, 2.0]), 3.0))
+    assert isinstance(g, _Scaled) and g.scale == 3.0 and g.t.to_numpy().tolist() == [6.0, 12.0]
+
+
+def test_nbt_container_refuses_what_is_not_a_dataclass():
+    with pytest.raises(nbt.ArgumentError, match="takes a dataclass"):
+        nbt.container(int)
+    with pytest.raises(nbt.ArgumentError, match="not fields"):
+        nbt.container(keep=["missing"])(_Model)

@@ -20,7 +20,7 @@ from .._core._types import is_number
 from .._ops import _dispatch
 from .._tensor._tensor import Tensor, is_tensor
 from ..backends import _default
-from . import _effects, _signature
+from . import _containers, _effects, _signature
 
 EVALUATION: telemetry.Event = ("numbat", "evaluation")
 
@@ -45,6 +45,7 @@ def evaluate(defn, args: tuple, options: dict):
     """Runs `defn` on `args`: numbers and arrays become tensors, the rest passes through."""
     start = time.perf_counter_ns()
     _signature.refuse_templates(args)
+    _containers.register_found(args)
     backend = backend_of(defn)
     if backend is defn.backend:
         # The client and device the options name: checked (an unavailable client or a device

@@ -26,6 +26,7 @@ from .._tensor import _check, _expr
 from .._tensor._tensor import Tensor, VectorizedData, is_tensor
 from ..backends import _default
 from ..backends.xla_backend import XLABackend
+from . import _containers
 
 
 def _positions(argnums, count: int, name: str) -> tuple[int, ...]:
@@ -136,6 +137,7 @@ class _Differentiated:
 
     def __call__(self, *args):
         positions = _positions(self.argnums, len(args), self.name)
+        _containers.register_found(args)
         for position, arg in enumerate(args):
             _check.nesting(f"argument {position} of {self.name}", arg)
         outer = _expr.current()
