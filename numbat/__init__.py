@@ -25,6 +25,7 @@ from ._defn import Expr as Expr
 from ._defn import RecompilationWarning as RecompilationWarning
 from ._defn import compile as compile
 from ._defn import cond as cond
+from ._defn import container as container
 from ._defn import custom_grad as custom_grad
 from ._defn import debug_expr as debug_expr
 from ._defn import debug_expr_apply as debug_expr_apply
@@ -45,7 +46,6 @@ from ._defn import print_expr as print_expr
 from ._defn import print_value as print_value
 from ._defn import runtime_call as runtime_call
 from ._defn import value_and_grad as value_and_grad
-from ._defn import container as container
 from ._defn import while_loop as while_loop
 from ._library._heatmap import Heatmap as Heatmap
 from ._library._heatmap import to_heatmap as to_heatmap
@@ -56,25 +56,6 @@ from ._library._serialize import serialize as serialize
 from ._ops import _keywords
 from ._ops._convert import from_dlpack as from_dlpack
 from ._ops._convert import tensor as tensor
-from ._ops.composite.shorthand import bf16 as bf16
-from ._ops.composite.shorthand import c64 as c64
-from ._ops.composite.shorthand import c128 as c128
-from ._ops.composite.shorthand import f8 as f8
-from ._ops.composite.shorthand import f16 as f16
-from ._ops.composite.shorthand import f32 as f32
-from ._ops.composite.shorthand import f64 as f64
-from ._ops.composite.shorthand import s2 as s2
-from ._ops.composite.shorthand import s4 as s4
-from ._ops.composite.shorthand import s8 as s8
-from ._ops.composite.shorthand import s16 as s16
-from ._ops.composite.shorthand import s32 as s32
-from ._ops.composite.shorthand import s64 as s64
-from ._ops.composite.shorthand import u2 as u2
-from ._ops.composite.shorthand import u4 as u4
-from ._ops.composite.shorthand import u8 as u8
-from ._ops.composite.shorthand import u16 as u16
-from ._ops.composite.shorthand import u32 as u32
-from ._ops.composite.shorthand import u64 as u64
 from ._ops.composite.construct import diff as diff
 from ._ops.composite.construct import fill as fill
 from ._ops.composite.construct import from_binary as from_binary
@@ -96,6 +77,25 @@ from ._ops.composite.shape import split as split
 from ._ops.composite.shape import stack as stack
 from ._ops.composite.shape import tile as tile
 from ._ops.composite.shape import to_batched as to_batched
+from ._ops.composite.shorthand import bf16 as bf16
+from ._ops.composite.shorthand import c64 as c64
+from ._ops.composite.shorthand import c128 as c128
+from ._ops.composite.shorthand import f8 as f8
+from ._ops.composite.shorthand import f16 as f16
+from ._ops.composite.shorthand import f32 as f32
+from ._ops.composite.shorthand import f64 as f64
+from ._ops.composite.shorthand import s2 as s2
+from ._ops.composite.shorthand import s4 as s4
+from ._ops.composite.shorthand import s8 as s8
+from ._ops.composite.shorthand import s16 as s16
+from ._ops.composite.shorthand import s32 as s32
+from ._ops.composite.shorthand import s64 as s64
+from ._ops.composite.shorthand import u2 as u2
+from ._ops.composite.shorthand import u4 as u4
+from ._ops.composite.shorthand import u8 as u8
+from ._ops.composite.shorthand import u16 as u16
+from ._ops.composite.shorthand import u32 as u32
+from ._ops.composite.shorthand import u64 as u64
 from ._ops.composite.statistics import all_close as all_close
 from ._ops.composite.statistics import covariance as covariance
 from ._ops.composite.statistics import logsumexp as logsumexp
@@ -412,6 +412,7 @@ __all__ = [
     "backend_copy",
     "backend_deallocate",
     "backend_transfer",
+    "bf16",
     "bit_size",
     "bitcast",
     "bitwise_and",
@@ -421,6 +422,8 @@ __all__ = [
     "broadcast",
     "broadcast_vectors",
     "byte_size",
+    "c64",
+    "c128",
     "cbrt",
     "ceil",
     "clip",
@@ -431,6 +434,7 @@ __all__ = [
     "cond",
     "conjugate",
     "constants",
+    "container",
     "conv",
     "cos",
     "cosh",
@@ -458,6 +462,10 @@ __all__ = [
     "exp",
     "expm1",
     "eye",
+    "f8",
+    "f16",
+    "f32",
+    "f64",
     "fft",
     "fft2",
     "fill",
@@ -549,6 +557,12 @@ __all__ = [
     "round",
     "rsqrt",
     "runtime_call",
+    "s2",
+    "s4",
+    "s8",
+    "s16",
+    "s32",
+    "s64",
     "select",
     "serialize",
     "shape",
@@ -576,25 +590,6 @@ __all__ = [
     "telemetry",
     "template",
     "tensor",
-    "u2",
-    "u4",
-    "u8",
-    "u16",
-    "u32",
-    "u64",
-    "s2",
-    "s4",
-    "s8",
-    "s16",
-    "s32",
-    "s64",
-    "f8",
-    "f16",
-    "f32",
-    "f64",
-    "bf16",
-    "c64",
-    "c128",
     "tile",
     "to_batched",
     "to_binary",
@@ -610,9 +605,14 @@ __all__ = [
     "tril",
     "triu",
     "type",
+    "u2",
+    "u4",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
     "unload_ipython_extension",
     "value_and_grad",
-    "container",
     "variance",
     "vectorize",
     "weighted_mean",

@@ -206,10 +206,12 @@ def test_a_defn_does_not_free_its_arguments_when_it_moves_them():
 def test_integer_division_is_correctly_rounded_on_every_path(path):
     # 14 / 6 = 2.333...: the nearest f32 is 2.3333333 (NumPy, Nx's BinaryBackend, IEEE);
     # XLA's rewrite a / broadcast(b) -> a * broadcast(1 / b) gave 2.3333335.
-    fun = lambda t: nbt.divide(t, 6)  # noqa: E731
+    fun = lambda t: nbt.divide(t, 6)
     backend = nbt.NumPyBackend() if path == "numpy" else nbt.XLABackend()
     t = nbt.tensor([14, 14], backend=backend)
-    out = nbt.jit(fun)(t) if path == "jit" else nbt.defn(fun, compiler="evaluator")(t) if path == "evaluator" else fun(t)
+    out = (
+        nbt.jit(fun)(t) if path == "jit" else nbt.defn(fun, compiler="evaluator")(t) if path == "evaluator" else fun(t)
+    )
     assert out.to_numpy().tolist() == [np.float32(14) / np.float32(6)] * 2
     x = np.random.default_rng(0).uniform(1, 100, 1000).astype(np.float32)
     got = nbt.divide(nbt.tensor(x, backend=backend), nbt.tensor(np.float32(7.0), backend=backend))

@@ -42,7 +42,9 @@ def container(cls=None, *, keep=()):
     if cls is None:
         return lambda cls: container(cls, keep=keep)
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
-        raise ArgumentError(f"nbt.container takes a dataclass (decorate it with @dataclasses.dataclass first), got {cls!r}")
+        raise ArgumentError(
+            f"nbt.container takes a dataclass (decorate it with @dataclasses.dataclass first), got {cls!r}"
+        )
     names = [field.name for field in dataclasses.fields(cls)]
     unknown = [name for name in keep if name not in names]
     if unknown:

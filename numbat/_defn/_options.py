@@ -25,6 +25,8 @@ _followers: weakref.WeakSet = weakref.WeakSet()  # the live defns, re-settled wh
 def follow(defn) -> None:
     """Registers `defn`, whose `_settle()` runs again whenever the global defaults change."""
     _followers.add(defn)
+
+
 _scoped: contextvars.ContextVar[dict | None] = contextvars.ContextVar("numbat_defn_options", default=None)
 
 
