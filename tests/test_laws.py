@@ -171,6 +171,23 @@ def test_every_path_gives_the_same_answer(case):
         np.testing.assert_allclose(result.to_numpy(), reference.to_numpy(), rtol=1e-13, atol=1e-15, err_msg=path)
 
 
+def _nested_positional(t):  # inside a defn, a Python number passed on positionally stays static
+    return _inner(t, 3) * t
+
+
+@LAWS
+@given(st.sampled_from(SHAPES), st.sampled_from(["numpy", "xla"]))
+def test_every_compiler_gives_the_same_answer_for_defn_only_programs(shape, backend_name):
+    # Programs Nx runs only inside a defn (a top-level call makes 3 a tensor, in Nx too).
+    array = np.linspace(-1.0, 1.0, int(np.prod(shape))).reshape(shape)
+    backend = nbt.NumPyBackend() if backend_name == "numpy" else nbt.XLABackend()
+    with nbt.default_backend(backend):
+        x = nbt.tensor(array, type="f64")
+        results = [_compiled(kind, "nested_positional", _nested_positional)(x) for kind in ("jit", "evaluator")]
+    assert results[0].shape == results[1].shape == shape
+    np.testing.assert_allclose(results[0].to_numpy(), results[1].to_numpy(), rtol=1e-13)
+
+
 @LAWS
 @given(_program_and_input())
 def test_every_path_differentiates_alike(case):
@@ -285,10 +302,7 @@ def test_law_value_and_grad_value_regression():
 
 
 def test_law_every_path_nested_defn_regression():
-    def positional(t):  # inside a defn, a Python number passed on positionally stays static
-        return _inner(t, 3) * t
-
-    out = _run("evaluator", "nested-regression", positional, np.array([1.0, 2.0]))
+    out = _run("evaluator", "nested-regression", _nested_positional, np.array([1.0, 2.0]))
     assert out.to_numpy().tolist() == [3.0, 12.0]  # the evaluator turned 3 into a tensor and raised
 
 
