@@ -68,7 +68,7 @@ def _run(case: dict, path: str):
         with nbt.default_backend(backend):
             for step in case["python"][:-1]:
                 exec(step, namespace)  # noqa: S102 -- a doctest's assignment, from cases.json
-            return eval(case["python"][-1], namespace)  # noqa: S307 -- the doctest's call
+            return eval(case["python"][-1], namespace)  # the doctest's call
     finally:
         if previous is not None:
             nbt.global_default_defn_options(previous)
