@@ -3,6 +3,7 @@ under the Evaluator, global defaults, revectorize with no axes, errors that poin
 right way, paths that agree). Each test failed before its fix."""
 
 import dataclasses
+import typing
 import warnings
 
 import numpy as np
@@ -279,3 +280,27 @@ def test_nbt_container_refuses_what_is_not_a_dataclass():
         nbt.container(int)
     with pytest.raises(nbt.ArgumentError, match="not fields"):
         nbt.container(keep=["missing"])(_Model)
+
+
+def test_bf16_and_f8_creation_rounds_to_nearest_deliberately():
+    # docs/nx_to_numbat.md: Nx truncates (0.19921875 and 1.25); numbat rounds to nearest even.
+    assert float(nbt.tensor(0.2, type="bf16").to_numpy()) == 0.2001953125
+    assert float(nbt.f8(1.4).to_numpy()) == 1.5
+
+
+def test_tensor_logic_spellings_of_the_porting_guide():
+    a, b = nbt.tensor([1, 0, 1], type="u8"), nbt.tensor([1, 1, 0], type="u8")
+    assert (a & b).to_numpy().tolist() == [1, 0, 0] and (a | b).to_numpy().tolist() == [1, 1, 1]
+    assert nbt.logical_not(a).to_numpy().tolist() == [0, 1, 0]
+    assert (~nbt.tensor(1, type="u8")).to_numpy() == 254  # bitwise_not, not a logical not
+
+
+class _Pair(typing.NamedTuple):
+    a: nbt.Tensor
+    b: nbt.Tensor
+
+
+def test_a_namedtuple_is_a_container():
+    Pair = _Pair
+    out = nbt.defn(lambda p: Pair(p.b, p.a * 2))(Pair(nbt.tensor(1.0), nbt.tensor(2.0)))
+    assert isinstance(out, Pair) and nbt.to_number(out.a) == 2.0 and nbt.to_number(out.b) == 2.0
