@@ -26,7 +26,10 @@ def to_python(expression: str) -> str:
     text = text.replace("Nx.tensor(", "nbt.tensor(")
     text = re.sub(r"(\w+): ", r"\1=", text)  # keyword options (after the type tuples are gone)
     text = re.sub(r":(\w+)", r'"\1"', text)  # atoms
-    return text.replace("true", "True").replace("false", "False").replace("nil", "None")
+    text = text.replace("{", "(").replace("}", ")")  # tuples (the type tuples are gone)
+    for elixir, python in (("true", "True"), ("false", "False"), ("nil", "None")):
+        text = re.sub(rf"\b{elixir}\b", python, text)
+    return text
 
 
 def expected(lines: list[str]) -> dict:
@@ -45,7 +48,7 @@ def cases(module: str, source: str) -> list[dict]:
         if "iex>" not in lines[i]:
             i += 1
             continue
-        steps = []
+        steps, start = [], i + 1
         while i < len(lines) and ("iex>" in lines[i] or "...>" in lines[i]):
             code = lines[i].split("iex>" if "iex>" in lines[i] else "...>", 1)[1].strip()
             if "...>" in lines[i]:
@@ -61,10 +64,9 @@ def cases(module: str, source: str) -> list[dict]:
                 break
             i += 1
         if out:
-            line = source[: source.find(steps[0])].count("\n") + 1
             found.append(
                 {
-                    "id": f"{module} line {line}",
+                    "id": f"{module} line {start}",
                     "elixir": steps,
                     "python": [to_python(step) for step in steps],
                     "expected": expected(out),
