@@ -169,7 +169,7 @@ class Defn:
         _options.check(opts, "defn")
         # The options given here win; the defaults fill the rest, now and (the global ones,
         # as Nx's global default options) again whenever they change.
-        self._explicit = {**(_options._scoped.get() or {}), **opts}
+        self._explicit = {**_options.scoped_defaults(), **opts}
         self.fun = fun
         self._lock = threading.RLock()
         self._settle()
@@ -182,7 +182,7 @@ class Defn:
     def _settle(self) -> None:
         """Applies the effective options (the global defaults under this defn's own) and
         empties the caches, which were compiled under the previous ones."""
-        opts = {**_options._global, **self._explicit}
+        opts = {**_options.global_defaults(), **self._explicit}
         compiler = opts.pop("compiler", "xla")
         self.compiler = compiler
         self.options = dict(opts)

@@ -22,12 +22,22 @@ _global: dict = {}
 _followers: weakref.WeakSet = weakref.WeakSet()  # the live defns, re-settled when the global defaults change
 
 
+_scoped: contextvars.ContextVar[dict | None] = contextvars.ContextVar("numbat_defn_options", default=None)
+
+
 def follow(defn) -> None:
     """Registers `defn`, whose `_settle()` runs again whenever the global defaults change."""
     _followers.add(defn)
 
 
-_scoped: contextvars.ContextVar[dict | None] = contextvars.ContextVar("numbat_defn_options", default=None)
+def global_defaults() -> dict:
+    """The process-wide default options now (`global_default_defn_options`'s)."""
+    return _global
+
+
+def scoped_defaults() -> dict:
+    """The default options of the `default_defn_options` block being run, if any."""
+    return _scoped.get() or {}
 
 
 def effective(explicit: dict) -> dict:
