@@ -203,20 +203,35 @@ def test_a_defn_does_not_free_its_arguments_when_it_moves_them():
     assert device.to_numpy().tolist() == [1.0, 2.0]
 
 
-@pytest.mark.parametrize("path", ["numpy", "xla", "jit", "evaluator"])
-def test_integer_division_is_correctly_rounded_on_every_path(path):
-    # 14 / 6 = 2.333...: the nearest f32 is 2.3333333 (NumPy, Nx's BinaryBackend, IEEE);
-    # XLA's rewrite a / broadcast(b) -> a * broadcast(1 / b) gave 2.3333335.
+@pytest.mark.parametrize("path", ["numpy", "xla", "jit", "evaluator", "vectorized"])
+def test_division_by_a_number_is_exlas_on_every_path(path):
+    # XLA rewrites a / broadcast(b) as a * broadcast(1 / b): 14 / 6 is 2.3333335 there (EXLA's
+    # answer), 2.3333333 in Nx's BinaryBackend. numbat's NumPy backend gave the BinaryBackend's.
+    exla = np.float32(14) * (np.float32(1) / np.float32(6))
+    assert exla == np.float32(2.3333335)
     fun = lambda t: nbt.divide(t, 6)
     backend = nbt.NumPyBackend() if path == "numpy" else nbt.XLABackend()
     t = nbt.tensor([14, 14], backend=backend)
-    out = (
-        nbt.jit(fun)(t) if path == "jit" else nbt.defn(fun, compiler="evaluator")(t) if path == "evaluator" else fun(t)
-    )
-    assert out.to_numpy().tolist() == [np.float32(14) / np.float32(6)] * 2
-    x = np.random.default_rng(0).uniform(1, 100, 1000).astype(np.float32)
-    got = nbt.divide(nbt.tensor(x, backend=backend), nbt.tensor(np.float32(7.0), backend=backend))
-    np.testing.assert_array_equal(got.to_numpy(), x / np.float32(7.0))
+    if path == "jit":
+        out = nbt.jit(fun)(t)
+    elif path == "evaluator":
+        out = nbt.defn(fun, compiler="evaluator")(t)
+    elif path == "vectorized":
+        out = nbt.devectorize(fun(nbt.vectorize(nbt.tensor([[14, 14]], backend=nbt.NumPyBackend()), "x")))
+    else:
+        out = fun(t)
+    assert out.to_numpy().reshape(-1).tolist() == [exla] * 2
+
+
+@pytest.mark.parametrize("type_name", ["f64", "f32", "f16", "bf16", "f8", "f8_e4m3fn"])
+def test_division_by_a_broadcast_divisor_agrees_between_backends(type_name):
+    x = np.random.default_rng(0).uniform(-100, 100, (30, 100))
+    results = []
+    for backend in (nbt.NumPyBackend(), nbt.XLABackend()):
+        left = nbt.tensor(x, type=type_name, backend=backend)
+        results.append([nbt.divide(left, 7).to_numpy(), nbt.divide(left, left[0]).to_numpy(), (left / left).to_numpy()])
+    for numpy_result, xla_result in zip(*results):  # NaN equal to NaN (e4m3fn has no infinities)
+        np.testing.assert_array_equal(numpy_result.astype(np.float64), xla_result.astype(np.float64))
 
 
 @pytest.mark.parametrize("backend", [nbt.NumPyBackend, nbt.XLABackend])
