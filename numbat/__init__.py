@@ -28,6 +28,7 @@ from ._defn import Expr as Expr
 from ._defn import RecompilationWarning as RecompilationWarning
 from ._defn import compile as compile
 from ._defn import cond as cond
+from ._defn import container as container
 from ._defn import custom_grad as custom_grad
 from ._defn import debug_expr as debug_expr
 from ._defn import debug_expr_apply as debug_expr_apply
@@ -80,6 +81,25 @@ from ._ops.composite.shape import split as split
 from ._ops.composite.shape import stack as stack
 from ._ops.composite.shape import tile as tile
 from ._ops.composite.shape import to_batched as to_batched
+from ._ops.composite.shorthand import bf16 as bf16
+from ._ops.composite.shorthand import c64 as c64
+from ._ops.composite.shorthand import c128 as c128
+from ._ops.composite.shorthand import f8 as f8
+from ._ops.composite.shorthand import f16 as f16
+from ._ops.composite.shorthand import f32 as f32
+from ._ops.composite.shorthand import f64 as f64
+from ._ops.composite.shorthand import s2 as s2
+from ._ops.composite.shorthand import s4 as s4
+from ._ops.composite.shorthand import s8 as s8
+from ._ops.composite.shorthand import s16 as s16
+from ._ops.composite.shorthand import s32 as s32
+from ._ops.composite.shorthand import s64 as s64
+from ._ops.composite.shorthand import u2 as u2
+from ._ops.composite.shorthand import u4 as u4
+from ._ops.composite.shorthand import u8 as u8
+from ._ops.composite.shorthand import u16 as u16
+from ._ops.composite.shorthand import u32 as u32
+from ._ops.composite.shorthand import u64 as u64
 from ._ops.composite.statistics import all_close as all_close
 from ._ops.composite.statistics import covariance as covariance
 from ._ops.composite.statistics import logsumexp as logsumexp
@@ -397,6 +417,7 @@ __all__ = [
     "backend_copy",
     "backend_deallocate",
     "backend_transfer",
+    "bf16",
     "bit_size",
     "bitcast",
     "bitwise_and",
@@ -406,6 +427,8 @@ __all__ = [
     "broadcast",
     "broadcast_vectors",
     "byte_size",
+    "c64",
+    "c128",
     "cbrt",
     "ceil",
     "clip",
@@ -416,6 +439,7 @@ __all__ = [
     "cond",
     "conjugate",
     "constants",
+    "container",
     "conv",
     "cos",
     "cosh",
@@ -443,6 +467,10 @@ __all__ = [
     "exp",
     "expm1",
     "eye",
+    "f8",
+    "f16",
+    "f32",
+    "f64",
     "fft",
     "fft2",
     "fill",
@@ -535,6 +563,12 @@ __all__ = [
     "round",
     "rsqrt",
     "runtime_call",
+    "s2",
+    "s4",
+    "s8",
+    "s16",
+    "s32",
+    "s64",
     "select",
     "serialize",
     "shape",
@@ -577,6 +611,12 @@ __all__ = [
     "tril",
     "triu",
     "type",
+    "u2",
+    "u4",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
     "unload_ipython_extension",
     "value_and_grad",
     "variance",

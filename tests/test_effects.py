@@ -130,3 +130,10 @@ def test_io_call_passes_containers_through_and_names_come_from_the_hooks_option(
         failing(nbt.tensor([1]))
     with pytest.raises(nbt.ArgumentError, match="io_call needs a function or a name"):
         nbt.io_call(nbt.tensor([1]), 3)
+
+
+def test_a_hook_name_that_is_not_a_string_is_a_numbat_error():
+    # Found by the fuzz (issue 40's new public names shifted its draws): an empty array as
+    # hook's name raised NumPy's ValueError about truth values.
+    with pytest.raises(nbt.ArgumentError, match="hook's name must be a string"):
+        nbt.hook(nbt.tensor([1, 2]), lambda t: None, np.zeros((2, 0)))

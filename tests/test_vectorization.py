@@ -221,7 +221,8 @@ def test_the_expression_graph_records_vectorize_and_devectorize():
 
 def test_vectorized_tensors_move_serialize_and_display(backend):
     v = nbt.vectorize(nbt.tensor([[1.5, 2.0], [3.0, 4.0]], names=[None, "y"]), "x")
-    moved = nbt.backend_transfer(v, nbt.NumPyBackend() if backend == "xla" else nbt.XLABackend())
+    source = nbt.backend_copy(v, v.backend)  # backend_transfer frees a device tensor, as in Nx
+    moved = nbt.backend_transfer(source, nbt.NumPyBackend() if backend == "xla" else nbt.XLABackend())
     assert moved.vectorized_axes == v.vectorized_axes and moved.to_numpy().tolist() == v.to_numpy().tolist()
     restored = nbt.deserialize(nbt.serialize({"v": v}))["v"]
     assert restored.vectorized_axes == (("x", 2),) and restored.names == ("y",)

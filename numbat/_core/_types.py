@@ -100,6 +100,42 @@ class Type(typing.NamedTuple):
     def is_complex(self) -> bool:
         return self.kind == "c"
 
+    # Nx.Type's helpers as methods (`Nx.Type.merge(a, b)` is `a.merge(b)`; `integer?` and
+    # `float?` are the properties above).
+
+    def merge(self, other: str | Type) -> Type:
+        """The type of a binary op on `self` and `other` (any spelling `parse` reads), as
+        `Nx.Type.merge`.
+
+        >>> Type("u", 8).merge("s8"), Type("s", 64).merge(Type("f", 32))
+        (Type('s', 16), Type('f', 32))
+        """
+        return merge(self, parse(other))
+
+    def to_floating(self) -> Type:
+        """The floating type for this type, as `Nx.Type.to_floating`.
+
+        >>> Type("s", 64).to_floating(), Type("bf", 16).to_floating(), Type("c", 64).to_floating()
+        (Type('f', 32), Type('bf', 16), Type('c', 64))
+        """
+        return to_floating(self)
+
+    def to_complex(self) -> Type:
+        """The complex type holding this type, as `Nx.Type.to_complex`.
+
+        >>> Type("f", 64).to_complex(), Type("s", 8).to_complex()
+        (Type('c', 128), Type('c', 64))
+        """
+        return to_complex(self)
+
+    def to_real(self) -> Type:
+        """The real type of this type's magnitude, as `Nx.Type.to_real`.
+
+        >>> Type("c", 128).to_real(), Type("s", 8).to_real()
+        (Type('f', 64), Type('s', 8))
+        """
+        return to_real(self)
+
 
 S32 = Type("s", 32)
 S64 = Type("s", 64)

@@ -6,6 +6,7 @@ from .._tensor._expr import print_expr as print_expr
 from ._cache import is_cached as is_cached
 from ._compiler import Defn as Defn
 from ._compiler import RecompilationWarning as RecompilationWarning
+from ._containers import container as container
 from ._control import cond as cond
 from ._control import fori_loop as fori_loop
 from ._control import while_loop as while_loop

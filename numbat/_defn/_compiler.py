@@ -39,7 +39,7 @@ from .._ops import _dispatch
 from .._runtime import _config, _disk_cache
 from .._tensor import _check, _expr
 from .._tensor._tensor import Template, Tensor, is_tensor
-from ..backends import _default, backend_transfer
+from ..backends import _default
 from ..backends.xla_backend import XLABackend
 from . import _cached_call, _effects, _evaluator, _interrupt, _options, _signature, _vectorized_call
 
@@ -83,7 +83,7 @@ def _to_tensor(backend):
             return tensor
         if same_device(tensor.backend, backend):
             return Tensor(tensor.data, tensor.type, tensor.names, backend)
-        return backend_transfer(tensor, backend)
+        return _default.transfer(tensor, backend)
 
     return convert
 
@@ -164,12 +164,26 @@ class Defn:
         if isinstance(fun, Defn):  # a defn given new options: its function, with them over its own
             opts = {"compiler": fun.compiler, **fun.options, **opts}
             fun = fun.fun
-        opts = _options.effective(opts)
         if compiler is not None:
             opts["compiler"] = compiler
         _options.check(opts, "defn")
-        compiler = opts.pop("compiler", "xla")
+        # The options given here win; the defaults fill the rest, now and (the global ones,
+        # as Nx's global default options) again whenever they change.
+        self._explicit = {**_options.scoped_defaults(), **opts}
         self.fun = fun
+        self._lock = threading.RLock()
+        self._settle()
+        _options.follow(self)
+        self.name = _name(fun)
+        self._compiles_per_shapes: dict[tuple, int] = {}
+        self._earlier_hits = 0  # hits counted under an earlier name
+        functools.update_wrapper(self, fun, updated=())  # name and docstring, not the wrapped object's state
+
+    def _settle(self) -> None:
+        """Applies the effective options (the global defaults under this defn's own) and
+        empties the caches, which were compiled under the previous ones."""
+        opts = {**_options.global_defaults(), **self._explicit}
+        compiler = opts.pop("compiler", "xla")
         self.compiler = compiler
         self.options = dict(opts)
         self.backend = XLABackend(opts.get("client"), opts.get("device_id"))
@@ -182,21 +196,17 @@ class Defn:
         self.interruptible = opts.get("interruptible", False)  # its while_loops stop on Ctrl-C
         # EXLA's lazy_transfers (checked above) decides when host arguments reach the device;
         # jax.jit transfers them when the call starts, so every value behaves as "opt_in".
-        self.name = _name(fun)
         self._convert = _to_tensor(self.backend)
-        self._cache: dict[_signature.Signature, _Entry] = {}
-        # Route 2's entries by `_cached_call.hot_key` (tensors in containers); None turns it off.
-        self._hot: dict | None = {} if compiler == "xla" and self.cache is not False and not self.debug else None
-        self._last_hot: tuple = _cached_call.NO_HOT_CALL_YET  # route 2's last (key, entry)
-        self._last: _signature.Signature | None = None
-        # The last one-tensor call with one plain tensor out: a loop calls with the same
-        # signature again and again.
-        self._last_single: _cached_call.SingleCall = _cached_call.NO_CALL_YET
-        self._lock = threading.RLock()
-        self._devectorized: Defn | None = None  # compiles calls with vectorized tensors
-        self._compiles_per_shapes: dict[tuple, int] = {}
-        self._earlier_hits = 0  # hits counted under an earlier name
-        functools.update_wrapper(self, fun, updated=())  # name and docstring, not the wrapped object's state
+        with self._lock:
+            self._cache: dict[_signature.Signature, _Entry] = {}
+            # Route 2's entries by `_cached_call.hot_key` (tensors in containers); None turns it off.
+            self._hot: dict | None = {} if compiler == "xla" and self.cache is not False and not self.debug else None
+            self._last_hot: tuple = _cached_call.NO_HOT_CALL_YET  # route 2's last (key, entry)
+            self._last: _signature.Signature | None = None
+            # The last one-tensor call with one plain tensor out: a loop calls with the same
+            # signature again and again.
+            self._last_single: _cached_call.SingleCall = _cached_call.NO_CALL_YET
+            self._devectorized: Defn | None = None  # compiles calls with vectorized tensors
 
     @property
     def name(self) -> str:
@@ -245,9 +255,10 @@ class Defn:
         for name, value in options.items():
             _check.nesting(f"option {name!r} of defn {self.name}", value)
         args = _signature.lists_as_tensors(args)
-        if _expr.current() is not None:
-            # Called while another defn (or grad, or a control-flow branch) traces: inline the
-            # body into the caller's graph, as Nx does, instead of compiling it on its own.
+        if _expr.current() is not None or _evaluator.evaluating():
+            # Called while another defn (or grad, or a control-flow branch) traces, or runs
+            # under the Evaluator: inline the body into the caller, as Nx does, instead of
+            # compiling it on its own (the caller's Python numbers stay numbers).
             return self.fun(*args, **options)
         if self.compiler == "evaluator":
             if _vectorized_call.is_vectorized_call(args):

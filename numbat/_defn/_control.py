@@ -21,7 +21,7 @@ from .._ops._convert import to_tensor
 from .._ops.primitive.creation import as_type, broadcast
 from .._tensor import _check, _expr
 from .._tensor._tensor import Template, Tensor, array_of, is_tensor
-from ..backends import _default, backend_transfer
+from ..backends import _default
 from ..backends.xla_backend import XLABackend
 from . import _effects, _interrupt, _vectorized_control
 
@@ -60,7 +60,7 @@ def _placed(tree, backend):
     tensor captured from a NumPy-backend caller cannot hold a tracer)."""
     leaves, treedef = _leaves(tree)
     moved = [
-        backend_transfer(leaf, backend)
+        _default.transfer(leaf, backend)
         if leaf.backend is not backend and not isinstance(leaf.data, jax.core.Tracer)
         else leaf
         for leaf in leaves

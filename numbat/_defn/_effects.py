@@ -115,6 +115,8 @@ def hook(tensor, fun_or_name, name=None):
         return io_call(tensor, fun_or_name, name, _kind="hook")
     if not callable(fun_or_name):
         raise ArgumentError(f"hook needs a function or a hook name, got {type(fun_or_name).__name__} {fun_or_name!r}")
+    if name is not None and not isinstance(name, str):  # found by the fuzz: an array as the name
+        raise ArgumentError(f"hook's name must be a string, got {type(name).__name__} {name!r}")
     return io_call(tensor, name or getattr(fun_or_name, "__name__", "hook"), fun_or_name, _kind="hook")
 
 

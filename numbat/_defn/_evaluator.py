@@ -8,6 +8,7 @@ emits `("numbat", "evaluation")` with its `total_time` (µs) when a handler list
 
 from __future__ import annotations
 
+import contextvars
 import time
 
 import jax
@@ -19,9 +20,18 @@ from .._core._types import is_number
 from .._ops import _dispatch
 from .._tensor._tensor import Tensor, is_tensor
 from ..backends import _default
-from . import _effects, _interrupt, _signature
+from . import _containers, _effects, _interrupt, _signature
 
 EVALUATION: telemetry.Event = ("numbat", "evaluation")
+
+# Whether a defn body runs under the Evaluator now: a defn called there is inlined (its
+# Python numbers and static values reach it as they are), as in a traced defn and in Nx.
+_evaluating: contextvars.ContextVar[bool] = contextvars.ContextVar("numbat_evaluating", default=False)
+
+
+def evaluating() -> bool:
+    """Whether a defn's body runs under the Evaluator on this thread now."""
+    return _evaluating.get()
 
 
 def backend_of(defn):
@@ -35,6 +45,7 @@ def evaluate(defn, args: tuple, options: dict):
     """Runs `defn` on `args`: numbers and arrays become tensors, the rest passes through."""
     start = time.perf_counter_ns()
     _signature.refuse_templates(args)
+    _containers.register_found(args)
     backend = backend_of(defn)
     if backend is defn.backend:
         # The client and device the options name: checked (an unavailable client or a device
@@ -48,6 +59,7 @@ def evaluate(defn, args: tuple, options: dict):
         _default.default_backend(backend),
         scoped(_effects._hooks, defn.hooks),
         scoped(_interrupt.tracing, (defn.name, defn.interruptible)),
+        scoped(_evaluating, True),
     ):
         result = defn.fun(*args, **options)
     result = jax.tree_util.tree_map(lambda leaf: _as_tensor(leaf, backend), result, is_leaf=is_tensor)

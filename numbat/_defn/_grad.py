@@ -24,8 +24,9 @@ from .._ops.primitive import reduction
 from .._ops.primitive.creation import as_type
 from .._tensor import _check, _expr
 from .._tensor._tensor import Tensor, VectorizedData, is_tensor
-from ..backends import _default, backend_transfer
+from ..backends import _default
 from ..backends.xla_backend import XLABackend
+from . import _containers
 
 
 def _positions(argnums, count: int, name: str) -> tuple[int, ...]:
@@ -49,25 +50,46 @@ def _describe(value) -> str:
     return f"{type(value).__name__} {value!r}"
 
 
-def value_and_grad(fun, argnums: int | tuple[int, ...] = 0):
-    """A function returning `(fun(*args), gradient)`. The gradient has the structure
-    of the differentiated argument (a tensor, or any container of tensors); integer
-    inputs are differentiated as floats; a non-scalar output is summed first, as in Nx.
+def value_and_grad(fun, argnums: int | tuple[int, ...] = 0, transform=None):
+    """A function returning `(fun(*args), gradient)`, as Nx's `value_and_grad`: the
+    value is `fun`'s output itself. The gradient has the structure of the differentiated
+    argument (a tensor, or any container of tensors); integer inputs are differentiated
+    as floats; a non-scalar output is summed first, as in Nx.
 
-    >>> value, g = nbt.value_and_grad(lambda t: nbt.sum(t * t))(nbt.tensor([1.0, 2.0], names=["x"]))
+    >>> value, g = nbt.value_and_grad(lambda t: t * t)(nbt.tensor([1.0, 3.0], names=["x"]))
     >>> value
+    numbat.Tensor<
+      f32[x: 2]
+      [1.0, 9.0]
+    >
+    >>> g
+    numbat.Tensor<
+      f32[x: 2]
+      [2.0, 6.0]
+    >
+
+    `transform` is Nx's third argument, `value_and_grad(x, fun, transform)`: it receives
+    `fun`'s output (any container) and returns the tensor to differentiate, while the
+    value is still the whole output, so `fun` may return a loss with its auxiliary data.
+
+    >>> (loss, count), g = nbt.value_and_grad(
+    ...     lambda t: (nbt.sum(t * t), nbt.size(t)), transform=lambda out: out[0]
+    ... )(nbt.tensor([1.0, 2.0]))
+    >>> loss
     numbat.Tensor<
       f32
       5.0
     >
     >>> g
     numbat.Tensor<
-      f32[x: 2]
+      f32[2]
       [2.0, 4.0]
     >
     """
     _check_callable(fun, "value_and_grad")
-    return _Differentiated(fun, argnums, "value_and_grad", with_value=True)
+    if transform is not None:
+        _check_callable(transform, "value_and_grad's transform")
+    return _Differentiated(fun, argnums, "value_and_grad", with_value=True, transform=transform)
 
 
 def grad(fun, argnums: int | tuple[int, ...] = 0):
@@ -108,12 +130,14 @@ def _function_name(fun) -> str:
 class _Differentiated:
     """`fun` differentiated with respect to `argnums`; called like `fun`."""
 
-    def __init__(self, fun, argnums, name: str, with_value: bool):
+    def __init__(self, fun, argnums, name: str, with_value: bool, transform=None):
         _positions(argnums, 1 << 30, name)  # checks the form now, the range at call time
         self.fun, self.argnums, self.name, self.with_value = fun, argnums, name, with_value
+        self.transform = transform
 
     def __call__(self, *args):
         positions = _positions(self.argnums, len(args), self.name)
+        _containers.register_found(args)
         for position, arg in enumerate(args):
             _check.nesting(f"argument {position} of {self.name}", arg)
         outer = _expr.current()
@@ -133,7 +157,8 @@ class _Differentiated:
             for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):
                 outer.record("grad", wrt, {}, leaf, subgraphs=(("of", expr),))
             if self.with_value:  # the value is a node of the graph too (a later op may read it)
-                outer.record("value", wrt, {}, value, subgraphs=(("of", expr),))
+                for leaf in jax.tree_util.tree_leaves(value, is_leaf=is_tensor):
+                    outer.record("value", wrt, {}, leaf, subgraphs=(("of", expr),))
         return (value, gradient) if self.with_value else gradient
 
     def _differentiate(self, args, positions, outer, backend, integers_as_floats: bool):
@@ -149,13 +174,16 @@ class _Differentiated:
             for index, leaf in enumerate(leaves):
                 sub.parameter(leaf, index)
             with _expr.recording(sub):
-                out = _output(self.fun(*inner), self.name, backend, integers_as_floats)
+                full = self.fun(*inner)
+                picked = full if self.transform is None else self.transform(full)
+                out = _output(picked, self.name, backend, integers_as_floats)
+                value = out if picked is full else _values(full, backend)
                 if out.shape:
                     out = reduction.sum(out)
             result["expr"] = sub.expr([out])
             if out.vectorized_axes:  # one entry per instance: each gets its own gradient
-                return out.data.array, out
-            return jax.numpy.asarray(out.data), out
+                return out.data.array, (out, value)
+            return jax.numpy.asarray(out.data), (out, value)
 
         def of_positions(*differentiated):
             inner = list(args)
@@ -174,13 +202,13 @@ class _Differentiated:
                     # JAX's while_loop has no reverse mode: differentiate it forward, one input
                     # direction at a time (the gradient of a scalar is its Jacobian).
                     gradients, value = jax.jacfwd(of_positions, tuple(range(len(primals))), has_aux=True)(*primals)
-                    if value.vectorized_axes:
+                    if value[0].vectorized_axes:
                         jacobians = [
                             leaf.data.array if leaf.data.__class__ is VectorizedData else leaf.data
                             for leaf in jax.tree_util.tree_leaves(gradients, is_leaf=is_tensor)
                         ]
-                        out_shape = tuple(size for _, size in value.vectorized_axes)
-                        gradients = _instances(jacobians, out_shape, value.vectorized_axes, primals)
+                        out_shape = tuple(size for _, size in value[0].vectorized_axes)
+                        gradients = _instances(jacobians, out_shape, value[0].vectorized_axes, primals)
             except ArgumentError:
                 raise
             except _MISUSE as error:  # the function called with arguments it cannot take, as a defn says it
@@ -195,7 +223,7 @@ class _Differentiated:
                     f"{type(error).__name__}: {message}"
                 ) from error
         gradient = gradients[0] if isinstance(self.argnums, int) else tuple(gradients)
-        return value, gradient, result["expr"]
+        return value[1], gradient, result["expr"]
 
 
 def _is_inexact(leaf) -> bool:
@@ -218,6 +246,15 @@ def _output(out, name: str, backend, integers_as_floats: bool) -> Tensor:
     return out
 
 
+def _values(full, backend):
+    """`fun`'s whole output (the value of `value_and_grad` with a transform): its numbers as tensors."""
+
+    def convert(leaf):
+        return to_tensor(leaf, backend) if isinstance(leaf, (int, float, complex)) else leaf
+
+    return jax.tree_util.tree_map(convert, full, is_leaf=is_tensor)
+
+
 def _reverse(fun, primals):
     """`fun`'s gradient with respect to `primals` as Nx computes it: the cotangent 1 (real
     even where the output is complex) pulled back through JAX's vjp. For a holomorphic
@@ -226,8 +263,8 @@ def _reverse(fun, primals):
     input that no complex value ever multiplies (through pad, slice, a cast to a real type)
     stays real in Nx: it comes back with the input's real type."""
     out, pullback, value = jax.vjp(fun, *primals, has_aux=True)
-    if value.vectorized_axes:
-        return _per_instance(pullback, out, value.vectorized_axes, primals), value
+    if value[0].vectorized_axes:
+        return _per_instance(pullback, out, value[0].vectorized_axes, primals), value
     seed = jax.numpy.ones_like(out)
     gradients = pullback(seed)
     real = _real_pullbacks(pullback, seed)
@@ -456,7 +493,7 @@ def _differentiable(value, backend, integers_as_floats: bool = True):
     def convert(leaf):
         tensor = to_tensor(leaf, backend)
         if tensor.backend != backend and not isinstance(tensor.data, jax.core.Tracer):
-            tensor = backend_transfer(tensor, backend)
+            tensor = _default.transfer(tensor, backend)
         if integers_as_floats and not (tensor.type.is_float or tensor.type.is_complex):
             tensor = as_type(tensor, _types.to_floating(tensor.type))
         return tensor

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextvars
 import os
+import weakref
 
 from .._core._errors import ArgumentError
 from .._core._scoped import scoped
@@ -28,7 +29,25 @@ OPTIONS = (
 LAZY_TRANSFERS = ("opt_in", "never")  # both transfer every argument when the call starts, as jax.jit does
 
 _global: dict = {}
+_followers: weakref.WeakSet = weakref.WeakSet()  # the live defns, re-settled when the global defaults change
+
+
 _scoped: contextvars.ContextVar[dict | None] = contextvars.ContextVar("numbat_defn_options", default=None)
+
+
+def follow(defn) -> None:
+    """Registers `defn`, whose `_settle()` runs again whenever the global defaults change."""
+    _followers.add(defn)
+
+
+def global_defaults() -> dict:
+    """The process-wide default options now (`global_default_defn_options`'s)."""
+    return _global
+
+
+def scoped_defaults() -> dict:
+    """The default options of the `default_defn_options` block being run, if any."""
+    return _scoped.get() or {}
 
 
 def effective(explicit: dict) -> dict:
@@ -50,11 +69,17 @@ def default_defn_options(**opts):
 def global_default_defn_options(options: dict | None = None, /, **opts) -> dict:
     """Replaces the process-wide default defn options with `opts` (or the dict
     `options`) and returns the previous ones, as Nx's `global_default_options`;
-    with no argument, just returns them.
+    with no argument, just returns them. They reach every defn, existing ones included,
+    for the options it was not given.
 
     >>> previous = nbt.global_default_defn_options(precision="high")
     >>> nbt.jit(lambda t: t).precision
     'high'
+    >>> double = nbt.defn(lambda t: t * 2)
+    >>> _ = nbt.global_default_defn_options(compiler="evaluator")
+    >>> double.compiler
+    'evaluator'
+    >>> _ = nbt.global_default_defn_options(precision="high")
     >>> nbt.global_default_defn_options(previous)
     {'precision': 'high'}
     >>> nbt.global_default_defn_options({"compiler": 3})
@@ -68,6 +93,8 @@ def global_default_defn_options(options: dict | None = None, /, **opts) -> dict:
         if options is not None and not isinstance(options, dict):
             raise ArgumentError(f"global_default_defn_options takes a dict or keyword options, got {options!r}")
         _global = check({**(options or {}), **opts}, "global_default_defn_options")
+        for defn in list(_followers):
+            defn._settle()
     return current
 
 

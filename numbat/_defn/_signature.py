@@ -13,6 +13,7 @@ from .._core._format import vectorized_header as format_axes
 from .._core._types import is_number
 from .._ops import _convert
 from .._tensor._tensor import Template, Tensor, VectorizedData, is_tensor
+from . import _containers
 
 
 class VectorizedArgument(ArgumentError):
@@ -114,6 +115,7 @@ def flatten(args: tuple, options: dict, to_tensor, templates_only: bool = False)
     `to_tensor` turns arrays and numbers into tensors. A template (`nbt.template`) stands
     for a tensor only where nothing runs (`templates_only`: `debug_expr` traces for the
     signature alone); elsewhere it is refused."""
+    _containers.register_found(args)
     leaves, treedef = jax.tree_util.tree_flatten(args, is_leaf=_is_argument_leaf)
     tensors, templates, statics = [], [], []
     for position, leaf in enumerate(leaves):
@@ -135,7 +137,7 @@ def flatten(args: tuple, options: dict, to_tensor, templates_only: bool = False)
             statics.append((position, leaf))
     options = {key: _frozen(value) for key, value in options.items()}
     for key, value in options.items():
-        _check_hashable(value, f"option {key!r}")
+        _check_option(key, value)
     return Signature(treedef, tuple(templates), tuple(statics), tuple(sorted(options.items()))), tensors
 
 
@@ -156,6 +158,18 @@ def _frozen(value):
     return value
 
 
+def _check_option(key: str, value) -> None:
+    """A keyword argument is a static option (Nx's keyword list): a tensor or an array there
+    is refused with the fix, to pass it positionally."""
+    if isinstance(value, (Tensor, np.ndarray, jax.Array)):
+        raise ArgumentError(
+            f"keyword argument {key!r} is a {type(value).__name__}, but a defn's keyword arguments are static "
+            "options (as Nx's keyword list: a number, a string, a tuple), compiled into the code; "
+            f"pass tensors positionally, e.g. f(x, {key}) instead of f(x, {key}={key})"
+        )
+    _check_hashable(value, f"option {key!r}")
+
+
 def _check_hashable(value, where: str) -> None:
     try:
         hash(value)
@@ -168,6 +182,7 @@ def _check_hashable(value, where: str) -> None:
 
 def flatten_outputs(result) -> tuple[object, list[Tensor]]:
     """The output structure and its tensors; anything else is a clear error."""
+    _containers.register_found(result)
     leaves, treedef = jax.tree_util.tree_flatten(result, is_leaf=is_tensor)
     for position, leaf in enumerate(leaves):
         if not isinstance(leaf, Tensor):

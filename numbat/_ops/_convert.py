@@ -173,7 +173,7 @@ def _from_tensor(tensor: Tensor, type, names) -> Tensor:
 
 
 def _transfer(tensor: Tensor, backend) -> Tensor:
-    return _default.backend_transfer(tensor, backend)
+    return _default.transfer(tensor, backend)
 
 
 def _host_array(data, requested: _types.Type | None = None) -> tuple[np.ndarray, _types.Type]:
@@ -192,6 +192,7 @@ def _host_array(data, requested: _types.Type | None = None) -> tuple[np.ndarray,
             )
     elif not _types.is_number(data):
         raise ArgumentError(f"cannot build a tensor from {builtins.type(data).__name__} {_preview(data)}")
+        _check_no_tensors(data)
     try:
         array = np.asarray(data)
     except OverflowError:
@@ -214,6 +215,24 @@ def _host_array(data, requested: _types.Type | None = None) -> tuple[np.ndarray,
         fits_s32 = array.size == 0 or (array.min() >= -(2**31) and array.max() < 2**31)
         return array, _types.S32 if fits_s32 else _types.of_dtype(array.dtype)
     return array, {"b": _types.U8, "f": _types.F32, "c": _types.C64}[array.dtype.kind]
+
+
+def _check_no_tensors(data: Sequence) -> None:
+    """A list that holds traced tensors (a defn's container argument) is not one tensor:
+    the fix is nbt.stack, and tensors of different shapes join only with nbt.concatenate."""
+    traced = [item for item in data if isinstance(item, Tensor) and isinstance(item.data, jax.core.Tracer)]
+    if not traced:
+        return
+    shapes = ", ".join(str(item.type) + "".join(f"[{size}]" for size in item.shape) for item in data)
+    ragged = len({item.shape for item in traced}) > 1
+    raise ArgumentError(
+        f"a list of tensors ({shapes}) is a container inside a defn, not one tensor: "
+        + (
+            "its tensors have different shapes, so join them with nbt.concatenate (or pad them to one shape)"
+            if ragged
+            else "join them with nbt.stack(values) (or nbt.concatenate)"
+        )
+    )
 
 
 def _int_array(array: np.ndarray, data) -> np.ndarray:

@@ -31,7 +31,8 @@ def scalar(value, type_: _types.Type, backend: AbstractBackend) -> Tensor:
     if type_.kind == "u" and not isinstance(value, complex) and value < 0:
         raise ArgumentError(f"cannot use negative number {value} as a {type_} operand")
     try:
-        data = np.asarray(value, dtype=type_.dtype)
+        with np.errstate(over="ignore"):  # a number beyond a float type's range is +-Inf there, as on XLA
+            data = np.asarray(value, dtype=type_.dtype)
     except OverflowError:
         raise ArgumentError(f"the number {value} does not fit in {type_}") from None
     return Tensor(data, type_, (), backend)

@@ -143,10 +143,11 @@ def mapped(fun, arrays, has, count: int):
         return fun(*arrays)
 
 
-def pairs(function: str, axes, auto: bool) -> list:
-    """`axes` as `(name, size)` pairs, every size given ("auto" allowed when `auto`)."""
+def pairs(function: str, axes, auto: bool, empty: bool = False) -> list:
+    """`axes` as `(name, size)` pairs, every size given ("auto" allowed when `auto`; none
+    at all when `empty`)."""
     pairs = list(axes.items()) if isinstance(axes, dict) else axes
-    if not isinstance(pairs, (list, tuple)) or not pairs:
+    if not isinstance(pairs, (list, tuple)) or not (pairs or empty):
         raise ArgumentError(f"{function}: expected the vectorized axes as (name, size) pairs or a dict, got {axes!r}")
     for item in pairs:
         valid = isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)

@@ -220,6 +220,18 @@ def _is_traced(tensor: Tensor) -> bool:
 recording: contextvars.ContextVar = contextvars.ContextVar("numbat_recorder", default=None)
 
 
+_FIXES = {
+    "branch on": (
+        "For Python's `and`, `or` and `not` on tensors use `&`, `|` and nbt.logical_not; "
+        "for a Python `if` on a tensor use nbt.cond (or nbt.select element-wise)"
+    ),
+    "read the values of": (
+        "Compute with numbat ops instead: a NumPy function such as np.exp(t) is nbt.exp(t) inside a defn, "
+        "and a list of tensors becomes one tensor with nbt.stack (or nbt.concatenate)"
+    ),
+}
+
+
 def _check_concrete(tensor: Tensor, action: str) -> None:
     if _is_traced(tensor):
         where = (
@@ -227,12 +239,12 @@ def _check_concrete(tensor: Tensor, action: str) -> None:
         )
         raise ArgumentError(
             f"cannot {action} a traced tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}) {where}: "
-            "its values exist only when the compiled code runs. "
-            "Compute with numbat ops instead; for a Python `if` on a tensor use nbt.cond (or nbt.select element-wise)"
+            "its values exist only when the compiled code runs. " + _FIXES.get(action, _FIXES["branch on"])
         )
     if _is_deallocated(tensor):
         raise ArgumentError(
-            f"cannot {action} a tensor whose memory was freed by nbt.backend_deallocate "
+            f"cannot {action} a tensor whose memory was freed by nbt.backend_deallocate or moved away by "
+            "nbt.backend_transfer "
             f"({_format.header(tensor.type, tensor.shape, tensor.names)})"
         )
 

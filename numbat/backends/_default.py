@@ -98,7 +98,8 @@ def _containers(fun, value, backend, op: str):
 
 def backend_transfer(tensor: Tensor, backend: AbstractBackend | None = None) -> Tensor:
     """Moves `tensor` to `backend` (default: the current default backend); a tuple, list or
-    dict of tensors (and numbers) moves whole.
+    dict of tensors (and numbers) moves whole. As in Nx, the tensor moved away from an XLA
+    device is deallocated there: use the result (`backend_copy` keeps both).
 
     >>> t = nbt.backend_transfer(nbt.tensor([1, 2]), nbt.NumPyBackend())
     >>> t.backend, t.to_numpy()
@@ -108,10 +109,25 @@ def backend_transfer(tensor: Tensor, backend: AbstractBackend | None = None) -> 
       s32
       2
     >
+    >>> device = nbt.tensor([1, 2], backend=nbt.XLABackend())
+    >>> host = nbt.backend_transfer(device, nbt.NumPyBackend())
+    >>> device.to_numpy()
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: cannot read the values of a tensor whose memory was freed by nbt.backend_deallocate or moved away by nbt.backend_transfer (s32[2])
     """
     backend = _check(current() if backend is None else backend)
     if not isinstance(tensor, Tensor):
         return _containers(backend_transfer, tensor, backend, "backend_transfer")
+    moved = transfer(tensor, backend)
+    if moved is not tensor:
+        backend_deallocate(tensor)
+    return moved
+
+
+def transfer(tensor: Tensor, backend: AbstractBackend) -> Tensor:
+    """`tensor` on `backend`, itself when it is there already, the source left in place:
+    how numbat moves a user's tensor where an op needs it."""
     if tensor.backend == backend:
         return tensor
     return backend_copy(tensor, backend)

@@ -139,6 +139,15 @@ def revectorize(tensor, axes, target_shape=None, target_names=None):
     >>> t = nbt.vectorize(nbt.broadcast(t, (2, 3, 4, 1)), ["x", "y", "z"])
     >>> nbt.revectorize(t, [("x", 12), ("y", "auto")]).vectorized_axes
     (('x', 12), ('y', 2))
+
+    With no axes (`[]`, a plain tensor's own `vectorized_axes`), as in Nx, the entries
+    become a plain tensor of `target_shape`:
+
+    >>> nbt.revectorize(nbt.vectorize(nbt.iota((2, 3)), "x"), [], target_shape=(6,))
+    numbat.Tensor<
+      s32[6]
+      [0, 1, 2, 3, 4, 5]
+    >
     >>> nbt.revectorize(nbt.vectorize(nbt.iota((2, 2, 2)), ["x", "y"]), {"temp": "auto", "x": 2}, target_shape=())
     numbat.Tensor<
       vectorized[temp: 4][x: 2]
@@ -151,7 +160,7 @@ def revectorize(tensor, axes, target_shape=None, target_names=None):
       ]
     >
     """
-    pairs = _vectorized.pairs("revectorize", axes, auto=True)
+    pairs = _vectorized.pairs("revectorize", axes, auto=True, empty=True)
     if not isinstance(tensor, Tensor) and isinstance(tensor, (tuple, list, dict)):
         _check.nesting("revectorize: the container of tensors", tensor)  # before JAX flattens it
         return jax.tree_util.tree_map(
@@ -173,7 +182,7 @@ def revectorize(tensor, axes, target_shape=None, target_names=None):
     if len(names) != len(target_shape):
         raise ArgumentError(f"revectorize: {len(names)} target_names for target_shape {tuple(target_shape)}")
     flat = reshape(devectorize(tensor, keep_names=False), tuple(sizes), names=(None,) * len(pairs) + names)
-    return vectorize(flat, [name for name, _ in pairs])
+    return vectorize(flat, [name for name, _ in pairs]) if pairs else flat
 
 
 def reshape_vectors(tensors, align_ranks=False):

@@ -23,7 +23,8 @@ def _integer_binary(op: str, left, right):
 
 def _shift(op: str, direction: str, left, right):
     """A shift; a negative amount whose values are known (not traced by a defn) raises, as in Nx."""
-    left, right, _ = _dispatch.binary_operands(left, right)
+    left, right, type_ = _dispatch.binary_operands(left, right)
+    integers(op)(type_)  # a float tensor is refused before its values are read (no NumPy warning on NaN)
     values = _dispatch.known_values(right)
     if values is not None and values.size and values.min() < 0:
         raise ArgumentError(f"cannot {direction} shift by {values.min()}")

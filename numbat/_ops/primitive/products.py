@@ -220,7 +220,8 @@ def _conv(tensor, kernel, strides, padding, input_dilation, kernel_dilation, fea
         raise ArgumentError(f"conv: kernel {kernel.shape} does not fit input {tensor.shape} with padding {pads}")
     shape = (tensor.shape[0] // batch_group_size, kernel.shape[0], *out_spatial)
     type_ = _types.to_floating(_types.merge(tensor.type, kernel.type))
-    out = Template(shape, type_, (tensor.names[0], None) + (None,) * spatial)
+    # As Nx.Shape.conv: the output takes the (permuted) input's names.
+    out = Template(shape, type_, tensor.names)
     return _dispatch.run(
         "conv",
         out,

@@ -33,7 +33,7 @@ BACKENDS = {"numpy": nbt.NumPyBackend, "xla": nbt.XLABackend}
 
 def _on_backend(value, backend):
     if isinstance(value, nbt.Tensor):
-        return nbt.backend_transfer(value, backend)
+        return nbt.backend_copy(value, backend)  # the value stays usable on every path
     if isinstance(value, tuple):
         return tuple(_on_backend(item, backend) for item in value)
     if isinstance(value, list):
