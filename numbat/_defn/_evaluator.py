@@ -1,8 +1,10 @@
 """The Evaluator compiler (Nx's `Nx.Defn.Evaluator`): a defn run op by op, eagerly,
 on the default backend (NumPy included), or on the XLA device that the `client` and
 `device_id` options name (tensor arguments move there first; an unavailable client or
-a device out of range is an error). Nothing is traced or compiled: control flow runs its
-branches and loops in Python, hooks and `print_value` run right away. Each call
+a device out of range is an error). The defn itself is not traced or compiled as one
+program: control flow runs its branches and loops in Python, hooks and `print_value` run
+right away. On the XLA backend each eager op runs as its own small jitted program, so a
+first call compiles one per op (tests/test_defn.py counts them). Each call
 emits `("numbat", "evaluation")` with its `total_time` (µs) when a handler listens.
 """
 
