@@ -459,7 +459,7 @@ class AbstractBackend(abc.ABC):
     # --- indexing (`_families/indexing.py`)
     @abc.abstractmethod
     def getitem(self, out: Template, tensor: Tensor, index: tuple) -> Tensor:
-        """`tensor[index]` for a static index of ints and slices."""
+        """`tensor`'s data indexed by the static `index`, as NumPy indexes."""
 
     @abc.abstractmethod
     def slice(self, out: Template, tensor: Tensor, *starts: Tensor, lengths: tuple, strides: tuple) -> Tensor:
@@ -471,15 +471,15 @@ class AbstractBackend(abc.ABC):
 
     @abc.abstractmethod
     def take(self, out: Template, tensor: Tensor, indices: Tensor, axis: int) -> Tensor:
-        """The slices at `indices` along `axis`."""
+        """The slices at `indices` along `axis` (indices clamped into range, as XLA's gather)."""
 
     @abc.abstractmethod
     def take_along_axis(self, out: Template, tensor: Tensor, indices: Tensor, axis: int) -> Tensor:
-        """The elements at `indices` (of `tensor`'s rank) along `axis`."""
+        """The elements at `indices` (of `tensor`'s rank) along `axis`, indices clamped into range."""
 
     @abc.abstractmethod
     def gather(self, out: Template, tensor: Tensor, indices: Tensor, axes: tuple) -> Tensor:
-        """The elements at the index tuples of `indices`' last axis, over `axes`."""
+        """The slices at the index tuples of `indices`' last axis, one index per axis of `axes`, clamped."""
 
     @abc.abstractmethod
     def indexed(
@@ -503,7 +503,7 @@ class AbstractBackend(abc.ABC):
     # --- products (`_families/products.py`)
     @abc.abstractmethod
     def dot(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """The dot product of two vectors, or matrix products of the last axes."""
+        """NumPy's `dot`: sums of products over `left`'s last axis and `right`'s second-to-last (or only)."""
 
     @abc.abstractmethod
     def dot_general(self, out: Template, left: Tensor, right: Tensor, contract: tuple, batch: tuple) -> Tensor:
