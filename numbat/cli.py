@@ -22,11 +22,20 @@ KERNEL_NAME = "numbat"
 _KERNEL_NAME_PATTERN = re.compile(r"^[a-z0-9._-]+$")
 
 
+# The Numbat Jupyter kernel spec, its one home. kernel/numbat/kernel.json is this spec as a
+# file (for `jupyter kernelspec install kernel/numbat`); tests/test_cli.py checks they are equal.
+KERNEL_SPEC = {
+    "argv": ["python", "-m", "ipykernel_launcher", "-f", "{connection_file}", "--ext=numbat"],
+    "display_name": "Numbat",
+    "language": "python",
+    "env": {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"},
+    "metadata": {"debugger": True},
+}
+
+
 def kernel_spec() -> dict:
-    """The Numbat kernel spec, with argv[0] set to this Python interpreter."""
-    spec = json.loads(Path(__file__).with_name("_kernel").joinpath("kernel.json").read_text())
-    spec["argv"][0] = sys.executable
-    return spec
+    """The Numbat kernel spec (`KERNEL_SPEC`), with argv[0] set to this Python interpreter."""
+    return {**json.loads(json.dumps(KERNEL_SPEC)), "argv": [sys.executable, *KERNEL_SPEC["argv"][1:]]}
 
 
 def install_kernel(name: str = KERNEL_NAME, *, user: bool = False, prefix: str | None = None) -> str:
@@ -295,4 +304,4 @@ def main(argv: list[str] | None = None) -> int:
     return args.run(args)
 
 
-__all__ = ["KERNEL_NAME", "install_kernel", "kernel_spec", "main"]
+__all__ = ["KERNEL_NAME", "KERNEL_SPEC", "install_kernel", "kernel_spec", "main"]

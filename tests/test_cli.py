@@ -21,10 +21,12 @@ def _install(prefix: Path, *options: str) -> Path:
     return prefix / "share" / "jupyter" / "kernels"
 
 
-def test_packaged_kernel_spec_equals_the_canonical_one():
-    canonical = ROOT / "kernel" / "numbat" / "kernel.json"
-    packaged = ROOT / "numbat" / "_kernel" / "kernel.json"
-    assert packaged.read_text() == canonical.read_text()
+def test_the_kernel_spec_file_is_the_cli_spec_written_out():
+    """One home for the kernel spec: `cli.KERNEL_SPEC`; kernel/numbat/kernel.json (the project's
+    kernel folder) must say the same, and no other copy ships in the package."""
+    canonical = json.loads((ROOT / "kernel" / "numbat" / "kernel.json").read_text())
+    assert canonical == cli.KERNEL_SPEC
+    assert sorted(path.name for path in (ROOT / "numbat").rglob("*.json")) == []
 
 
 def test_kernel_install_into_prefix(tmp_path, capsys):

@@ -19,7 +19,7 @@ SKIPPED_MODULES = ("numbat.cli", "numbat.__main__", "numbat._tools._bench")
 NOTEBOOK_DOCTESTS = (
     "numbat.notebook._plots",
     "numbat.notebook._explorer",
-    "numbat.notebook._heatmap",
+    "numbat.notebook._heatmap_png",
     "numbat.notebook._dashboard",
     "numbat.notebook._panel",
     "numbat.notebook._html",

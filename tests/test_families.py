@@ -1,8 +1,9 @@
 """One op-family vocabulary on both sides (issue 32): the primitive ops of
 `numbat/_ops/primitive/<family>.py` send to the backend only ops declared by
-`numbat/backends/_families/<family>.py`'s `Interface`, with the same `<family>`, and every
-op a family's `Interface` declares is sent by that family's front-end module, so a reader
-goes from an op to its backend code by name.
+`numbat/backends/_families/<family>.py`'s `Array`, with the same `<family>`, and every
+op a family's `Array` implements is sent by that family's front-end module, so a reader
+goes from an op to its backend code by name. (The backend contract, `backends/_contract.py`,
+declares them all: tests/test_backend_contract.py.)
 
 The op names are read from the front-end's source (`ast`): the first argument of
 `_dispatch.run` and `execute_binary`, and of the helpers that pass an `op` parameter on to
@@ -16,8 +17,8 @@ import ast
 import importlib
 import pathlib
 
-from numbat.backends._abstract import AbstractBackend
 from numbat.backends._array import ArrayBackend
+from numbat.backends._contract import AbstractBackend
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FRONT = ROOT / "numbat" / "_ops" / "primitive"
@@ -107,7 +108,9 @@ def sent_ops() -> tuple[dict[str, set[str]], list[str]]:
 
 
 def declared_ops(family: str) -> set[str]:
-    return set(importlib.import_module(f"numbat.backends._families.{family}").Interface.__abstractmethods__)
+    """The contract's methods that the family's `Array` implements (its own public functions)."""
+    array = importlib.import_module(f"numbat.backends._families.{family}").Array
+    return {name for name, value in vars(array).items() if not name.startswith("_") and callable(value)}
 
 
 def test_both_sides_name_the_same_families():
@@ -141,8 +144,8 @@ def test_every_declared_op_is_sent_by_the_front_end_of_its_family():
 def test_the_backends_combine_every_family():
     families = sorted(_families(BACK))
     modules = [importlib.import_module(f"numbat.backends._families.{family}") for family in families]
-    assert [module.Interface in AbstractBackend.__bases__ for module in modules] == [True] * len(families)
     assert [module.Array in ArrayBackend.__bases__ for module in modules] == [True] * len(families)
+    assert ArrayBackend.__bases__[-1] is AbstractBackend  # the contract last: the families' methods win
 
 
 def test_only_primitive_ops_call_the_backend():

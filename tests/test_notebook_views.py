@@ -14,7 +14,7 @@ from _shell import run
 
 import numbat as nbt
 from numbat import telemetry
-from numbat.notebook import _heatmap, _html, _stats, _svg
+from numbat.notebook import _heatmap_png, _html, _stats, _svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -170,9 +170,9 @@ def test_to_heatmap_pictures_every_slice_with_the_axis_names():
 
 
 def test_the_pictures_of_a_volume_share_one_color_scale():
-    markup = _heatmap.figure(nbt.iota((3, 4, 5), type="f32"))
+    markup = _heatmap_png.figure(nbt.iota((3, 4, 5), type="f32"))
     assert "0.0 <span" in markup and "</span> 59.0" in markup  # the legend spans every slice
-    dark, light = _heatmap.png(np.zeros((1, 1)), (0, 59)), _heatmap.png(np.full((1, 1), 59.0), (0, 59))
+    dark, light = _heatmap_png.png(np.zeros((1, 1)), (0, 59)), _heatmap_png.png(np.full((1, 1), 59.0), (0, 59))
     assert dark != light
 
 

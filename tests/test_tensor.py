@@ -113,14 +113,14 @@ def test_ambiguous_truth_value():
     assert bool(nbt.tensor([1]))
 
 
-def test_eager_xla_ops_pass_plain_arrays_to_their_kernel(monkeypatch):
-    """The README's claim: an eager XLA op calls its jitted kernel with the tensors' arrays
+def test_eager_xla_ops_pass_plain_arrays_to_their_jitted_function(monkeypatch):
+    """The README's claim: an eager XLA op calls its jitted function with the tensors' arrays
     (types static), so jit's C++ dispatch runs no Python pytree callback per tensor."""
-    from numbat.backends import _kernels
+    from numbat.backends import _eager_jit
 
     calls = []
-    kernel = _kernels._kernel
-    monkeypatch.setattr(_kernels, "_kernel", lambda *args: calls.append(args) or kernel(*args))
+    jitted = _eager_jit._jitted
+    monkeypatch.setattr(_eager_jit, "_jitted", lambda *args: calls.append(args) or jitted(*args))
     a = nbt.tensor([1.0, 2.0], backend=nbt.XLABackend())
     result = nbt.add(a, a)
     (args,) = calls

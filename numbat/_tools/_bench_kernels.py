@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import re
 import time
 import typing
 
@@ -31,6 +30,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import numbat as nbt
+from numbat.xla import _hlo_text
 
 from . import _bench_timing
 from ._bench_programs import (
@@ -95,7 +95,6 @@ class Kernel:
 
 # Opcodes counted in both optimized HLO programs, and how they are headed in the table.
 COUNTED = {"fusion": "fus", "custom-call": "cc", "gather": "gat", "scatter": "sct", "sort": "sort", "while": "while"}
-_INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%[\w.\-]+ = (?:\(.*?\)|\S+) ([\w\-]+)\(", re.MULTILINE)
 
 
 def hlo_counts(text: str) -> dict:
@@ -105,7 +104,7 @@ def hlo_counts(text: str) -> dict:
     >>> hlo_counts("ENTRY %main {\\n  %g = f32[2]{0} gather(%a, %b)\\n  ROOT %f = (f32[1]{0}, s32[1]{0}) custom-call(%g)\\n}")
     {'fusion': 0, 'custom-call': 1, 'gather': 1, 'scatter': 0, 'sort': 0, 'while': 0}
     """
-    found = collections.Counter(_INSTRUCTION.findall(text))
+    found = collections.Counter(one.opcode for body in _hlo_text.computations(text).values() for one in body)
     return {opcode: found[opcode] for opcode in COUNTED}
 
 

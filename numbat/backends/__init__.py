@@ -1,7 +1,7 @@
 """Backends: where tensor data lives and ops run."""
 
 from .._tensor._tensor import Template as Template
-from ._abstract import AbstractBackend as AbstractBackend
+from ._contract import AbstractBackend as AbstractBackend
 from ._default import (
     backend_copy as backend_copy,
 )

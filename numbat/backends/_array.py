@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ._abstract import AbstractBackend
+from ._contract import AbstractBackend
 from ._families import (
     bitwise,
     complex,

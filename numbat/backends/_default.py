@@ -12,7 +12,7 @@ from .._core._errors import ArgumentError
 from .._core._scoped import scoped
 from .._runtime import _client
 from .._tensor._tensor import Template, Tensor, VectorizedData, array_of
-from ._abstract import AbstractBackend
+from ._contract import AbstractBackend
 from .xla_backend import XLABackend
 
 _global: AbstractBackend = XLABackend()

@@ -13,7 +13,7 @@ import numpy as np
 from .._runtime import _client
 from .._tensor import _tensor
 from .._tensor._tensor import Template, Tensor
-from . import _kernels
+from . import _eager_jit
 from ._array import ArrayBackend
 
 _NO_PARAMS: dict = {}  # never written to
@@ -71,10 +71,10 @@ class XLABackend(ArrayBackend):
         return Tensor(data, out.type, out.names, self)
 
     def execute(self, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
-        return _kernels.execute(self, op, out, inputs, params)
+        return _eager_jit.execute(self, op, out, inputs, params)
 
     def execute_binary(self, op: str, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        return _kernels.execute(self, op, out, (left, right), _NO_PARAMS)
+        return _eager_jit.execute(self, op, out, (left, right), _NO_PARAMS)
 
     def from_numpy(self, out: Template, array: np.ndarray) -> Tensor:
         return self._place(out, np.asarray(array, dtype=out.type.dtype))

@@ -18,7 +18,7 @@ from .._library._heatmap import Heatmap
 from .._ops.composite.vectorization import devectorize
 from .._tensor._expr import Expr
 from .._tensor._tensor import Tensor, _is_traced
-from . import _heatmap, _html, _svg
+from . import _heatmap_png, _html, _svg
 
 
 def tensor_bundle(tensor: Tensor, include=None, exclude=None) -> dict:
@@ -43,10 +43,10 @@ def heatmap_html(heatmap: Heatmap) -> str:
     if tensor.vectorized_axes:  # the pictures show every entry's slices, vectorized axes first
         tensor = devectorize(tensor)
     if tensor.rank >= 2:  # the slices as pictures, with the axis names on their edges
-        picture = _heatmap.figure(tensor)
+        picture = _heatmap_png.figure(tensor)
     else:
         row = np.atleast_2d(tensor.to_numpy().astype(np.float64))
-        picture = f"<img src='{_heatmap.data_uri(row)}' style='image-rendering:pixelated;min-width:120px'>"
+        picture = f"<img src='{_heatmap_png.data_uri(row)}' style='image-rendering:pixelated;min-width:120px'>"
     return f"<div class='numbat-heatmap'>{picture}<pre>{text}</pre></div>"
 
 

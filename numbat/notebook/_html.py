@@ -5,7 +5,7 @@ and the device. Small tensors (up to `TABLE_LIMIT` elements) show every value, a
 table for rank 1 and 2; larger ones show summary statistics computed where the data
 lives (`_stats`: only the statistics and the first `PREVIEW` values reach the host).
 Beside the numbers, every tensor of rank 2 or more has a picture of its 2-D slices
-(`_heatmap.figure`), whatever its size, with the axis names on its edges. Colors
+(`_heatmap_png.figure`), whatever its size, with the axis names on its edges. Colors
 are neutral greys with transparency, readable on light and dark themes.
 
 >>> markup = tensor_html(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]))
@@ -22,7 +22,7 @@ import numpy as np
 from .._core import _format
 from .._ops.composite.vectorization import devectorize
 from .._runtime import _client
-from ._heatmap import escape, figure
+from ._heatmap_png import escape, figure
 from ._stats import summary
 
 TABLE_LIMIT = 1000  # at most this many elements are shown in full
@@ -179,11 +179,11 @@ def _leading(data) -> np.ndarray:
     import jax
 
     with jax.enable_x64(True):
-        return np.asarray(_leading_kernel()(data))
+        return np.asarray(_jitted_leading()(data))
 
 
 @functools.cache
-def _leading_kernel():
+def _jitted_leading():
     """Jitted once (a new lambda per call would recompile)."""
     import jax
 

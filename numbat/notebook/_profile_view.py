@@ -45,7 +45,7 @@ def table_html(profile: _profile.Profile) -> str:
             f"background:#e6550d;opacity:0.7;margin-right:4px'></span>{100 * share:.1f}%"
         )
         rates = ("", "") if kernel is None else (f"{kernel.bandwidth / 1e9:.2f}", f"{kernel.flop_rate / 1e9:.2f}")
-        cells = [escape(name), escape(ops), _profile._time(seconds), bar]
+        cells = [escape(name), escape(ops), _profile.duration(seconds), bar]
         cells += [escape(read), escape(written), escape(flops), *rates, escape(bound)]
         styles = [_TD if column == 1 else _TD + _NOWRAP for column in range(len(cells))]  # the ops may wrap
         rows.append(
@@ -53,7 +53,7 @@ def table_html(profile: _profile.Profile) -> str:
         )
     head = "".join(f"<th style='{_TH}'>{escape(cell)}</th>" for cell in header)
     title = (
-        f"{escape(profile.function)} on {escape(profile.device)}: {_profile._time(profile.wall)} per call "
+        f"{escape(profile.function)} on {escape(profile.device)}: {_profile.duration(profile.wall)} per call "
         f"(middle {profile.kept} of {profile.runs} runs)"
     )
     peaks = f"peaks: {profile.peaks}; ridge at {profile.peaks.ridge:.1f} FLOPs/byte"
@@ -76,7 +76,9 @@ def graph_svg(profile: _profile.Profile) -> str:
     labels = {}
     for node, (kernels, share) in shares.items():
         more = f" +{len(kernels) - 1}" if len(kernels) > 1 else ""  # the longest kernel names the node
-        labels[node] = f"{kernels[0].name}{more} {_profile._time(sum(k.seconds for k in kernels))} {100 * share:.0f}%"
+        labels[node] = (
+            f"{kernels[0].name}{more} {_profile.duration(sum(k.seconds for k in kernels))} {100 * share:.0f}%"
+        )
     return _svg.expr_svg(profile.expr, kernels=labels, heat={node: share for node, (_, share) in shares.items()})
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from .._core import _format
 from .._core._errors import ArgumentError
 from .._ops import _dispatch
-from ._heatmap import escape
+from ._heatmap_png import escape
 
 MAX_CELLS = 400  # elements drawn in the grid, at most
 _COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948", "#9c755f")

@@ -1,6 +1,6 @@
 """Summary statistics of a tensor, computed where its data lives and in bounded memory.
 
-XLA tensors: one jitted kernel on the device, in the tensor's own type (integers and
+XLA tensors: one jitted function on the device, in the tensor's own type (integers and
 floats narrower than 32 bits are read as f32), so only a few scalars reach the host.
 NumPy tensors: min and max in the tensor's own type, sums with a float64 accumulator,
 `CHUNK` elements at a time where a temporary is needed, so the extra memory is a few
@@ -121,7 +121,7 @@ def _device(data, type_: Type) -> list[tuple[str, str]]:
 
     with jax.enable_x64(True):  # keeps s64/u64/f64/c128 data 64-bit, without JAX's narrowing warnings
         if type_.is_integer:
-            low, high, mean, std = (np.asarray(v) for v in _kernel("integer", type_.bits == 64)(data))
+            low, high, mean, std = (np.asarray(v) for v in _jitted_statistics("integer", type_.bits == 64)(data))
             return [
                 ("min", _format.number(low, type_)),
                 ("max", _format.number(high, type_)),
@@ -129,25 +129,25 @@ def _device(data, type_: Type) -> list[tuple[str, str]]:
                 ("std", _float(std)),
             ]
         wide = (type_.bits // 2 if type_.is_complex else type_.bits) == 64
-        values = [v.item() for v in _kernel("plain", wide)(data)]
+        values = [v.item() for v in _jitted_statistics("plain", wide)(data)]
         # The mean is the witness: a sum keeps every NaN and Inf, where XLA's CPU min and max
         # can lose a NaN (`backends/_families/reduction.keeping_nan`).
         if not all(math.isfinite(v) for v in values[:3]):
-            values = [v.item() for v in _kernel("masked", wide)(data)]
+            values = [v.item() for v in _jitted_statistics("masked", wide)(data)]
     low, high, mean, std, nans, infs, count = values
     return _float_rows(type_, int(count), low, high, mean, std, nans, infs)
 
 
 @functools.cache
-def _kernel(kind: str, wide64: bool):
-    """A jitted statistics kernel: `integer` (min, max, mean, std), `plain` (every value
+def _jitted_statistics(kind: str, wide64: bool):
+    """A jitted statistics function: `integer` (min, max, mean, std), `plain` (every value
     finite) or `masked` (finite values only, NaN and Inf counted)."""
     import jax
     import jax.numpy as jnp
 
     real = jnp.float64 if wide64 else jnp.float32
 
-    def kernel(data):
+    def statistics_of(data):
         if kind == "integer":
             wide = data.astype(real)
             mean = wide.mean()
@@ -164,4 +164,4 @@ def _kernel(kind: str, wide64: bool):
         low, high = jnp.where(finite, wide, jnp.inf).min(), jnp.where(finite, wide, -jnp.inf).max()
         return low, high, mean, std, jnp.isnan(wide).sum(), jnp.isinf(wide).sum(), count
 
-    return jax.jit(kernel)
+    return jax.jit(statistics_of)

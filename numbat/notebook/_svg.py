@@ -20,7 +20,7 @@ import html
 import itertools
 import re
 
-from ._heatmap import escape
+from ._heatmap_png import escape
 
 MAX_NODES = 150  # boxes drawn at most; the rest are summarized in the caption
 PER_ROW = 8  # boxes per row before a layer wraps

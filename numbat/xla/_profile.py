@@ -34,7 +34,7 @@ import jax
 from .. import _defn
 from .._core._errors import ArgumentError
 from .._tensor._tensor import Template, Tensor
-from . import _hlo_costs, _ir, _lowering, _peaks, _trace_events
+from . import _hlo_costs, _hlo_text, _lowering, _peaks, _trace_events
 
 DEFAULT_RUNS = 10
 OUTSIDE = "(runtime and dispatch)"
@@ -179,7 +179,7 @@ class Profile:
                     _count(kernel.flops),
                     self.bound(kernel),
                     (
-                        f"{_time(kernel.seconds)} {100 * self.share(kernel):.1f}% "
+                        f"{duration(kernel.seconds)} {100 * self.share(kernel):.1f}% "
                         f"{kernel.bandwidth / 1e9:.1f} GB/s {kernel.flop_rate / 1e9:.1f} GFLOP/s"
                     ),
                 )
@@ -195,7 +195,7 @@ class Profile:
         lines = [
             (
                 f"numbat.Profile<{self.function} on {self.device}, middle {self.kept} of {self.runs} runs: "
-                f"{_time(self.wall)} per call"
+                f"{duration(self.wall)} per call"
             )
         ]
         for row in rows:
@@ -225,14 +225,19 @@ def _ops(names: tuple[str, ...]) -> str:
     return ", ".join(shown) or "-"
 
 
-def _time(seconds: float) -> str:
+def duration(seconds: float) -> str:
+    """A time as the profile prints it.
+
+    >>> duration(0.00042), duration(0.25), duration(3.0)
+    ('420.0 µs', '250.00 ms', '3.00 s')
+    """
     if abs(seconds) < 1e-3:
         return f"{seconds * 1e6:.1f} µs"
     return f"{seconds * 1e3:.2f} ms" if abs(seconds) < 1 else f"{seconds:.2f} s"
 
 
 def _share(seconds: float, wall: float) -> str:
-    return f"{_time(seconds)} {100 * seconds / wall if wall > 0 else 0:.1f}%"
+    return f"{duration(seconds)} {100 * seconds / wall if wall > 0 else 0:.1f}%"
 
 
 def _bytes(count: float) -> str:
@@ -286,7 +291,7 @@ def profile(fun, args, runs: int = DEFAULT_RUNS, peaks: _peaks.Peaks | None = No
     first = jax.block_until_ready(call())  # warm: compiled, and finished before the trace starts
     device = _device_of(first)
     walls, events = _trace_events.trace(call, runs, program.module)
-    profile = _assemble(name, program, text, walls, events, runs, device, peaks or _peaks.peaks(device), expr)
+    profile = _assemble(name, program, walls, events, runs, device, peaks or _peaks.peaks(device), expr)
     numbat = None if sharded is not None else _numbat_python(target, args, runs)
     return dataclasses.replace(profile, numbat=numbat)
 
@@ -334,8 +339,7 @@ def middle(walls: list[float]) -> list[int]:
     return ranked[quarter : len(walls) - quarter] if len(walls) >= 4 else ranked
 
 
-def _assemble(name, program, text, walls, events, runs, device, peaks, expr) -> Profile:
-    computations = _ir._computations(text)
+def _assemble(name, program, walls, events, runs, device, peaks, expr) -> Profile:
     devices = sorted({key[1] for key, *_ in events})
     run_of = _trace_events.runs_of(events, runs, name)
     per_run: dict[tuple, list[float]] = {}  # (kernel, device) -> seconds in each run
@@ -347,19 +351,13 @@ def _assemble(name, program, text, walls, events, runs, device, peaks, expr) -> 
         executions.setdefault((op, dev), [0] * runs)[index] += 1
     kept = middle(walls)
     mean = lambda values: statistics.fmean(values[i] for i in kept)
-    lines = {}
-    for body in computations.values():
-        for line in body:
-            found = _hlo_costs._parse(line)
-            if found is not None:
-                lines[found.name] = line
     kernels, iterations = [], {}
     for dev in devices:
         for cost in program.kernels:
             inner = [n for n, owner in program.nested.items() if owner == cost.name and (n, dev) in per_run]
-            rows = [_row(program.inner[n], (n, dev), per_run, executions, mean, lines, computations, cost.name, dev)
+            rows = [_row(program.inner[n], (n, dev), per_run, executions, mean, program, cost.name, dev)
                     for n in inner]  # fmt: skip
-            row = _row(cost, (cost.name, dev), per_run, executions, mean, lines, computations, "", dev)
+            row = _row(cost, (cost.name, dev), per_run, executions, mean, program, "", dev)
             if rows:
                 read = sum(r.bytes_read for r in rows)
                 written = sum(r.bytes_written for r in rows)
@@ -382,8 +380,8 @@ def _assemble(name, program, text, walls, events, runs, device, peaks, expr) -> 
     )  # fmt: skip
 
 
-def _row(cost, key, per_run, executions, mean, lines, computations, inside, device) -> KernelTime:
-    ops, nodes = _ir.kernel_ops(computations, lines.get(cost.name, ""))
+def _row(cost, key, per_run, executions, mean, program, inside, device) -> KernelTime:
+    ops, nodes = _hlo_text.kernel_ops(program.computations, program.by_name.get(cost.name))
     times = per_run.get(key)
     count = mean(executions[key]) if key in executions else 0
     scale = max(count, 0 if inside else 1)  # an entry kernel that left no event still ran once

@@ -1,10 +1,9 @@
-"""The backend interface and its array implementation, one module per op family.
+"""The array implementation of the backend contract, one module per op family.
 
-Each family module holds `Interface` (the abstract methods a backend must
-implement for that family; every method takes the output template `out`
-first) and `Array` (the implementation over `self.xp`, NumPy or jax.numpy,
-shared by `NumPyBackend` and `XLABackend`). `AbstractBackend` and
-`ArrayBackend` combine the families.
+Each family module holds `Array`: its family's methods of the contract
+(`backends/_contract.py`, where every method is declared with its signature)
+implemented over `self.xp`, NumPy or jax.numpy, and shared by `NumPyBackend`
+and `XLABackend`. `ArrayBackend` (`backends/_array.py`) combines the families.
 
 The families are the front-end's (`numbat/_ops/primitive/<family>.py` calls the ops
 of `<family>.py` here), each with one rule, in its module's docstring: creation,

@@ -1,8 +1,8 @@
 """The table machinery of the element-wise families (elementwise, math, bitwise, complex).
 
 Those ops differ only in the function applied, so each family module writes a table of
-them, and `fill` makes every name an abstract method of the family's `Interface`
-(`op(out, tensor)` or `op(out, left, right)`) and a method of its `Array`. A table entry is
+them, and `fill` makes every name a method of its `Array` (`op(out, tensor)` or
+`op(out, left, right)`, as the backend contract, `backends/_contract.py`, declares it). A table entry is
 a function of `(xp, *arrays)`, written once for NumPy and jax.numpy alike; the few
 functions NumPy lacks (erf, erf_inv) are computed with JAX's host implementation there
 (`host`).
@@ -22,8 +22,6 @@ real data stays on NumPy.
 """
 
 from __future__ import annotations
-
-import abc
 
 import jax
 import jax.numpy as jnp
@@ -147,15 +145,8 @@ def _compare_method(name, fun):
     return method
 
 
-def _abstract(name):
-    def method(self, out, *tensors): ...
-
-    method.__name__ = name
-    return abc.abstractmethod(method)
-
-
-def fill(interface: type, array: type, unary=None, own_type=None, binary=None, compare=None) -> None:
-    """Makes every name in the tables an abstract method of `interface` and a method of `array`."""
+def fill(array: type, unary=None, own_type=None, binary=None, compare=None) -> None:
+    """Makes every name in the tables a method of `array`."""
     for table, make in (
         (unary, _unary_method),
         (own_type, _own_type_method),
@@ -163,7 +154,4 @@ def fill(interface: type, array: type, unary=None, own_type=None, binary=None, c
         (compare, _compare_method),
     ):
         for name, fun in (table or {}).items():
-            setattr(interface, name, _abstract(name))
             setattr(array, name, make(name, fun))
-    abc.update_abstractmethods(interface)
-    abc.update_abstractmethods(array)

@@ -1,6 +1,6 @@
 """Ops on the bits of integers and on truth values: bitwise and/or/xor/not, the shifts,
-population_count, count_leading_zeros, and the logical ops. `Interface` is what a backend
-implements; `Array` implements it over `self.xp`.
+population_count, count_leading_zeros, and the logical ops. `Array` implements the family's
+methods of the backend contract (`backends/_contract.py`) over `self.xp`.
 
 The family's rule, by value domain: an op reads its operands as bits or as truth values
 (non-zero is true), whatever their number of operands. All are table entries, filled in
@@ -9,7 +9,6 @@ by `_tables.fill`.
 
 from __future__ import annotations
 
-import abc
 import typing
 
 import jax
@@ -76,12 +75,8 @@ COMPARE: dict[str, typing.Callable] = {
 }
 
 
-class Interface(abc.ABC):
-    """Bitwise and logical ops: one abstract method per name in the tables."""
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     pass
 
 
-_tables.fill(Interface, Array, unary=UNARY, own_type=UNARY_OWN_TYPE, binary=BINARY, compare=COMPARE)
+_tables.fill(Array, unary=UNARY, own_type=UNARY_OWN_TYPE, binary=BINARY, compare=COMPARE)

@@ -1,5 +1,6 @@
 """Complex numbers: complex (from real and imaginary parts), real, imag, conjugate and
-phase. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+phase. `Array` implements the family's methods of the backend contract
+(`backends/_contract.py`) over `self.xp`.
 
 The family's rule, by value domain: an op builds a complex number or takes one apart. All
 are table entries, filled in by `_tables.fill` (`phase` computes XLA's answers for complex
@@ -8,7 +9,6 @@ Inf and NaN on NumPy too: `_tables.complex_as_xla`).
 
 from __future__ import annotations
 
-import abc
 import typing
 
 import jax
@@ -57,12 +57,8 @@ COMPARE: dict[str, typing.Callable] = {
 }
 
 
-class Interface(abc.ABC):
-    """Complex-number ops: one abstract method per name in the tables."""
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     pass
 
 
-_tables.fill(Interface, Array, unary=UNARY, own_type=UNARY_OWN_TYPE, compare=COMPARE)
+_tables.fill(Array, unary=UNARY, own_type=UNARY_OWN_TYPE, compare=COMPARE)

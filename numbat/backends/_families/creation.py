@@ -1,4 +1,5 @@
-"""Creating tensors and converting types. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+"""Creating tensors and converting types. `Array` implements the family's methods of the
+backend contract (`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op makes a tensor from a shape or a value (iota, eye, broadcast), or gives
 one tensor's elements another type (as_type, bitcast).
@@ -6,38 +7,16 @@ one tensor's elements another type (as_type, bitcast).
 
 from __future__ import annotations
 
-import abc
 import functools
 import math
 
 import jax
 import numpy as np
 
-from ..._tensor._tensor import Template, Tensor
 from ._base import ArrayBase
 
 
-class Interface(abc.ABC):
-    """Creating tensors and converting types."""
-
-    @abc.abstractmethod
-    def iota(self, out: Template, axis: int | None) -> Tensor: ...
-
-    @abc.abstractmethod
-    def eye(self, out: Template) -> Tensor: ...
-
-    @abc.abstractmethod
-    def as_type(self, out: Template, tensor: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def broadcast(self, out: Template, tensor: Tensor, axes: tuple) -> Tensor: ...
-
-    @abc.abstractmethod
-    def bitcast(self, out: Template, tensor: Tensor) -> Tensor:
-        """The same bits read as `out`'s type (of the same bit width)."""
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     def iota(self, out, axis):
         if axis is None:
             data = self.xp.reshape(self.xp.arange(math.prod(out.shape)).astype(out.type.dtype), out.shape)

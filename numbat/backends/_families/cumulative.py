@@ -1,5 +1,6 @@
-"""Cumulative ops: running sums, products, minima and maxima along an axis. `Interface`
-is what a backend implements; `Array` implements it over `self.xp`.
+"""Cumulative ops: running sums, products, minima and maxima along an axis. `Array`
+implements the family's methods of the backend contract (`backends/_contract.py`) over
+`self.xp`.
 
 The family's rule: an op's element `i` along the axis combines the elements up to `i`
 (from the end with `reverse`); the output has the input's shape.
@@ -7,24 +8,13 @@ The family's rule: an op's element `i` along the axis combines the elements up t
 
 from __future__ import annotations
 
-import abc
-
 import jax
 import numpy as np
 
-from ..._tensor._tensor import Template, Tensor
 from ._base import ArrayBase
 
 
-class Interface(abc.ABC):
-    """Cumulative ops."""
-
-    @abc.abstractmethod
-    def cumulative(self, out: Template, tensor: Tensor, kind: str, axis: int, reverse: bool) -> Tensor:
-        """A running sum, product, min or max (`kind`) along `axis`."""
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     def cumulative(self, out, tensor, kind, axis, reverse):
         xp, data = self.xp, self._as(tensor, out)
         if reverse:

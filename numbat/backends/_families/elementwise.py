@@ -1,6 +1,6 @@
 """Element-wise ops over two or more broadcast tensors: arithmetic, comparisons, atan2,
-min/max, quotient/remainder, select and clip. `Interface` is what a backend implements;
-`Array` implements it over `self.xp`.
+min/max, quotient/remainder, select and clip. `Array` implements the family's methods of the
+backend contract (`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op combines two or more tensors of one broadcast shape element by
 element (functions of one tensor are `math`; the bitwise and logical ops are `bitwise`,
@@ -11,13 +11,11 @@ output's type) and `COMPARE` (in the operands' merged type) tables, filled in by
 
 from __future__ import annotations
 
-import abc
 import typing
 
 import jax
 import numpy as np
 
-from ..._tensor._tensor import Template, Tensor
 from . import _tables
 from ._base import ArrayBase
 from ._tables import as_zero, complex_as_xla, lax_binary, truthy
@@ -111,17 +109,7 @@ def numpy_functions() -> dict:
     return {name: fun.numpy for name, fun in BINARY.items() if getattr(fun, "numpy", None) is not None}
 
 
-class Interface(abc.ABC):
-    """Element-wise ops: one abstract method per name in the tables, plus these."""
-
-    @abc.abstractmethod
-    def select(self, out: Template, pred: Tensor, on_true: Tensor, on_false: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def clip(self, out: Template, tensor: Tensor, low: Tensor, high: Tensor) -> Tensor: ...
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     def select(self, out, pred, on_true, on_false):
         xp = self.xp
         return self._wrap(out, xp.where(truthy(xp.asarray(pred.data)), self._as(on_true, out), self._as(on_false, out)))
@@ -151,4 +139,4 @@ _clip.defjvps(
     lambda tangent, ans, data, low, high: _masked(high < data, tangent, ans),
 )
 
-_tables.fill(Interface, Array, binary=BINARY, compare=COMPARE)
+_tables.fill(Array, binary=BINARY, compare=COMPARE)

@@ -1,31 +1,19 @@
-"""Fast Fourier transforms. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+"""Fast Fourier transforms. `Array` implements the family's methods of the backend contract
+(`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op is a discrete Fourier transform (or its inverse) over some axes.
 """
 
 from __future__ import annotations
 
-import abc
-
 import jax
 import numpy as np
 
-from ..._tensor._tensor import Template, Tensor
 from .._cast import cast
 from ._base import ArrayBase
 
 
-class Interface(abc.ABC):
-    """Fast Fourier transforms."""
-
-    @abc.abstractmethod
-    def fft(self, out: Template, tensor: Tensor, kind: str, lengths: tuple, axes: tuple, eps: float) -> Tensor:
-        """Transform `kind` (fft, ifft, rfft, irfft) over `axes`, with `lengths` points each,
-        the last axis first; after each axis, real and imaginary parts with |x| <= `eps`
-        become 0 (Nx's clean-up)."""
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     def fft(self, out, tensor, kind, lengths, axes, eps):
         xp = self.xp
         data = xp.asarray(tensor.data)

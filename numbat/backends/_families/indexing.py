@@ -1,4 +1,5 @@
-"""Indexing and slicing. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+"""Indexing and slicing. `Array` implements the family's methods of the backend contract
+(`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op chooses or updates elements by their index (slices, take,
 gather, indexed updates).
@@ -6,45 +7,13 @@ gather, indexed updates).
 
 from __future__ import annotations
 
-import abc
-
 import jax
 import numpy as np
 
-from ..._tensor._tensor import Template, Tensor
 from ._base import ArrayBase
 
 
-class Interface(abc.ABC):
-    """Indexing and slicing."""
-
-    @abc.abstractmethod
-    def getitem(self, out: Template, tensor: Tensor, index: tuple) -> Tensor: ...
-
-    @abc.abstractmethod
-    def slice(self, out: Template, tensor: Tensor, *starts: Tensor, lengths: tuple, strides: tuple) -> Tensor:
-        """`lengths` elements from `starts` (scalar tensors, clamped so the slice fits) with `strides`."""
-
-    @abc.abstractmethod
-    def put_slice(self, out: Template, tensor: Tensor, update: Tensor, *starts: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def take(self, out: Template, tensor: Tensor, indices: Tensor, axis: int) -> Tensor: ...
-
-    @abc.abstractmethod
-    def take_along_axis(self, out: Template, tensor: Tensor, indices: Tensor, axis: int) -> Tensor: ...
-
-    @abc.abstractmethod
-    def gather(self, out: Template, tensor: Tensor, indices: Tensor, axes: tuple) -> Tensor: ...
-
-    @abc.abstractmethod
-    def indexed(
-        self, out: Template, tensor: Tensor, indices: Tensor, updates: Tensor, axes: tuple, mode: str
-    ) -> Tensor:
-        """Adds (`mode="add"`) or writes (`"put"`) `updates` at `indices` along `axes`."""
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     def getitem(self, out, tensor, index):
         return self._wrap(out, self.xp.asarray(tensor.data)[index])
 

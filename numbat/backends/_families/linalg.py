@@ -1,5 +1,5 @@
-"""Linear algebra (Nx.LinAlg, nbt.linalg): decompose and solve. `Interface` is what a backend
-implements; `Array` implements it over `self.xp`.
+"""Linear algebra (Nx.LinAlg, nbt.linalg): decompose and solve. `Array` implements the
+family's methods of the backend contract (`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op is one of Nx.LinAlg's matrix algorithms (a decomposition, or a
 solve), over the last two axes (dot, dot_general and conv are `products`).
@@ -15,7 +15,6 @@ Nx's own loop (`_linalg_cholesky`: a zero pivot gives a zero column, not NaN).
 
 from __future__ import annotations
 
-import abc
 import functools
 
 import jax
@@ -23,23 +22,9 @@ import jax.numpy as jnp
 import jax.scipy.linalg
 import numpy as np
 
-from ..._tensor._tensor import Template, Tensor
 from .._cast import cast
 from . import _linalg_cholesky, _linalg_eigh_svd, _linalg_qr
 from ._base import ArrayBase
-
-
-class Interface(abc.ABC):
-    """Linear algebra (nbt.linalg)."""
-
-    @abc.abstractmethod
-    def decompose(self, out: Template, tensor: Tensor, kind: str, part: int, options: tuple) -> Tensor:
-        """Result `part` of decomposition `kind` (cholesky, qr, svd, eigh, lu, invert,
-        determinant, pinv, matrix_rank, norm) of `tensor`; `options` as (name, value) pairs."""
-
-    @abc.abstractmethod
-    def solve(self, out: Template, a: Tensor, b: Tensor, kind: str, options: tuple) -> Tensor:
-        """Solves `a x = b` (`kind`: solve or triangular_solve)."""
 
 
 @jax.custom_vjp
@@ -259,7 +244,7 @@ def _solve(a, b):
     return x[..., 0] if vector else x
 
 
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     def decompose(self, out, tensor, kind, part, options):
         xp, options = self.xp, dict(options)
         a = cast(xp, xp.asarray(tensor.data), _lapack_dtype(np.dtype(options.pop("compute", out.type.dtype))))

@@ -1,7 +1,7 @@
 """Functions of one tensor, element by element: negate, abs, sign, rounding, exp and log,
 the trigonometric and hyperbolic functions, sqrt, cbrt, erf and its kin, is_nan,
-is_infinity, and stop_grad (the identity for values). `Interface` is what a backend
-implements; `Array` implements it over `self.xp`.
+is_infinity, and stop_grad (the identity for values). `Array` implements the family's
+methods of the backend contract (`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op takes one tensor and computes each element from that element
 alone (the bitwise functions of one tensor are `bitwise`, the complex parts `complex`).
@@ -11,14 +11,12 @@ input's) tables, filled in by `_tables.fill`, plus `stop_grad`.
 
 from __future__ import annotations
 
-import abc
 import typing
 
 import jax
 import jax.scipy.special as jsp
 import numpy as np
 
-from ..._tensor._tensor import Template, Tensor
 from . import _tables
 from ._base import ArrayBase
 from ._tables import as_zero, complex_as_xla, host, lax_unary
@@ -157,17 +155,10 @@ for _name in COMPLEX_AS_XLA:
 UNARY["cbrt"] = _subnormals_as_zero(UNARY["cbrt"])
 
 
-class Interface(abc.ABC):
-    """Functions of one tensor: one abstract method per name in the tables, plus `stop_grad`."""
-
-    @abc.abstractmethod
-    def stop_grad(self, out: Template, tensor: Tensor) -> Tensor: ...
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     def stop_grad(self, out, tensor):
         data = self._as(tensor, out)
         return self._wrap(out, data if isinstance(data, np.ndarray) else jax.lax.stop_gradient(data))
 
 
-_tables.fill(Interface, Array, unary=UNARY, own_type=UNARY_OWN_TYPE)
+_tables.fill(Array, unary=UNARY, own_type=UNARY_OWN_TYPE)

@@ -1,5 +1,5 @@
-"""Products of two tensors: dot, dot_general and conv. `Interface` is what a backend
-implements; `Array` implements it over `self.xp`.
+"""Products of two tensors: dot, dot_general and conv. `Array` implements the family's
+methods of the backend contract (`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op sums products of elements of two tensors over contracted axes
 (a convolution over its kernel's windows); its output's shape comes from both operands'
@@ -8,41 +8,13 @@ shapes, not from broadcasting them.
 
 from __future__ import annotations
 
-import abc
-
 import jax
 import numpy as np
 
-from ..._tensor._tensor import Template, Tensor
 from ._base import ArrayBase
 
 
-class Interface(abc.ABC):
-    """Products of two tensors: dot, dot_general and conv."""
-
-    @abc.abstractmethod
-    def dot(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def dot_general(self, out: Template, left: Tensor, right: Tensor, contract: tuple, batch: tuple) -> Tensor:
-        """Contracts `contract` = (left axes, right axes) with batch axes `batch` = (left, right)."""
-
-    @abc.abstractmethod
-    def conv(
-        self,
-        out: Template,
-        tensor: Tensor,
-        kernel: Tensor,
-        strides: tuple,
-        padding: tuple,
-        input_dilation: tuple,
-        kernel_dilation: tuple,
-        feature_groups: int,
-        batch_groups: int,
-    ) -> Tensor: ...
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     def dot(self, out, left, right):
         return self._binary(out, left, right, self.xp.dot)
 

@@ -1,11 +1,10 @@
-"""Reductions over axes. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+"""Reductions over axes. `Array` implements the family's methods of the backend contract
+(`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op combines the elements along some axes into one element each.
 """
 
 from __future__ import annotations
-
-import abc
 
 import jax
 import jax.numpy as jnp
@@ -19,42 +18,7 @@ from ._base import ArrayBase
 from ._tables import on_host
 
 
-class Interface(abc.ABC):
-    """Reductions over axes."""
-
-    @abc.abstractmethod
-    def sum(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
-
-    @abc.abstractmethod
-    def reduce_max(
-        self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool, for_shift: bool = False
-    ) -> Tensor:
-        """The max over `axes`; with `for_shift` (`shift_max`), a group holding a NaN may get any value."""
-
-    @abc.abstractmethod
-    def reduce_min(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
-
-    @abc.abstractmethod
-    def argmax(self, out: Template, tensor: Tensor, axis: int | None, keep_axis: bool, tie_break: str) -> Tensor: ...
-
-    @abc.abstractmethod
-    def argmin(self, out: Template, tensor: Tensor, axis: int | None, keep_axis: bool, tie_break: str) -> Tensor: ...
-
-    @abc.abstractmethod
-    def product(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
-
-    @abc.abstractmethod
-    def all(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
-
-    @abc.abstractmethod
-    def any(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
-
-    @abc.abstractmethod
-    def reduce(self, out: Template, tensor: Tensor, acc: Tensor, fun, axes: tuple, keep_axes: bool) -> Tensor:
-        """Reduces `axes` with `fun(a, b)` (numbat tensors in, a tensor out), starting from the scalar `acc`."""
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     def sum(self, out, tensor, axes, keep_axes):
         data = self.xp.sum(self._as(tensor, out), axis=axes, keepdims=keep_axes)
         return self._wrap(out, data)

@@ -1,4 +1,5 @@
-"""Shape ops. `Interface` is what a backend implements; `Array` implements it over `self.xp`.
+"""Shape ops. `Array` implements the family's methods of the backend contract
+(`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op gives the same elements in another shape or order (reshape,
 transpose, pad, concatenate, reverse).
@@ -6,36 +7,13 @@ transpose, pad, concatenate, reverse).
 
 from __future__ import annotations
 
-import abc
-
 import jax
 import numpy as np
 
-from ..._tensor._tensor import Template, Tensor
 from ._base import ArrayBase
 
 
-class Interface(abc.ABC):
-    """Shape ops."""
-
-    @abc.abstractmethod
-    def reshape(self, out: Template, tensor: Tensor) -> Tensor: ...
-
-    @abc.abstractmethod
-    def transpose(self, out: Template, tensor: Tensor, axes: tuple) -> Tensor: ...
-
-    @abc.abstractmethod
-    def pad(self, out: Template, tensor: Tensor, value: Tensor, config: tuple) -> Tensor:
-        """Pads with `value`: `config` holds (low, high, interior) per axis; negative trims."""
-
-    @abc.abstractmethod
-    def concatenate(self, out: Template, *tensors: Tensor, axis: int) -> Tensor: ...
-
-    @abc.abstractmethod
-    def reverse(self, out: Template, tensor: Tensor, axes: tuple) -> Tensor: ...
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     def reshape(self, out, tensor):
         return self._wrap(out, self.xp.reshape(self.xp.asarray(tensor.data), out.shape))
 

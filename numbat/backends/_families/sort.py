@@ -1,5 +1,5 @@
-"""Sorting: sort, argsort and top_k. `Interface` is what a backend implements; `Array`
-implements it over `self.xp`.
+"""Sorting: sort, argsort and top_k. `Array` implements the family's methods of the backend
+contract (`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op orders the elements along an axis, in Nx's order (below), and
 gives the ordered values, their indices, or the first `k` of them.
@@ -7,35 +7,16 @@ gives the ordered values, their indices, or the first `k` of them.
 
 from __future__ import annotations
 
-import abc
 import functools
 
 import jax
 import numpy as np
 
-from ..._tensor._tensor import Template, Tensor
 from ._base import ArrayBase
 from .reduction import may_hold_nan
 
 
-class Interface(abc.ABC):
-    """Sorting: sort, argsort and top_k."""
-
-    @abc.abstractmethod
-    def sort(self, out: Template, tensor: Tensor, axis: int, descending: bool) -> Tensor:
-        """Sorts along `axis`, stably (equal elements keep their order in either direction)."""
-
-    @abc.abstractmethod
-    def argsort(self, out: Template, tensor: Tensor, axis: int, descending: bool) -> Tensor:
-        """The indices that sort along `axis`, stably (as `sort`)."""
-
-    @abc.abstractmethod
-    def top_k(self, out: Template, tensor: Tensor, k: int, part: int) -> Tensor:
-        """The `k` largest elements along the last axis in `argsort`'s descending order:
-        their values (`part` 0) or their indices (`part` 1)."""
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     # Nx's order: NaN sorts above everything (last ascending, first descending), -0.0
     # equals 0.0, and equal elements keep their order either way. XLA's sort comparator
     # (lax.sort's, as jnp.sort uses) is that order ascending; descending is the ascending

@@ -1,5 +1,6 @@
-"""Window ops: window (sum, product, max, min), window_reduce and window_scatter.
-`Interface` is what a backend implements; `Array` implements it over `self.xp`.
+"""Window ops: window (sum, product, max, min), window_reduce and window_scatter. `Array`
+implements the family's methods of the backend contract (`backends/_contract.py`) over
+`self.xp`.
 
 The family's rule: an op reduces each window of a tensor (a box of given shape, strides,
 padding and dilations) to one element, or scatters one value per window back.
@@ -7,56 +8,14 @@ padding and dilations) to one element, or scatters one value per window back.
 
 from __future__ import annotations
 
-import abc
-
 import jax
 import numpy as np
 
-from ..._tensor._tensor import Template, Tensor
 from ._base import ArrayBase
 from .reduction import extreme, keeping_nan, user_combiner
 
 
-class Interface(abc.ABC):
-    """Window ops."""
-
-    @abc.abstractmethod
-    def window(
-        self, out: Template, tensor: Tensor, kind: str, window: tuple, strides: tuple, padding: tuple, dilations: tuple
-    ) -> Tensor:
-        """Reduces each window (sum, product, max or min): `padding` is a (low, high) pair per axis."""
-
-    @abc.abstractmethod
-    def window_reduce(
-        self,
-        out: Template,
-        tensor: Tensor,
-        acc: Tensor,
-        fun,
-        window: tuple,
-        strides: tuple,
-        padding: tuple,
-        dilations: tuple,
-    ) -> Tensor:
-        """Reduces each window with `fun(a, b)` (numbat tensors in, a tensor out), from the scalar `acc`."""
-
-    @abc.abstractmethod
-    def window_scatter(
-        self,
-        out: Template,
-        tensor: Tensor,
-        source: Tensor,
-        init: Tensor,
-        kind: str,
-        window: tuple,
-        strides: tuple,
-        padding: tuple,
-    ) -> Tensor:
-        """Adds each `source` value at the largest (`kind` "max") or smallest ("min") element of its
-        window, the last of equals as in Nx, onto a tensor full of `init`. Padding never wins."""
-
-
-class Array(ArrayBase, Interface):
+class Array(ArrayBase):
     def window(self, out, tensor, kind, window, strides, padding, dilations):
         xp, data = self.xp, self._as(tensor, out)
         if kind in ("sum", "product"):

@@ -1,4 +1,4 @@
-"""Eager XLA ops as cached `jax.jit` kernels.
+"""Eager XLA ops through `jax.jit`: one cached jitted function per op signature.
 
 An eager op on the XLA backend runs its backend method (written over `jax.numpy`)
 under `jax.jit`, with the op, the output template and the params as static
@@ -24,13 +24,13 @@ from . import _subbyte
 
 
 @functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4))
-def _kernel(backend, op: str, out: Template, params: tuple, types: tuple, *datas):
+def _jitted(backend, op: str, out: Template, params: tuple, types: tuple, *datas):
     """`backend.<op>` over arrays: the inputs' types come in as static `types` (a backend
     reads its inputs' types, never their names), so jit's C++ dispatch takes plain arrays,
     with no Python pytree callback per tensor; a result of the output template comes
     back as its array alone, in a list."""
     inputs = [Tensor(data, type_, (None,) * data.ndim, backend) for data, type_ in zip(datas, types)]
-    if _subbyte.involved(out, inputs):  # checked while tracing only: jit caches the kernel
+    if _subbyte.involved(out, inputs):  # checked while tracing only: jit caches the function
         result = _subbyte.call(backend, op, out, inputs, dict(params))
     else:
         result = getattr(backend, op)(out, *inputs, **dict(params))
@@ -40,7 +40,7 @@ def _kernel(backend, op: str, out: Template, params: tuple, types: tuple, *datas
 
 
 def execute(backend, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
-    """Runs `backend.<op>` through the jitted kernel for its signature."""
+    """Runs `backend.<op>` through the jitted function for its signature."""
     if params:
         params_key = tuple(params.items())
         try:
@@ -64,9 +64,9 @@ def execute(backend, op: str, out: Template, inputs: tuple, params: dict) -> Ten
     try:
         if wide:
             with jax.enable_x64(True):
-                result = _kernel(backend, op, out, params_key, types, *datas)
+                result = _jitted(backend, op, out, params_key, types, *datas)
         else:
-            result = _kernel(backend, op, out, params_key, types, *datas)
+            result = _jitted(backend, op, out, params_key, types, *datas)
     except Exception:
         for tensor in inputs:  # a freed input: say so (checked only when the call failed)
             _check_concrete(tensor, f"compute {op} with")

@@ -1,6 +1,6 @@
 """Heatmap pictures of a tensor's 2-D slices as self-contained PNGs (no matplotlib
 needed). A slice larger than `MAX_SIDE` pixels a side is averaged down where its data
-lives (one jitted kernel on an XLA device; bands of bounded size on the host); the
+lives (one jitted function on an XLA device; bands of bounded size on the host); the
 values are colored with a viridis-like ramp and written with zlib. `figure` wraps the
 pictures in HTML with the axis names on their edges and the value range as a legend.
 
@@ -57,7 +57,7 @@ def downsample(data, max_side: int = MAX_SIDE) -> np.ndarray:
         import jax
 
         with jax.enable_x64(True):
-            return np.asarray(_device_kernel(fy, fx)(data), dtype=np.float64)
+            return np.asarray(_pooled_on_device(fy, fx)(data), dtype=np.float64)
     out_rows, out_cols = rows // fy, cols // fx
     out = np.empty((out_rows, out_cols))
     step = max(1, CHUNK // (fy * fx))  # output columns per block
@@ -72,18 +72,18 @@ def downsample(data, max_side: int = MAX_SIDE) -> np.ndarray:
 
 
 @functools.cache
-def _device_kernel(fy: int, fx: int):
+def _pooled_on_device(fy: int, fx: int):
     import jax
     import jax.numpy as jnp
 
-    def kernel(data):
+    def pool(data):
         real = jnp.abs(data) if jnp.iscomplexobj(data) else data
         wide = real.astype(jnp.float64 if real.dtype.itemsize == 8 else jnp.float32)
         # a windowed sum reads the blocks in place (a slice to a multiple of the block would be a copy)
         total = jax.lax.reduce_window(wide, jnp.zeros((), wide.dtype), jax.lax.add, (fy, fx), (fy, fx), "VALID")
         return total / (fy * fx)
 
-    return jax.jit(kernel)
+    return jax.jit(pool)
 
 
 def png(values: np.ndarray, value_range: tuple[float, float] | None = None) -> bytes:

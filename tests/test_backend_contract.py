@@ -1,0 +1,84 @@
+"""The backend contract (`numbat/backends/_contract.py`) is what both backends implement:
+exactly its methods, with its signatures, and nothing public besides."""
+
+import inspect
+
+import pytest
+
+import numbat as nbt
+from numbat.backends import _contract
+
+CONTRACT = _contract.AbstractBackend
+BACKENDS = [nbt.NumPyBackend, nbt.XLABackend]
+
+
+def _methods(cls) -> dict:
+    """The public functions `cls` defines or inherits (not from `object`), by name."""
+    found = {}
+    for klass in reversed(cls.__mro__[:-1]):  # object last in the MRO: left out
+        for name, value in vars(klass).items():
+            if not name.startswith("_") and inspect.isfunction(value):
+                found[name] = value
+    return found
+
+
+def _shape(fun) -> list:
+    """A signature without annotations: each parameter's name, kind and default."""
+    return [(p.name, p.kind, p.default) for p in inspect.signature(fun).parameters.values()]
+
+
+def test_the_contract_declares_every_method_abstract_and_documented():
+    declared = {name for name, value in vars(CONTRACT).items() if inspect.isfunction(value)}
+    assert declared == set(CONTRACT.__abstractmethods__)
+    assert len(declared) == 115
+    undocumented = [name for name in declared if not (vars(CONTRACT)[name].__doc__ or "").strip()]
+    assert undocumented == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
+def test_a_backend_implements_exactly_the_contract(backend):
+    assert not inspect.isabstract(backend)
+    methods = _methods(backend)
+    assert set(methods) - set(_methods(CONTRACT)) == set()  # nothing public beyond the contract
+    assert all(methods[name] is not vars(CONTRACT)[name] for name in methods)  # each one implemented
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
+def test_a_backend_method_takes_the_contracts_arguments(backend):
+    methods = _methods(backend)
+    differ = {name: (_shape(fun), _shape(methods[name])) for name, fun in _methods(CONTRACT).items()}
+    assert {name: pair for name, pair in differ.items() if pair[0] != pair[1]} == {}
+
+
+def test_a_method_outside_the_contract_is_refused():
+    class Extra(nbt.NumPyBackend.__mro__[1]):  # ArrayBackend with placement and one extra op
+        _wrap = _place = execute = execute_binary = from_numpy = to_numpy = describe = None
+
+        def exp3(self, out, tensor): ...
+
+    assert set(_methods(Extra)) - set(_methods(CONTRACT)) == {"exp3"}
+
+
+def test_a_method_with_other_arguments_is_refused():
+    def exp(self, out, x): ...
+
+    assert _shape(exp) != _shape(CONTRACT.exp)
+
+
+def _contract_sections() -> dict:
+    """The contract's methods by the family its section comment names (`_families/<family>.py`)."""
+    sections, family = {}, None
+    for line in inspect.getsource(CONTRACT).splitlines():
+        if line.strip().startswith("# ---"):
+            family = line.split("`_families/")[1].split(".py`")[0] if "`_families/" in line else None
+        elif line.strip().startswith("def ") and family:
+            sections.setdefault(family, set()).add(line.strip()[4:].split("(")[0])
+    return sections
+
+
+def test_the_contracts_sections_are_the_families():
+    from test_families import declared_ops  # each family's `Array` methods
+
+    sections = _contract_sections()
+    assert len(sections) == 14
+    assert {family: declared_ops(family) for family in sections} == sections
