@@ -1,4 +1,4 @@
-"""Laws every program keeps (DESIGN decision 20), as property tests over generated
+"""Laws every program keeps (docs/design.md, decision 20), as property tests over generated
 tensors, types, names, vectorized axes and small programs that combine ops with `grad`,
 `value_and_grad`, `vectorize`, `cond`, `while_loop`, nested defns with static arguments
 and containers:

@@ -36,7 +36,7 @@ def evaluating() -> bool:
     return _evaluating.get()
 
 
-def backend_of(defn):
+def evaluation_backend(defn):
     """Where `defn` evaluates: the device its options name, or the default backend."""
     if "client" in defn.options or "device_id" in defn.options:
         return defn.backend
@@ -48,7 +48,7 @@ def evaluate(defn, args: tuple, options: dict):
     start = time.perf_counter_ns()
     _signature.refuse_templates(args)
     _containers.register_found(args)
-    backend = backend_of(defn)
+    backend = evaluation_backend(defn)
     if backend is defn.backend:
         # The client and device the options name: checked (an unavailable client or a device
         # out of range is an error, as for the XLA compiler), and tensor arguments move there.

@@ -15,7 +15,7 @@ from .._core._errors import ArgumentError
 from .._tensor import _check, _expr
 from .._tensor._tensor import Template, Tensor
 from ..backends import _allocation, _default
-from ..backends._abstract import AbstractBackend
+from ..backends._contract import AbstractBackend
 from ..backends.xla_backend import XLABackend
 
 

@@ -18,7 +18,7 @@ from .._tensor import _expr
 from .._tensor._tensor import Template, Tensor, _is_deallocated
 from .._tensor._tensor import VectorizedData as _VectorizedData
 from ..backends import _allocation, _fp_state, _subbyte
-from ..backends._abstract import AbstractBackend
+from ..backends._contract import AbstractBackend
 from ..backends.numpy_backend import NumPyBackend
 from . import _vectorized
 from ._convert import to_tensor
