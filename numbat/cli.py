@@ -238,7 +238,17 @@ def _cmd_kernel_uninstall(args: argparse.Namespace) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="numbat", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(title="commands", dest="command", required=True)
+    _add_kernel_commands(commands)
+    commands.add_parser("doctor", help="print versions, JAX devices, the kernel spec and XLA_* settings").set_defaults(
+        run=_cmd_doctor
+    )
+    commands.add_parser("demo", help="a short printed tour of the API").set_defaults(run=_cmd_demo)
+    _add_bench_command(commands)
+    return parser
 
+
+def _add_kernel_commands(commands) -> None:
+    """`numbat kernel install`, `list` and `uninstall`."""
     kernel = commands.add_parser("kernel", help="manage the Numbat Jupyter kernel")
     kernel_commands = kernel.add_subparsers(title="kernel commands", dest="action", required=True)
     install = kernel_commands.add_parser(
@@ -268,11 +278,9 @@ def _parser() -> argparse.ArgumentParser:
     uninstall.add_argument("--name", type=_kernel_name, default=KERNEL_NAME, help="kernel name (default: %(default)s)")
     uninstall.set_defaults(run=_cmd_kernel_uninstall)
 
-    commands.add_parser("doctor", help="print versions, JAX devices, the kernel spec and XLA_* settings").set_defaults(
-        run=_cmd_doctor
-    )
-    commands.add_parser("demo", help="a short printed tour of the API").set_defaults(run=_cmd_demo)
 
+def _add_bench_command(commands) -> None:
+    """`numbat bench [suite]` and its options."""
     bench = commands.add_parser("bench", help="time numbat against jax.jit, jax.numpy and NumPy, interleaved")
     bench.add_argument(
         "suite",
@@ -295,7 +303,6 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--rounds", type=_positive_int, default=200, help="timed rounds (default: %(default)s)")
     bench.add_argument("--json", metavar="PATH", help="also write every figure to PATH as JSON")
     bench.set_defaults(run=_cmd_bench)
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import numbat as nbt
-from numbat._defn import _cached_call
+from numbat._defn import _call
 
 Pair = collections.namedtuple("Pair", "left right")
 
@@ -288,7 +288,7 @@ def test_the_one_tensor_route_keeps_a_named_record_of_the_last_call():
     a = nbt.tensor([1.0, 2.0], names=["x"])
     double(a), double(a)  # compiled on the general route, then recorded by route 2
     last = double._last_single
-    assert isinstance(last, _cached_call.SingleCall)
+    assert isinstance(last, _call.SingleCall)
     assert (last.type, last.names, last.backend, last.shape) == (a.type, a.names, a.backend, a.shape)
     assert (last.out_type, last.out_names) == (a.type, ("x",)) and last.key
     double.name = "renamed_record_double"
@@ -328,7 +328,7 @@ def test_repeated_calls_with_containers_of_tensors_take_the_fast_path_and_check_
 def test_deeply_nested_containers_take_the_general_route():
     """Nesting deeper than route 2 reads is served by the general route, with the same answer."""
     deep = nbt.tensor([1.0])
-    for _ in range(_cached_call.MAX_DEPTH + 2):
+    for _ in range(_call.MAX_DEPTH + 2):
         deep = (deep,)
     unwrap = nbt.defn(
         lambda nested: nbt.sum(jax.tree_util.tree_leaves(nested, is_leaf=lambda v: isinstance(v, nbt.Tensor))[0])

@@ -65,6 +65,22 @@ def test_recompiling_for_the_same_shapes_warns():
         fun(nbt.tensor([1]), k=4)
 
 
+@pytest.mark.parametrize("route", ["options", "tensors"])
+def test_the_recompilation_warning_points_at_the_call_whichever_route_compiled(route):
+    # With options a call goes straight to the general route; with a tensor alone it tries
+    # route 2 first, a frame deeper: the warning names the caller's line either way.
+    fun = nbt.jit(lambda t, k=1: t * k)
+    calls = {
+        "options": lambda i: fun(nbt.tensor([1]), k=i),
+        "tensors": lambda i: fun(nbt.tensor([1], type=["s8", "s16", "s32", "u8", "u16"][i])),
+    }[route]
+    for i in range(4):
+        calls(i)
+    with pytest.warns(nbt.RecompilationWarning) as record:
+        calls(4)
+    assert record[0].filename == __file__
+
+
 def test_vectorize_inside_a_defn_is_one_node_with_the_per_example_graph():
     fun = lambda m: nbt.vectorize(lambda row: row / nbt.sum(row))(m) * 2
     text = str(nbt.debug_expr(fun)(nbt.tensor([[1.0, 2.0], [3.0, 4.0]], names=["batch", "x"])))

@@ -17,7 +17,7 @@ from jax.sharding import NamedSharding, PartitionSpec
 
 import numbat as nbt
 from numbat import cli
-from numbat._defn import _compiler
+from numbat._defn import _definition
 from numbat._runtime import _client, _disk_cache, _signing
 from numbat._tools import _bench
 from numbat.xla import _export, _lowering, _sharding
@@ -259,8 +259,8 @@ def test_lazy_transfers_always_is_refused_and_the_evaluator_honours_client_and_d
 
 def test_a_defn_on_an_equal_client_takes_the_fast_path_without_transfers(monkeypatch):
     transfers = []
-    original = _compiler._default.transfer
-    monkeypatch.setattr(_compiler._default, "transfer", lambda *a: transfers.append(a) or original(*a))
+    original = _definition._default.transfer
+    monkeypatch.setattr(_definition._default, "transfer", lambda *a: transfers.append(a) or original(*a))
     add_one = nbt.defn(lambda x: x + 1, client="host")
     x = nbt.tensor([1.0, 2.0])  # on nbt.XLABackend(): another object naming the same device
     assert x.backend is not add_one.backend

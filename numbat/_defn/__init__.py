@@ -4,12 +4,11 @@ from .._tensor._expr import Expr as Expr
 from .._tensor._expr import inspect_expr as inspect_expr
 from .._tensor._expr import print_expr as print_expr
 from ._cache import is_cached as is_cached
-from ._compiler import Defn as Defn
-from ._compiler import RecompilationWarning as RecompilationWarning
 from ._containers import container as container
 from ._control import cond as cond
 from ._control import fori_loop as fori_loop
 from ._control import while_loop as while_loop
+from ._definition import Defn as Defn
 from ._effects import hook as hook
 from ._effects import inspect_value as inspect_value
 from ._effects import io_call as io_call
@@ -27,4 +26,5 @@ from ._jit import jit as jit
 from ._jit import jit_apply as jit_apply
 from ._options import default_defn_options as default_defn_options
 from ._options import global_default_defn_options as global_default_defn_options
+from ._report import RecompilationWarning as RecompilationWarning
 from ._runtime_call import runtime_call as runtime_call

@@ -7,7 +7,7 @@ import os
 
 from .._core._errors import ArgumentError
 from .._runtime import _disk_cache
-from ._compiler import Defn
+from ._definition import Defn
 from ._signature import flatten
 
 

@@ -310,7 +310,13 @@ def while_loop(condition, body, state, unroll: int = 1):
     recorder = _expr.current()
     if recorder is None and not _is_traced(state):
         return _eager_while(condition, body, state, backend, before)
-    state = _placed(state, backend)
+    return _traced_while(condition, body, _placed(state, backend), backend, before, recorder, unroll)
+
+
+def _traced_while(condition, body, state, backend, before: tuple, recorder, unroll: int):
+    """`while_loop` as a `jax.lax.while_loop` inside a trace (a defn's, or a JAX
+    transformation's), recorded as one `while` node with the condition's and the body's
+    graphs when a defn records."""
     _check_state(before, _abstract_outputs(body, (state,), backend), "while_loop")
     graphs = []
 

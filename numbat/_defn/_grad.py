@@ -199,16 +199,7 @@ class _Differentiated:
                 except ValueError as error:
                     if not _needs_forward_mode(error):
                         raise
-                    # JAX's while_loop has no reverse mode: differentiate it forward, one input
-                    # direction at a time (the gradient of a scalar is its Jacobian).
-                    gradients, value = jax.jacfwd(of_positions, tuple(range(len(primals))), has_aux=True)(*primals)
-                    if value[0].vectorized_axes:
-                        jacobians = [
-                            leaf.data.array if leaf.data.__class__ is VectorizedData else leaf.data
-                            for leaf in jax.tree_util.tree_leaves(gradients, is_leaf=is_tensor)
-                        ]
-                        out_shape = tuple(size for _, size in value[0].vectorized_axes)
-                        gradients = _instances(jacobians, out_shape, value[0].vectorized_axes, primals)
+                    gradients, value = _forward(of_positions, primals)
             except ArgumentError:
                 raise
             except _MISUSE as error:  # the function called with arguments it cannot take, as a defn says it
@@ -224,6 +215,21 @@ class _Differentiated:
                 ) from error
         gradient = gradients[0] if isinstance(self.argnums, int) else tuple(gradients)
         return value[1], gradient, result["expr"]
+
+
+def _forward(of_positions, primals: list) -> tuple:
+    """The gradients and value of `of_positions` at `primals` in forward mode, for code
+    with no reverse mode (JAX's while_loop): one input direction at a time (the gradient of
+    a scalar is its Jacobian), one per instance of a vectorized output."""
+    gradients, value = jax.jacfwd(of_positions, tuple(range(len(primals))), has_aux=True)(*primals)
+    if value[0].vectorized_axes:
+        jacobians = [
+            leaf.data.array if leaf.data.__class__ is VectorizedData else leaf.data
+            for leaf in jax.tree_util.tree_leaves(gradients, is_leaf=is_tensor)
+        ]
+        out_shape = tuple(size for _, size in value[0].vectorized_axes)
+        gradients = _instances(jacobians, out_shape, value[0].vectorized_axes, primals)
+    return gradients, value
 
 
 def _is_inexact(leaf) -> bool:

@@ -15,7 +15,7 @@ from .._core._errors import ArgumentError
 from .._tensor import _check, _expr
 from .._tensor._tensor import Template, Tensor
 from . import _options, _signature
-from ._compiler import Defn
+from ._definition import Defn
 
 
 def defn(fun=None, *, compiler: str | None = None, **opts):

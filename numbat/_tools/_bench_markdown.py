@@ -64,118 +64,140 @@ def figures(results: list[dict]) -> list[tuple]:
     for result in results:
         by_suite.setdefault(result.get("suite", ""), []).append(result)
     rows = []
-    for result in by_suite.get("eager", []):
-        size = result["title"].split(", ")[1]
-        if "numbat add (XLA)" in result["stats"]:
-            rows.append(
-                _ratio_row(
-                    "eager_xla",
-                    f"eager `nbt.add`, XLA backend, {size}",
-                    result,
-                    "numbat add (XLA)",
-                    "jnp.add",
-                    "`jnp.add`",
-                )
-            )
-        else:
-            pair = _paired(result, "numbat add (NumPy)", "np.add")
-            rows.append(
-                (
-                    "eager_numpy",
-                    f"eager `nbt.add`, NumPy backend, {size}",
-                    format_time(pair["numbat_us"]),
-                    f"`np.add` {format_time(pair['reference_us'])}",
-                    f"+{pair['extra_us']:.2f} µs",
-                    pair["extra_us"],
-                )
-            )
-    for result in by_suite.get("dispatch", []):
-        size = result["title"].split(", ")[1]
-        rows.append(
-            _ratio_row(
-                "dispatch",
-                f"cached call of a one-line defn, {size}",
-                result,
-                "numbat defn (cached)",
-                "jax.jit (cached)",
-                "`jax.jit`",
-            )
-        )
-    for result in by_suite.get("softmax", []):
-        type_ = result["title"].split()[-2]
-        rows.append(
-            _ratio_row(
-                f"softmax_{type_}",
-                result["title"].replace("softmax over", "softmax defn over"),
-                result,
-                f"numbat defn {type_}",
-                f"jax.jit {type_}",
-                "`jax.jit`",
-            )
-        )
-        if type_ == "f32":
-            pair = _paired(result, "numbat defn f32", "numpy f32")
-            rows.append(
-                (
-                    "softmax_numpy",
-                    "NumPy / softmax defn, f32",
-                    format_time(pair["numbat_us"]),
-                    f"NumPy {format_time(pair['reference_us'])}",
-                    f"{1 / pair['ratio']:.2f}x",
-                    1 / pair["ratio"],
-                )
-            )
-    for result in by_suite.get("trace", []):
-        rows.append(
-            _ratio_row(
-                "trace",
-                "tracing a 300-op defn (`debug_expr`)",
-                result,
-                "numbat debug_expr (300 ops)",
-                "jax.make_jaxpr (300 ops)",
-                "`jax.make_jaxpr`",
-            )
-        )
-    for result in by_suite.get("notebook", []):
-        figures_, stats = result["figures"], result["stats"]
-        view_name = next(name for name in stats if name.startswith("tensor view"))
-        view_bytes = next(value for name, value in figures_.items() if name.endswith("bytes"))
-        import_s, load_s = (
-            figures_["import numbat after import jax (s)"],
-            figures_["%load_ext numbat after import jax (s)"],
-        )
-        hook_ms = stats["post-cell hook (nothing compiled)"]["median_us"] / 1e3
-        view_ms = stats[view_name]["median_us"] / 1e3
-        rows += [
-            ("import", "`import numbat` after `import jax`", f"{import_s:.3f} s", "", f"{import_s:.3f} s", import_s),
-            ("load_ext", "`%load_ext numbat` after `import jax`", f"{load_s:.3f} s", "", f"{load_s:.3f} s", load_s),
-            ("hook", "post-cell hook, nothing compiled", f"{hook_ms:.3f} ms", "", f"{hook_ms:.3f} ms", hook_ms),
-            ("view_time", f"HTML {view_name}", f"{view_ms:.1f} ms", "", f"{view_ms:.1f} ms", view_ms),
-            (
-                "view_bytes",
-                f"HTML {view_name}, size",
-                f"{view_bytes / 1e3:.0f} KB",
-                "",
-                f"{view_bytes / 1e3:.0f} KB",
-                view_bytes / 1e3,
-            ),
-        ]
-    for result in by_suite.get("kernels", []):
-        timed = [row for row in result["rows"] if row["ratio"] is not None]
-        if timed:
-            worst = max(timed, key=lambda row: row["ratio"])
-            within = sum(row["ratio"] <= 1.05 for row in timed)
-            rows.append(
-                (
-                    "kernels",
-                    f"kernel rows within 1.05x of `jax.jit`: {within} of {len(result['rows'])}; slowest {worst['kernel']}",
-                    format_time(worst["numbat_us"]),
-                    f"`jax.jit` {format_time(worst['jax_us'])}",
-                    f"{worst['ratio']:.2f}x",
-                    worst["ratio"],
-                )
-            )
+    for suite, rows_of in _ROWS:
+        for result in by_suite.get(suite, []):
+            rows += rows_of(result)
     return rows
+
+
+def _eager_rows(result: dict) -> list[tuple]:
+    size = result["title"].split(", ")[1]
+    if "numbat add (XLA)" in result["stats"]:
+        return [
+            _ratio_row(
+                "eager_xla", f"eager `nbt.add`, XLA backend, {size}", result, "numbat add (XLA)", "jnp.add", "`jnp.add`"
+            )
+        ]
+    pair = _paired(result, "numbat add (NumPy)", "np.add")
+    return [
+        (
+            "eager_numpy",
+            f"eager `nbt.add`, NumPy backend, {size}",
+            format_time(pair["numbat_us"]),
+            f"`np.add` {format_time(pair['reference_us'])}",
+            f"+{pair['extra_us']:.2f} µs",
+            pair["extra_us"],
+        )
+    ]
+
+
+def _dispatch_rows(result: dict) -> list[tuple]:
+    size = result["title"].split(", ")[1]
+    return [
+        _ratio_row(
+            "dispatch",
+            f"cached call of a one-line defn, {size}",
+            result,
+            "numbat defn (cached)",
+            "jax.jit (cached)",
+            "`jax.jit`",
+        )
+    ]
+
+
+def _softmax_rows(result: dict) -> list[tuple]:
+    type_ = result["title"].split()[-2]
+    rows = [
+        _ratio_row(
+            f"softmax_{type_}",
+            result["title"].replace("softmax over", "softmax defn over"),
+            result,
+            f"numbat defn {type_}",
+            f"jax.jit {type_}",
+            "`jax.jit`",
+        )
+    ]
+    if type_ == "f32":
+        pair = _paired(result, "numbat defn f32", "numpy f32")
+        rows.append(
+            (
+                "softmax_numpy",
+                "NumPy / softmax defn, f32",
+                format_time(pair["numbat_us"]),
+                f"NumPy {format_time(pair['reference_us'])}",
+                f"{1 / pair['ratio']:.2f}x",
+                1 / pair["ratio"],
+            )
+        )
+    return rows
+
+
+def _trace_rows(result: dict) -> list[tuple]:
+    return [
+        _ratio_row(
+            "trace",
+            "tracing a 300-op defn (`debug_expr`)",
+            result,
+            "numbat debug_expr (300 ops)",
+            "jax.make_jaxpr (300 ops)",
+            "`jax.make_jaxpr`",
+        )
+    ]
+
+
+def _notebook_rows(result: dict) -> list[tuple]:
+    figures_, stats = result["figures"], result["stats"]
+    view_name = next(name for name in stats if name.startswith("tensor view"))
+    view_bytes = next(value for name, value in figures_.items() if name.endswith("bytes"))
+    import_s, load_s = (
+        figures_["import numbat after import jax (s)"],
+        figures_["%load_ext numbat after import jax (s)"],
+    )
+    hook_ms = stats["post-cell hook (nothing compiled)"]["median_us"] / 1e3
+    view_ms = stats[view_name]["median_us"] / 1e3
+    return [
+        ("import", "`import numbat` after `import jax`", f"{import_s:.3f} s", "", f"{import_s:.3f} s", import_s),
+        ("load_ext", "`%load_ext numbat` after `import jax`", f"{load_s:.3f} s", "", f"{load_s:.3f} s", load_s),
+        ("hook", "post-cell hook, nothing compiled", f"{hook_ms:.3f} ms", "", f"{hook_ms:.3f} ms", hook_ms),
+        ("view_time", f"HTML {view_name}", f"{view_ms:.1f} ms", "", f"{view_ms:.1f} ms", view_ms),
+        (
+            "view_bytes",
+            f"HTML {view_name}, size",
+            f"{view_bytes / 1e3:.0f} KB",
+            "",
+            f"{view_bytes / 1e3:.0f} KB",
+            view_bytes / 1e3,
+        ),
+    ]
+
+
+def _kernels_rows(result: dict) -> list[tuple]:
+    timed = [row for row in result["rows"] if row["ratio"] is not None]
+    if not timed:
+        return []
+    worst = max(timed, key=lambda row: row["ratio"])
+    within = sum(row["ratio"] <= 1.05 for row in timed)
+    return [
+        (
+            "kernels",
+            f"kernel rows within 1.05x of `jax.jit`: {within} of {len(result['rows'])}; slowest {worst['kernel']}",
+            format_time(worst["numbat_us"]),
+            f"`jax.jit` {format_time(worst['jax_us'])}",
+            f"{worst['ratio']:.2f}x",
+            worst["ratio"],
+        )
+    ]
+
+
+# Each suite's rows, in the table's order.
+_ROWS = (
+    ("eager", _eager_rows),
+    ("dispatch", _dispatch_rows),
+    ("softmax", _softmax_rows),
+    ("trace", _trace_rows),
+    ("notebook", _notebook_rows),
+    ("kernels", _kernels_rows),
+)
 
 
 def machine() -> str:

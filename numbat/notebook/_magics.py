@@ -199,6 +199,10 @@ class NumbatMagics(Magics):
                 f"`%numbat {command}` takes no argument {' '.join(rest)!r}; "
                 "`%numbat telemetry` takes show, clear, on, off or chart"
             )
+        return self._run(command, rest, args)
+
+    def _run(self, command: str, rest: list, args):
+        """Runs `%numbat` subcommand `command`, its arguments checked, on the `rest` of the line."""
         from IPython.display import display
 
         if command == "info":

@@ -44,7 +44,7 @@ from jax.experimental import serialize_executable
 
 from .._core import _types
 from .._core._errors import ArgumentError
-from .._defn._compiler import refuse_subbyte_executable
+from .._defn._lower import refuse_subbyte_executable
 from .._defn._signature import flatten
 from .._ops import _dispatch
 from .._runtime import _signing
@@ -154,34 +154,45 @@ def deserialize(blob: bytes, backend: XLABackend | None = None, trusted: bool = 
     _allocation.check_all("deserialize", f"the outputs of {header['name']}", outputs, backend)
     in_tree = jax.tree_util.tree_structure((tuple(range(len(inputs))), {}))
     out_tree = jax.tree_util.tree_structure(0 if len(outputs) == 1 else tuple(range(len(outputs))))
+    trees = (in_tree, out_tree)
     if portable:
-        try:
-            exported = jax.export.deserialize(bytearray(payload))
-        except Exception as error:  # noqa: BLE001 - jax.export reports a damaged module in several ways
-            raise ArgumentError(f"deserialize: the exported module cannot be read ({error})") from None
-        _check_record(exported, backend)
-        _check("argument", inputs, exported.in_avals, exported.in_tree == in_tree)
-        _check("result", outputs, exported.out_avals, exported.out_tree == out_tree)
-        call = exported.call
+        call = _load_portable(payload, inputs, outputs, trees, backend)
     else:
-        versions = (jax.__version__, importlib.metadata.version("jaxlib"), backend.device.platform)
-        if versions != (header["jax"], header["jaxlib"], header["platform"]):
-            raise ArgumentError(
-                f"deserialize: this executable was compiled with jax {header['jax']}, jaxlib {header['jaxlib']} "
-                f"for {header['platform']}; this process has jax {versions[0]}, jaxlib {versions[1]} on "
-                f"{versions[2]}. Serialize with portable=True to move between them"
-            )
-        try:
-            with jax.enable_x64(True):
-                call = serialize_executable.deserialize_and_load(
-                    bytes(payload), in_tree, out_tree, execution_devices=[backend.device]
-                )
-        except (RuntimeError, ValueError, TypeError, EOFError, pickle.UnpicklingError) as error:
-            raise ArgumentError(f"deserialize: XLA cannot load the executable ({error})") from None
-        in_avals = jax.tree_util.tree_leaves(call.args_info)
-        _check("argument", inputs, in_avals, True)
-        _check("result", outputs, jax.tree_util.tree_leaves(call.out_info), True)
+        call = _load_executable(header, payload, inputs, outputs, trees, backend)
     return SerializedFunction(header["name"], inputs, outputs, header["structure"], call, backend)
+
+
+def _load_portable(payload, inputs: tuple, outputs: tuple, trees: tuple, backend: XLABackend):
+    """The call of a portable blob's exported module, checked against the header's
+    `inputs` and `outputs` and their structures `trees` (inputs', outputs')."""
+    try:
+        exported = jax.export.deserialize(bytearray(payload))
+    except Exception as error:  # noqa: BLE001 - jax.export reports a damaged module in several ways
+        raise ArgumentError(f"deserialize: the exported module cannot be read ({error})") from None
+    _check_record(exported, backend)
+    _check("argument", inputs, exported.in_avals, exported.in_tree == trees[0])
+    _check("result", outputs, exported.out_avals, exported.out_tree == trees[1])
+    return exported.call
+
+
+def _load_executable(header: dict, payload, inputs: tuple, outputs: tuple, trees: tuple, backend: XLABackend):
+    """The loaded executable of an executable blob, for the jax, jaxlib and platform it was
+    compiled with only, checked against the header's `inputs` and `outputs`."""
+    versions = (jax.__version__, importlib.metadata.version("jaxlib"), backend.device.platform)
+    if versions != (header["jax"], header["jaxlib"], header["platform"]):
+        raise ArgumentError(
+            f"deserialize: this executable was compiled with jax {header['jax']}, jaxlib {header['jaxlib']} "
+            f"for {header['platform']}; this process has jax {versions[0]}, jaxlib {versions[1]} on "
+            f"{versions[2]}. Serialize with portable=True to move between them"
+        )
+    try:
+        with jax.enable_x64(True):
+            call = serialize_executable.deserialize_and_load(bytes(payload), *trees, execution_devices=[backend.device])
+    except (RuntimeError, ValueError, TypeError, EOFError, pickle.UnpicklingError) as error:
+        raise ArgumentError(f"deserialize: XLA cannot load the executable ({error})") from None
+    _check("argument", inputs, jax.tree_util.tree_leaves(call.args_info), True)
+    _check("result", outputs, jax.tree_util.tree_leaves(call.out_info), True)
+    return call
 
 
 def portable_parts(blob) -> tuple[dict, memoryview]:

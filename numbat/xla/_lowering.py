@@ -9,7 +9,7 @@ import jax
 import numpy as np
 
 from .._core._errors import ArgumentError
-from .._defn._compiler import Defn
+from .._defn._definition import Defn
 from .._defn._signature import flatten
 from .._tensor._tensor import Template, Tensor
 

@@ -19,8 +19,8 @@ from jax.sharding import NamedSharding, PartitionSpec
 from .. import telemetry
 from .._core import _names
 from .._core._errors import ArgumentError
-from .._defn import _options
-from .._defn._compiler import Defn, _key
+from .._defn import _options, _report
+from .._defn._definition import Defn
 from .._defn._signature import flatten
 from .._ops import _dispatch
 from .._runtime import _client
@@ -91,24 +91,7 @@ def shard_jit(fun, mesh: Mesh, input_shardings: list, **opts):
     """
     if not isinstance(mesh, Mesh):
         raise ArgumentError(f"shard_jit needs an nbt.Mesh, got {mesh!r}")
-    if not isinstance(input_shardings, (list, tuple)) or not all(isinstance(s, dict) for s in input_shardings):
-        raise ArgumentError(
-            f"input_shardings must be a list of {{dimension: [mesh axes]}} dicts, got {input_shardings!r}"
-        )
-    for position, spec in enumerate(input_shardings):
-        used: dict[int, object] = {}
-        for dim, axes in spec.items():
-            if not isinstance(axes, (list, tuple)) or not all(
-                isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(mesh.shape) for a in axes
-            ):
-                raise ArgumentError(f"input_shardings: mesh axes {axes!r} are not axes of mesh {mesh.shape}")
-            for axis in axes:
-                if axis in used:
-                    raise ArgumentError(
-                        f"input_shardings[{position}] splits dimensions {used[axis]} and {dim} over the same mesh "
-                        f"axis {axis} of mesh {mesh.name!r}; a mesh axis can split one dimension of an argument"
-                    )
-                used[axis] = dim
+    _check_shardings(input_shardings, mesh)
     target = fun if isinstance(fun, Defn) else Defn(fun, **opts)
     specs = tuple(tuple((dim, tuple(axes)) for dim, axes in spec.items()) for spec in input_shardings)
 
@@ -141,6 +124,29 @@ def shard_jit(fun, mesh: Mesh, input_shardings: list, **opts):
     # call takes, the executable the call runs (its optimized HLO names the kernels).
     run.numbat_sharded = Sharded(target.name, lambda shards: placed_and_compiled(shards)[1])
     return run
+
+
+def _check_shardings(input_shardings, mesh: Mesh) -> None:
+    """Raises unless `input_shardings` is a list of `{dimension: [mesh axes]}` dicts whose
+    mesh axes are `mesh`'s, each splitting one dimension of its argument."""
+    if not isinstance(input_shardings, (list, tuple)) or not all(isinstance(s, dict) for s in input_shardings):
+        raise ArgumentError(
+            f"input_shardings must be a list of {{dimension: [mesh axes]}} dicts, got {input_shardings!r}"
+        )
+    for position, spec in enumerate(input_shardings):
+        used: dict[int, object] = {}
+        for dim, axes in spec.items():
+            if not isinstance(axes, (list, tuple)) or not all(
+                isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(mesh.shape) for a in axes
+            ):
+                raise ArgumentError(f"input_shardings: mesh axes {axes!r} are not axes of mesh {mesh.shape}")
+            for axis in axes:
+                if axis in used:
+                    raise ArgumentError(
+                        f"input_shardings[{position}] splits dimensions {used[axis]} and {dim} over the same mesh "
+                        f"axis {axis} of mesh {mesh.name!r}; a mesh axis can split one dimension of an argument"
+                    )
+                used[axis] = dim
 
 
 class Sharded(typing.NamedTuple):
@@ -195,7 +201,7 @@ def _compile(target, mesh: Mesh, specs: tuple, arguments: list, compiled_last: l
     except TypeError:
         options = id(target)
     cache_key = (target.fun, options, mesh.key(), specs, signature)
-    key = _key(f"{target.name}@{mesh.name}{mesh.shape}", signature)
+    key = _report.key(f"{target.name}@{mesh.name}{mesh.shape}", signature)
     with _lock:
         found = _compiled.get(cache_key)
         if found is not None:
