@@ -17,7 +17,7 @@ from jax.sharding import NamedSharding, PartitionSpec
 
 import numbat as nbt
 from numbat import cli
-from numbat._defn import _definition
+from numbat._defn import _call, _definition
 from numbat._runtime import _client, _disk_cache, _signing
 from numbat._tools import _bench
 from numbat.xla import _export, _lowering, _sharding
@@ -265,8 +265,8 @@ def test_a_defn_on_an_equal_client_takes_the_fast_path_without_transfers(monkeyp
     x = nbt.tensor([1.0, 2.0])  # on nbt.XLABackend(): another object naming the same device
     assert x.backend is not add_one.backend
     general = []
-    general_path = add_one._call
-    monkeypatch.setattr(add_one, "_call", lambda *a: general.append(a) or general_path(*a))
+    general_path = _call.general  # route 3 (`_call`'s docstring): the one that flattens and compiles
+    monkeypatch.setattr(_call, "general", lambda *a: general.append(a) or general_path(*a))
     for _ in range(4):
         out = add_one(x)
     assert out.to_numpy().tolist() == [2.0, 3.0] and out.backend is add_one.backend
