@@ -7,6 +7,7 @@ definitions compiled to XLA; a compiler you can see into from Jupyter.
 """
 
 import functools as _functools
+import importlib as _importlib
 
 __version__ = "0.1.0"  # the distribution numbat-nx's version (pyproject.toml reads it here)
 
@@ -16,7 +17,7 @@ from . import notebook as notebook
 from . import random as random
 from . import telemetry as telemetry
 from . import xla as xla
-from ._core import _types
+from ._core import _op_table, _types
 from ._core._errors import AllocationError as AllocationError
 from ._core._errors import ArgumentError as ArgumentError
 from ._core._errors import ClientError as ClientError
@@ -265,6 +266,13 @@ from .backends import with_default_backend as with_default_backend
 from .notebook import load_ipython_extension as load_ipython_extension
 from .notebook import unload_ipython_extension as unload_ipython_extension
 from .xla._sharding import Mesh as Mesh
+
+# An op of the op table (`_core/_op_table.py`) not imported by name above (a new element-wise
+# op) comes from its family's front-end module; tests/test_op_table.py checks the table
+# against this module's names and `__all__`.
+_TABLE_EXPORTED = [name for name, op in _op_table.OPS.items() if op.public and name not in globals()]
+for _name in _TABLE_EXPORTED:
+    globals()[_name] = getattr(_importlib.import_module(f"numbat._ops.primitive.{_op_table.OPS[_name].family}"), _name)
 
 # Every public op raises numbat's ArgumentError for an unknown option (not a bare TypeError).
 # Every public function refuses an unknown keyword with numbat's error, not Python's TypeError.
@@ -634,3 +642,4 @@ __all__ = [
     "with_default_backend",
     "xla",
 ]
+__all__.extend(_TABLE_EXPORTED)  # [] while every op of the table is imported by name above

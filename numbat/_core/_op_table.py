@@ -1,5 +1,5 @@
 """The op table: one entry per element-wise op (the families `elementwise`, `math`,
-`bitwise` and `complex`), the single source of the facts about it (DESIGN decision 18).
+`bitwise` and `complex`), the single source of the facts about it (docs/design.md, decision 18).
 
 An entry gives the op's name and family; how the backend converts its operands (`kind`:
 `unary`, the operand in the output's type; `own_type`, in its own; `binary`, both in the
@@ -11,7 +11,9 @@ in f64 on the NumPy backend; `complex_as_xla`: complex data on NumPy computed by
 on the host, for XLA's special values); the float64 NumPy function the differential test
 checks it against (`reference`); the Nx function it mirrors (`nx`); and, for an op with no
 code of its own in its backend family, the array-module function that computes it
-(`array_function`, called as `xp.<array_function>(*operands)` on NumPy and jax.numpy).
+(`array_function`, called as `xp.<array_function>(*operands)` on NumPy and jax.numpy);
+and whether it is public (`public`: `floor_divide` and `mod`, which Nx lacks, serve the
+operators `//` and `%` only).
 
 What reads it: the backend families build their method tables from it
 (`backends/_families/_tables.build`), `_ops/primitive/_apply.REAL_ONLY` and
@@ -52,6 +54,7 @@ class Op:
     reference: typing.Callable | None = None
     nx: str | None = None
     array_function: str | None = None
+    public: bool = True
 
     @property
     def arity(self) -> int:
@@ -71,8 +74,8 @@ TABLE = [
     Op("pow", "elementwise", "binary", "same", complex_as_xla=True, nx="pow"),
     Op("quotient", "elementwise", "binary", "integers", real_only=True, nx="quotient"),
     Op("remainder", "elementwise", "binary", "same", real_only=True, reference=np.fmod, nx="remainder"),
-    Op("floor_divide", "elementwise", "binary", "same", real_only=True),
-    Op("mod", "elementwise", "binary", "same", real_only=True),
+    Op("floor_divide", "elementwise", "binary", "same", real_only=True, public=False),
+    Op("mod", "elementwise", "binary", "same", real_only=True, public=False),
     Op("atan2", "elementwise", "binary", "floating", reference=np.arctan2, nx="atan2"),
     Op("min", "elementwise", "binary", "same", real_only=True, reference=np.minimum, nx="min"),
     Op("max", "elementwise", "binary", "same", real_only=True, reference=np.maximum, nx="max"),
