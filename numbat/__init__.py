@@ -7,7 +7,6 @@ definitions compiled to XLA; a compiler you can see into from Jupyter.
 """
 
 import functools as _functools
-import importlib as _importlib
 
 __version__ = "0.1.0"  # the distribution numbat-nx's version (pyproject.toml reads it here)
 
@@ -59,6 +58,7 @@ from ._library._serialize import load_numpy as load_numpy
 from ._library._serialize import load_numpy_archive as load_numpy_archive
 from ._library._serialize import serialize as serialize
 from ._ops import _keywords
+from ._ops import primitive as _primitive
 from ._ops._convert import from_dlpack as from_dlpack
 from ._ops._convert import tensor as tensor
 from ._ops.composite.construct import diff as diff
@@ -267,12 +267,18 @@ from .notebook import load_ipython_extension as load_ipython_extension
 from .notebook import unload_ipython_extension as unload_ipython_extension
 from .xla._sharding import Mesh as Mesh
 
+
 # An op of the op table (`_core/_op_table.py`) not imported by name above (a new element-wise
 # op) comes from its family's front-end module; tests/test_op_table.py checks the table
 # against this module's names and `__all__`.
-_TABLE_EXPORTED = [name for name, op in _op_table.OPS.items() if op.public and name not in globals()]
-for _name in _TABLE_EXPORTED:
-    globals()[_name] = getattr(_importlib.import_module(f"numbat._ops.primitive.{_op_table.OPS[_name].family}"), _name)
+def _table_ops_not_imported(namespace: dict) -> dict:
+    """The public ops of the op table missing from `namespace`, from their family's front-end module."""
+    ops = _op_table.OPS.items()
+    return {name: getattr(vars(_primitive)[op.family], name) for name, op in ops if op.public and name not in namespace}
+
+
+_TABLE_EXPORTED = list(_table_ops_not_imported(globals()))
+globals().update(_table_ops_not_imported(globals()))
 
 # Every public op raises numbat's ArgumentError for an unknown option (not a bare TypeError).
 # Every public function refuses an unknown keyword with numbat's error, not Python's TypeError.
