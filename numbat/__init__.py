@@ -75,6 +75,7 @@ from ._ops.composite.construct import to_list as to_list
 from ._ops.composite.construct import tri as tri
 from ._ops.composite.construct import tril as tril
 from ._ops.composite.construct import triu as triu
+from ._ops.composite.math import log as log
 from ._ops.composite.shape import pad_outer as pad_outer
 from ._ops.composite.shape import reflect as reflect
 from ._ops.composite.shape import slice_along_axis as slice_along_axis
@@ -104,6 +105,7 @@ from ._ops.composite.shorthand import u64 as u64
 from ._ops.composite.statistics import all_close as all_close
 from ._ops.composite.statistics import covariance as covariance
 from ._ops.composite.statistics import logsumexp as logsumexp
+from ._ops.composite.statistics import mean as mean
 from ._ops.composite.statistics import median as median
 from ._ops.composite.statistics import mode as mode
 from ._ops.composite.statistics import standard_deviation as standard_deviation
@@ -193,7 +195,6 @@ from ._ops.primitive.math import expm1 as expm1
 from ._ops.primitive.math import floor as floor
 from ._ops.primitive.math import is_infinity as is_infinity
 from ._ops.primitive.math import is_nan as is_nan
-from ._ops.primitive.math import log as log
 from ._ops.primitive.math import log1p as log1p
 from ._ops.primitive.math import log2 as log2
 from ._ops.primitive.math import log10 as log10
@@ -214,7 +215,6 @@ from ._ops.primitive.reduction import all as all
 from ._ops.primitive.reduction import any as any
 from ._ops.primitive.reduction import argmax as argmax
 from ._ops.primitive.reduction import argmin as argmin
-from ._ops.primitive.reduction import mean as mean
 from ._ops.primitive.reduction import product as product
 from ._ops.primitive.reduction import reduce as reduce
 from ._ops.primitive.reduction import reduce_max as reduce_max
