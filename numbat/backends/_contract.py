@@ -6,8 +6,9 @@ module of `_families/`, and `NumPyBackend` and `XLABackend` add placement and `e
 Every op method takes the output template `out` first: shapes, types and names are
 inferred once, in the front-end, and the backend only fills in data. The element-wise
 ops of `elementwise`, `math`, `bitwise` and `complex` come from their family's tables
-(`_families/_tables.fill`); each is still declared here, so go-to-definition on
-`backend.exp` lands on this line. `tests/test_backend_contract.py` checks that both
+(`_families/_tables.fill`, from the op table, `_core/_op_table.py`); each is still declared
+here, so go-to-definition on `backend.exp` lands on this line. An op of the op table not
+written out here (a new one) is declared by `declare_table_ops`, from its table entry. `tests/test_backend_contract.py` checks that both
 backends implement exactly these methods with these signatures.
 
 >>> sorted(AbstractBackend.__abstractmethods__)[:4]
@@ -20,6 +21,7 @@ import abc
 
 import numpy as np
 
+from .._core import _op_table
 from .._tensor._tensor import Template, Tensor
 
 
@@ -537,3 +539,30 @@ class AbstractBackend(abc.ABC):
     @abc.abstractmethod
     def fft(self, out: Template, tensor: Tensor, kind: str, lengths: tuple, axes: tuple, eps: float) -> Tensor:
         """Transform `kind` (fft, ifft, rfft, irfft) over `axes`, `lengths` points each; parts with |x| <= `eps` become 0."""
+
+
+def _table_method(op: _op_table.Op):
+    """The declaration of an op table entry: `op(self, out, tensor)` or `op(self, out, left, right)`."""
+    if op.arity == 1:
+
+        def method(self, out: Template, tensor: Tensor) -> Tensor: ...
+    else:
+
+        def method(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
+
+    method.__name__ = method.__qualname__ = op.name
+    method.__doc__ = f"The op table's {op.name!r} ({op.family}, {op.kind}): `_core/_op_table.py`."
+    return abc.abstractmethod(method)
+
+
+def declare_table_ops(contract: type) -> list[str]:
+    """Declares on `contract` each op of the op table it does not list by name (a new
+    element-wise op needs no line here), and returns their names."""
+    added = [op.name for op in _op_table.OPS.values() if op.name not in vars(contract)]
+    for name in added:
+        setattr(contract, name, _table_method(_op_table.OPS[name]))
+    abc.update_abstractmethods(contract)
+    return added
+
+
+TABLE_DECLARED = declare_table_ops(AbstractBackend)  # [] while every op is written out above

@@ -1,5 +1,5 @@
 """Statistics composed from the primitive ops, as Nx composes them: `all_close`,
-`variance`, `standard_deviation`, `weighted_mean`, `logsumexp`, `median`, `mode` and
+`mean`, `variance`, `standard_deviation`, `weighted_mean`, `logsumexp`, `median`, `mode` and
 `covariance`."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..primitive.elementwise import divide, subtract
 from ..primitive.indexing import indexed_add, take_along_axis
 from ..primitive.math import is_infinity, is_nan, sqrt, stop_grad
 from ..primitive.products import dot
-from ..primitive.reduction import all, argmax, mean, shift_max, sum
+from ..primitive.reduction import all, argmax, shift_max, sum
 from ..primitive.shape import concatenate, new_axis, rename, reshape, squeeze, transpose
 from ..primitive.sort import sort
 from .shape import slice_along_axis, stack
@@ -50,6 +50,28 @@ def all_close(a, b, rtol=1e-5, atol=1e-8, equal_nan=False):
         if equal_nan:
             close = logical_or(close, logical_and(is_nan(a), is_nan(b)))
     return all(close)
+
+
+def mean(tensor, axes=None, keep_axes=False):
+    """The mean over `axes`: a float.
+
+    >>> nbt.mean(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]), axes=["x"])
+    numbat.Tensor<
+      f32[y: 2]
+      [2.0, 3.0]
+    >
+    """
+    return _mean(tensor, axes, keep_axes)
+
+
+def _mean(tensor, axes, keep_axes):
+    """`mean` under a name that `covariance`'s parameter `mean` does not hide."""
+    tensor = _dispatch.to_tensor(tensor)
+    count = 1
+    for axis in _names.axes_indices(tensor.names, axes):
+        count *= tensor.shape[axis]
+    total = reduction.float_sum(tensor, axes, keep_axes)
+    return divide(total, count)  # Nx's divide(sum, count): a complex Inf sum divides as sum(t) / n does
 
 
 def variance(tensor, axes=None, keep_axes=False, ddof=0):
@@ -278,7 +300,7 @@ def covariance(tensor, mean=None, ddof: int = 0):
     if tensor.rank < 2:
         raise ArgumentError(f"covariance needs [..., samples, features], got shape {tensor.shape}")
     if mean is None:
-        mean = reduction.mean(tensor, axes=[tensor.rank - 2])
+        mean = _mean(tensor, [tensor.rank - 2], False)
     mean = _dispatch.to_tensor(mean, tensor.backend)
     if mean.rank == 0:
         raise ArgumentError("covariance: the mean must have rank at least 1 ([..., features]), got a scalar")

@@ -6,7 +6,7 @@ commonest eager case inline (these are the hot paths of eager code)."""
 
 from __future__ import annotations
 
-from ..._core import _types
+from ..._core import _op_table, _types
 from ..._core._errors import ArgumentError
 from ..._tensor._tensor import Tensor
 from .. import _dispatch
@@ -16,28 +16,8 @@ _FINE_SHAPES = _dispatch._FINE_SHAPES
 _current_recorder = _dispatch._current_recorder
 
 # Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
-# `complex`, which builds a complex number from real parts).
-REAL_ONLY = frozenset(
-    [
-        "complex",
-        "ceil",
-        "erf",
-        "erf_inv",
-        "erfc",
-        "floor",
-        "floor_divide",
-        "greater",
-        "greater_equal",
-        "less",
-        "less_equal",
-        "max",
-        "min",
-        "mod",
-        "quotient",
-        "remainder",
-        "round",
-    ]
-)
+# `complex`, which builds a complex number from real parts): the op table's `real_only`.
+REAL_ONLY = frozenset(op.name for op in _op_table.OPS.values() if op.real_only)
 
 
 def _real_only(op: str, type_: _types.Type) -> None:

@@ -11,11 +11,9 @@ alone (the bitwise functions of one tensor are `bitwise`, the complex parts `com
 from __future__ import annotations
 
 from ..._core import _types
-from ..._core._errors import ArgumentError
 from ..._tensor._tensor import Template
 from .. import _dispatch
 from ._apply import u8, unary
-from .elementwise import divide
 
 
 def negate(tensor):
@@ -59,30 +57,17 @@ def exp(tensor):
     return unary("exp", tensor, _types.to_floating)
 
 
-def log(tensor, base=None):
-    """The natural logarithm, element-wise; with `base` (a number or a tensor), the
-    logarithm in that base, `log(tensor) / log(base)`, as Nx's `log/2`.
+def log(tensor):
+    """The natural logarithm, element-wise (`nbt.log`, which takes a base too, is
+    `composite/math.py`'s, built on this one).
 
     >>> nbt.log(nbt.tensor([1.0, 0.0]))
     numbat.Tensor<
       f32[2]
       [0.0, -Inf]
     >
-    >>> nbt.log(nbt.tensor([3, 9, 27, 81]), 3)
-    numbat.Tensor<
-      f32[4]
-      [1.0, 2.0, 3.0, 4.0]
-    >
-    >>> nbt.log(8, 1)
-    Traceback (most recent call last):
-    ...
-    numbat.ArgumentError: expected base to be greater than 0 and different than 1, got: 1
     """
-    if base is None:
-        return unary("log", tensor, _types.to_floating)
-    if _types.is_number(base) and not isinstance(base, complex) and (base <= 0 or base == 1):
-        raise ArgumentError(f"expected base to be greater than 0 and different than 1, got: {base!r}")
-    return divide(log(tensor), log(base))
+    return unary("log", tensor, _types.to_floating)
 
 
 def sin(tensor):

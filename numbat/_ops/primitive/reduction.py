@@ -11,7 +11,6 @@ from ..._core._errors import ArgumentError
 from ..._tensor import _check
 from ..._tensor._tensor import Template
 from .. import _dispatch
-from .elementwise import divide
 
 
 def _reduce(op: str, tensor, axes, keep_axes: bool, type_=None, **params):
@@ -46,22 +45,19 @@ def sum(tensor, axes=None, keep_axes=False):
     return _reduce("sum", tensor, axes, keep_axes, _types.to_aggregate(tensor.type))
 
 
-def mean(tensor, axes=None, keep_axes=False):
-    """The mean over `axes`: a float.
+def float_sum(tensor, axes=None, keep_axes=False):
+    """The sum over `axes` computed in the tensor's float type (integers in f32), as `mean`
+    (`composite/statistics.py`) sums before it divides.
 
-    >>> nbt.mean(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]), axes=["x"])
+    >>> from numbat._ops.primitive.reduction import float_sum
+    >>> float_sum(nbt.tensor([[1, 2], [3, 4]], names=["x", "y"]), axes=["x"])
     numbat.Tensor<
       f32[y: 2]
-      [2.0, 3.0]
+      [4.0, 6.0]
     >
     """
     tensor = _dispatch.to_tensor(tensor)
-    indices = _names.axes_indices(tensor.names, axes)
-    count = 1
-    for axis in indices:
-        count *= tensor.shape[axis]
-    total = _reduce("sum", tensor, axes, keep_axes, _types.to_floating(_types.to_aggregate(tensor.type)))
-    return divide(total, count)  # Nx's divide(sum, count): a complex Inf sum divides as sum(t) / n does
+    return _reduce("sum", tensor, axes, keep_axes, _types.to_floating(_types.to_aggregate(tensor.type)))
 
 
 def reduce_max(tensor, axes=None, keep_axes=False):

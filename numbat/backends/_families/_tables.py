@@ -1,7 +1,11 @@
 """The table machinery of the element-wise families (elementwise, math, bitwise, complex).
 
-Those ops differ only in the function applied, so each family module writes a table of
-them, and `fill` makes every name a method of its `Array` (`op(out, tensor)` or
+Those ops differ only in the function applied. The op table (`_core/_op_table.py`) says
+which ops a family has and how each converts its operands; the family module writes the
+code of those that need their own (`(xp, *arrays) -> array`), `build` makes the family's
+tables from both (an op with no code of its own computes `xp.<array_function>`, and the
+table's `narrow`, `wide_on_numpy` and `complex_as_xla` flags wrap the function as `narrow`
+and `complex_as_xla` say), and `fill` makes every name a method of its `Array` (`op(out, tensor)` or
 `op(out, left, right)`, as the backend contract, `backends/_contract.py`, declares it). A table entry is
 a function of `(xp, *arrays)`, written once for NumPy and jax.numpy alike; the few
 functions NumPy lacks (erf, erf_inv) are computed with JAX's host implementation there
@@ -28,6 +32,8 @@ import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 
+from ..._core import _op_table
+from ..._core._errors import ArgumentError
 from ..._core._types import merge
 from ..._tensor._tensor import Template
 
@@ -85,6 +91,52 @@ def lax_binary(np_name: str, lax_fun, kinds: str = "biufc"):
 
     binary.numpy = np_fun  # what it computes on NumPy: the binary op method calls it directly
     return binary
+
+
+def narrow(fun, wide_on_numpy: bool):
+    """`fun` computed in a wider float and rounded back: the 8-bit floats in f32 on every
+    backend (they have no infinities to overflow into, and XLA lowers few functions for
+    them); with `wide_on_numpy`, every float narrower than f64 in f64 on the NumPy backend,
+    since NumPy's SIMD loops for f32 (AVX-512's SVML) miss by an ulp where XLA and Nx are
+    exact (log10(100) gave 2.0000002 and cbrt(-27) -2.9999998 on an AVX-512 machine)."""
+
+    def wrapped(xp, x):
+        if x.dtype.kind in "iubc" or x.dtype == np.float64:
+            return fun(xp, x)
+        if wide_on_numpy and xp is np:
+            return fun(xp, x.astype(np.float64)).astype(x.dtype)
+        if x.dtype.itemsize == 1:
+            return fun(xp, x.astype(np.float32)).astype(x.dtype)
+        return fun(xp, x)
+
+    return wrapped
+
+
+def _array_function(op: _op_table.Op):
+    """The function of an op with no code of its own: `xp.<op.array_function>`."""
+    if op.array_function is None:
+        raise ArgumentError(f"op {op.name!r} of the op table has no code in its family and no array_function")
+    name = op.array_function
+    return lambda xp, *arrays: getattr(xp, name)(*arrays)
+
+
+def build(family: str, code: dict) -> dict[str, dict]:
+    """The family's tables, by kind (`unary`, `own_type`, `binary`, `compare`): each op of
+    the op table in `family`, computed by its entry in `code` (else `xp.<array_function>`),
+    wrapped as its flags say (`narrow`, then `complex_as_xla`)."""
+    ops = [op for op in _op_table.OPS.values() if op.family == family]
+    unknown = set(code) - {op.name for op in ops}
+    if unknown:
+        raise ArgumentError(f"the {family} family has code for ops the op table does not list: {sorted(unknown)}")
+    tables: dict[str, dict] = {"unary": {}, "own_type": {}, "binary": {}, "compare": {}}
+    for op in ops:
+        fun = code[op.name] if op.name in code else _array_function(op)
+        if op.narrow:
+            fun = narrow(fun, op.wide_on_numpy)
+        if op.complex_as_xla:
+            fun = complex_as_xla(fun)
+        tables[op.kind][op.name] = fun
+    return tables
 
 
 def truthy(x):

@@ -3,8 +3,9 @@ population_count, count_leading_zeros, and the logical ops. `Array` implements t
 methods of the backend contract (`backends/_contract.py`) over `self.xp`.
 
 The family's rule, by value domain: an op reads its operands as bits or as truth values
-(non-zero is true), whatever their number of operands. All are table entries, filled in
-by `_tables.fill`.
+(non-zero is true), whatever their number of operands. All are the op table's
+(`_core/_op_table.py`), computed by `CODE` and filled in by `_tables.build` and
+`_tables.fill`.
 """
 
 from __future__ import annotations
@@ -48,27 +49,17 @@ def _population_count(xp, x):
     return xp.bitwise_count(_unsigned(xp, x)).astype(x.dtype)  # NumPy counts |x| for signed types
 
 
-UNARY: dict[str, typing.Callable] = {
+# The ops' code (the op table, `_core/_op_table.py`, lists them and their kinds).
+CODE: dict[str, typing.Callable] = {
     "bitwise_not": lambda xp, x: xp.bitwise_not(x),
     "population_count": _population_count,
     "count_leading_zeros": _count_leading_zeros,
-}
-
-# Unary ops whose input keeps its own type (the output is u8).
-UNARY_OWN_TYPE: dict[str, typing.Callable] = {
     "logical_not": lambda xp, x: x == 0,
-}
-
-BINARY: dict[str, typing.Callable] = {
     "bitwise_and": lambda xp, a, b: xp.bitwise_and(a, b),
     "bitwise_or": lambda xp, a, b: xp.bitwise_or(a, b),
     "bitwise_xor": lambda xp, a, b: xp.bitwise_xor(a, b),
     "left_shift": lambda xp, a, b: xp.left_shift(a, b),
     "right_shift": lambda xp, a, b: xp.right_shift(a, b),
-}
-
-# Binary ops computed in the operands' merged type, whose output is u8.
-COMPARE: dict[str, typing.Callable] = {
     "logical_and": lambda xp, a, b: truthy(a) & truthy(b),
     "logical_or": lambda xp, a, b: truthy(a) | truthy(b),
     "logical_xor": lambda xp, a, b: truthy(a) ^ truthy(b),
@@ -79,4 +70,4 @@ class Array(ArrayBase):
     pass
 
 
-_tables.fill(Array, unary=UNARY, own_type=UNARY_OWN_TYPE, binary=BINARY, compare=COMPARE)
+_tables.fill(Array, **_tables.build("bitwise", CODE))

@@ -3,8 +3,9 @@ phase. `Array` implements the family's methods of the backend contract
 (`backends/_contract.py`) over `self.xp`.
 
 The family's rule, by value domain: an op builds a complex number or takes one apart. All
-are table entries, filled in by `_tables.fill` (`phase` computes XLA's answers for complex
-Inf and NaN on NumPy too: `_tables.complex_as_xla`).
+are the op table's (`_core/_op_table.py`), computed by `CODE` and filled in by
+`_tables.build` and `_tables.fill` (`phase` computes XLA's answers for complex Inf and NaN
+on NumPy too: its table entry's `complex_as_xla`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import numpy as np
 
 from . import _tables
 from ._base import ArrayBase
-from ._tables import complex_as_xla
 
 
 def _complex(xp, real, imag):
@@ -40,19 +40,12 @@ def _phase(xp, x):
     return xp.angle(x)
 
 
-UNARY: dict[str, typing.Callable] = {
+# The ops' code (the op table, `_core/_op_table.py`, lists them and their kinds).
+CODE: dict[str, typing.Callable] = {
     "conjugate": lambda xp, x: xp.conjugate(x),
-}
-
-# Unary ops whose input keeps its own type (the output is the matching real type).
-UNARY_OWN_TYPE: dict[str, typing.Callable] = {
     "real": lambda xp, x: xp.real(x),
     "imag": lambda xp, x: xp.imag(x) if x.dtype.kind == "c" else xp.zeros_like(x),
-    "phase": complex_as_xla(_phase),
-}
-
-# Binary ops computed in the operands' merged type, whose output is complex.
-COMPARE: dict[str, typing.Callable] = {
+    "phase": _phase,
     "complex": _complex,
 }
 
@@ -61,4 +54,4 @@ class Array(ArrayBase):
     pass
 
 
-_tables.fill(Array, unary=UNARY, own_type=UNARY_OWN_TYPE, compare=COMPARE)
+_tables.fill(Array, **_tables.build("complex", CODE))

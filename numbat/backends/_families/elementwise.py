@@ -4,8 +4,8 @@ backend contract (`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op combines two or more tensors of one broadcast shape element by
 element (functions of one tensor are `math`; the bitwise and logical ops are `bitwise`,
-building complex numbers is `complex`). Its binary ops are the `BINARY` (computed in the
-output's type) and `COMPARE` (in the operands' merged type) tables, filled in by
+building complex numbers is `complex`). Its binary ops are the op table's
+(`_core/_op_table.py`), computed by `CODE` and filled in by `_tables.build` and
 `_tables.fill`.
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _tables
 from ._base import ArrayBase
-from ._tables import as_zero, complex_as_xla, lax_binary, truthy
+from ._tables import as_zero, lax_binary, truthy
 
 
 def _integer_pow(xp, base, exponent):
@@ -75,12 +75,13 @@ def _as_xla_divides(divide):
     return as_xla
 
 
-BINARY: dict[str, typing.Callable] = {
+# The ops' code (the op table, `_core/_op_table.py`, lists them, their kinds and flags).
+CODE: dict[str, typing.Callable] = {
     "add": lax_binary("add", jax.lax.add),
     "subtract": lax_binary("subtract", jax.lax.sub),
     "multiply": lax_binary("multiply", jax.lax.mul),
-    "divide": complex_as_xla(_as_xla_divides(lax_binary("divide", jax.lax.div, kinds="fc"))),  # ints as floats
-    "pow": complex_as_xla(_pow),
+    "divide": _as_xla_divides(lax_binary("divide", jax.lax.div, kinds="fc")),  # ints as floats
+    "pow": _pow,
     "quotient": _quotient,
     "remainder": lambda xp, a, b: xp.fmod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.fmod(a, b),
     "floor_divide": lambda xp, a, b: (
@@ -90,10 +91,6 @@ BINARY: dict[str, typing.Callable] = {
     "atan2": lambda xp, a, b: xp.arctan2(as_zero(xp, a), as_zero(xp, b)),
     "min": lax_binary("minimum", jax.lax.min),
     "max": lax_binary("maximum", jax.lax.max),
-}
-
-# Binary ops computed in the operands' merged type, whose output type differs (u8).
-COMPARE: dict[str, typing.Callable] = {
     "equal": lax_binary("equal", jax.lax.eq),
     "not_equal": lax_binary("not_equal", jax.lax.ne),
     "less": lax_binary("less", jax.lax.lt, kinds="biuf"),
@@ -101,12 +98,13 @@ COMPARE: dict[str, typing.Callable] = {
     "greater": lax_binary("greater", jax.lax.gt, kinds="biuf"),
     "greater_equal": lax_binary("greater_equal", jax.lax.ge, kinds="biuf"),
 }
+TABLES = _tables.build("elementwise", CODE)
 
 
 def numpy_functions() -> dict:
     """The binary ops whose table entry computes with one NumPy function on NumPy data, and that
     function (the NumPy backend calls it directly for operands of the output's type)."""
-    return {name: fun.numpy for name, fun in BINARY.items() if getattr(fun, "numpy", None) is not None}
+    return {name: fun.numpy for name, fun in TABLES["binary"].items() if getattr(fun, "numpy", None) is not None}
 
 
 class Array(ArrayBase):
@@ -139,4 +137,4 @@ _clip.defjvps(
     lambda tangent, ans, data, low, high: _masked(high < data, tangent, ans),
 )
 
-_tables.fill(Array, binary=BINARY, compare=COMPARE)
+_tables.fill(Array, **TABLES)

@@ -1,0 +1,324 @@
+"""The op table: one entry per element-wise op (the families `elementwise`, `math`,
+`bitwise` and `complex`), the single source of the facts about it (docs/design.md, decision 18).
+
+An entry gives the op's name and family; how the backend converts its operands (`kind`:
+`unary`, the operand in the output's type; `own_type`, in its own; `binary`, both in the
+output's; `compare`, both in their merged type); its result-type rule (`result`: `same`,
+`floating`, `real`, `u8`, `integers`, `parts` or `complex`, the rules of the front-end's
+`_apply.unary`/`binary` calls); whether Nx refuses complex operands (`real_only`); the
+float-precision flags (`narrow`: computed in f32 for the 8-bit floats; `wide_on_numpy`:
+in f64 on the NumPy backend; `complex_as_xla`: complex data on NumPy computed by jax.numpy
+on the host, for XLA's special values); the float64 NumPy function the differential test
+checks it against (`reference`); the Nx function it mirrors (`nx`); and, for an op with no
+code of its own in its backend family, the array-module function that computes it
+(`array_function`, called as `xp.<array_function>(*operands)` on NumPy and jax.numpy);
+and whether it is public (`public`: `floor_divide` and `mod`, which Nx lacks, serve the
+operators `//` and `%` only).
+
+What reads it: the backend families build their method tables from it
+(`backends/_families/_tables.build`), `_ops/primitive/_apply.REAL_ONLY` and
+`tests/test_differential.py`'s references are made from it, the backend contract declares
+an entry it does not list by name, `numbat/__init__.py` exports an entry not imported by
+name, and `tests/test_op_table.py` checks it against the front-end functions, the public
+API, `docs/api/index.md` and `docs/_ext/nx_functions.txt`. It lives in `_core`, the lowest
+layer, so that both the backends and the front-end read it without an import running up.
+`docs/guides/adding_an_op.md` adds an op through it.
+
+>>> OPS["exp"].family, OPS["exp"].arity, OPS["exp"].result
+('math', 1, 'floating')
+>>> sorted(name for name, op in OPS.items() if op.family == "complex")
+['complex', 'conjugate', 'imag', 'phase', 'real']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import typing
+
+import numpy as np
+
+
+@dataclasses.dataclass(frozen=True)
+class Op:
+    """One element-wise op's facts (the module's docstring says what each field means)."""
+
+    name: str
+    family: str
+    kind: str
+    result: str
+    real_only: bool = False
+    narrow: bool = False
+    wide_on_numpy: bool = False
+    complex_as_xla: bool = False
+    reference: typing.Callable | None = None
+    nx: str | None = None
+    array_function: str | None = None
+    public: bool = True
+
+    @property
+    def arity(self) -> int:
+        return 1 if self.kind in ("unary", "own_type") else 2
+
+
+def _erf_reference(fun):
+    return np.vectorize(fun, otypes=[float])
+
+
+TABLE = [
+    # elementwise
+    Op("add", "elementwise", "binary", "same", reference=np.add, nx="add"),
+    Op("subtract", "elementwise", "binary", "same", reference=np.subtract, nx="subtract"),
+    Op("multiply", "elementwise", "binary", "same", reference=np.multiply, nx="multiply"),
+    Op("divide", "elementwise", "binary", "floating", complex_as_xla=True, reference=np.divide, nx="divide"),
+    Op("pow", "elementwise", "binary", "same", complex_as_xla=True, nx="pow"),
+    Op("quotient", "elementwise", "binary", "integers", real_only=True, nx="quotient"),
+    Op("remainder", "elementwise", "binary", "same", real_only=True, reference=np.fmod, nx="remainder"),
+    Op("floor_divide", "elementwise", "binary", "same", real_only=True, public=False),
+    Op("mod", "elementwise", "binary", "same", real_only=True, public=False),
+    Op("atan2", "elementwise", "binary", "floating", reference=np.arctan2, nx="atan2"),
+    Op("min", "elementwise", "binary", "same", real_only=True, reference=np.minimum, nx="min"),
+    Op("max", "elementwise", "binary", "same", real_only=True, reference=np.maximum, nx="max"),
+    Op("equal", "elementwise", "compare", "u8", nx="equal"),
+    Op("not_equal", "elementwise", "compare", "u8", nx="not_equal"),
+    Op("less", "elementwise", "compare", "u8", real_only=True, nx="less"),
+    Op("less_equal", "elementwise", "compare", "u8", real_only=True, nx="less_equal"),
+    Op("greater", "elementwise", "compare", "u8", real_only=True, nx="greater"),
+    Op("greater_equal", "elementwise", "compare", "u8", real_only=True, nx="greater_equal"),
+    # math
+    Op("negate", "math", "unary", "same", reference=np.negative, nx="negate"),
+    Op("sign", "math", "unary", "same", reference=np.sign, nx="sign"),
+    Op("floor", "math", "unary", "same", real_only=True, reference=np.floor, nx="floor"),
+    Op("ceil", "math", "unary", "same", real_only=True, reference=np.ceil, nx="ceil"),
+    Op("round", "math", "unary", "same", real_only=True, nx="round"),
+    Op("exp", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.exp, nx="exp"),
+    Op("expm1", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.expm1, nx="expm1"),
+    Op(
+        "log",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.log,
+        nx="log",
+    ),
+    Op(
+        "log1p",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.log1p,
+        nx="log1p",
+    ),
+    Op(
+        "log2",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.log2,
+        nx="log2",
+    ),
+    Op(
+        "log10",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.log10,
+        nx="log10",
+    ),
+    Op(
+        "sigmoid",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        complex_as_xla=True,
+        reference=lambda x: 0.5 * (1 + np.tanh(x / 2)),
+        nx="sigmoid",
+    ),
+    Op(
+        "sqrt",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.sqrt,
+        nx="sqrt",
+    ),
+    Op(
+        "rsqrt",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=lambda x: 1 / np.sqrt(x),
+        nx="rsqrt",
+    ),
+    Op(
+        "cbrt",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.cbrt,
+        nx="cbrt",
+    ),
+    Op(
+        "sin",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.sin,
+        nx="sin",
+    ),
+    Op(
+        "cos",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.cos,
+        nx="cos",
+    ),
+    Op(
+        "tan",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.tan,
+        nx="tan",
+    ),
+    Op(
+        "asin",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.arcsin,
+        nx="asin",
+    ),
+    Op(
+        "acos",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.arccos,
+        nx="acos",
+    ),
+    Op(
+        "atan",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.arctan,
+        nx="atan",
+    ),
+    Op("sinh", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.sinh, nx="sinh"),
+    Op("cosh", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.cosh, nx="cosh"),
+    Op(
+        "tanh",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.tanh,
+        nx="tanh",
+    ),
+    Op(
+        "asinh",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.arcsinh,
+        nx="asinh",
+    ),
+    Op(
+        "acosh",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.arccosh,
+        nx="acosh",
+    ),
+    Op(
+        "atanh",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        wide_on_numpy=True,
+        complex_as_xla=True,
+        reference=np.arctanh,
+        nx="atanh",
+    ),
+    Op("erf", "math", "unary", "floating", real_only=True, narrow=True, reference=_erf_reference(math.erf), nx="erf"),
+    Op(
+        "erfc", "math", "unary", "floating", real_only=True, narrow=True, reference=_erf_reference(math.erfc), nx="erfc"
+    ),
+    Op("erf_inv", "math", "unary", "floating", real_only=True, narrow=True, nx="erf_inv"),
+    Op("abs", "math", "own_type", "real", complex_as_xla=True, reference=np.abs, nx="abs"),
+    Op("is_nan", "math", "own_type", "u8", nx="is_nan"),
+    Op("is_infinity", "math", "own_type", "u8", nx="is_infinity"),
+    # bitwise
+    Op("bitwise_not", "bitwise", "unary", "integers", nx="bitwise_not"),
+    Op("population_count", "bitwise", "unary", "integers", nx="population_count"),
+    Op("count_leading_zeros", "bitwise", "unary", "integers", nx="count_leading_zeros"),
+    Op("logical_not", "bitwise", "own_type", "u8", nx="logical_not"),
+    Op("bitwise_and", "bitwise", "binary", "integers", nx="bitwise_and"),
+    Op("bitwise_or", "bitwise", "binary", "integers", nx="bitwise_or"),
+    Op("bitwise_xor", "bitwise", "binary", "integers", nx="bitwise_xor"),
+    Op("left_shift", "bitwise", "binary", "integers", nx="left_shift"),
+    Op("right_shift", "bitwise", "binary", "integers", nx="right_shift"),
+    Op("logical_and", "bitwise", "compare", "u8", nx="logical_and"),
+    Op("logical_or", "bitwise", "compare", "u8", nx="logical_or"),
+    Op("logical_xor", "bitwise", "compare", "u8", nx="logical_xor"),
+    # complex
+    Op("conjugate", "complex", "unary", "complex", nx="conjugate"),
+    Op("real", "complex", "own_type", "parts", nx="real"),
+    Op("imag", "complex", "own_type", "parts", nx="imag"),
+    Op("phase", "complex", "own_type", "parts", complex_as_xla=True, nx="phase"),
+    Op("complex", "complex", "compare", "complex", real_only=True, nx="complex"),
+]
+
+OPS: dict[str, Op] = {op.name: op for op in TABLE}

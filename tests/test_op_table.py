@@ -1,0 +1,163 @@
+"""The op table (`numbat/_core/_op_table.py`; docs/design.md, decision 18) is the single source of the
+facts about each element-wise op: the backend families' tables and `_apply.REAL_ONLY` are
+made from it, and this file checks the rest against it (the front-end functions' result
+types, the public API, the API page's list, Nx's function list). The last test adds a
+throwaway op through the table, as docs/guides/adding_an_op.md does, and follows it to
+both backends, `grad`, `vectorize`, the expression graph and the API-page check."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pathlib
+
+import numpy as np
+import pytest
+from test_docs import _autosummaries
+from test_families import declared_ops
+
+import numbat as nbt
+from numbat._core import _op_table, _types
+from numbat._core._errors import ArgumentError
+from numbat._ops.composite import math as composite_math
+from numbat._ops.primitive import _apply
+from numbat.backends import _contract
+from numbat.backends._families import _tables
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OPS = _op_table.OPS
+FAMILIES = ("elementwise", "math", "bitwise", "complex")
+
+# The result-type rules the table names, as `_apply.unary`/`binary` apply them to the operands' type.
+RULES = {
+    "same": lambda t: t,
+    "floating": _types.to_floating,
+    "real": _types.to_real,
+    "u8": lambda t: _types.U8,
+    "integers": lambda t: t,
+    "parts": lambda t: _types.to_real(_types.to_floating(t)),
+    "complex": lambda t: _types.to_complex(_types.to_floating(t)),
+}
+SAMPLE_TYPES = ["u8", "s32", "f32", "f64", "c64"]
+
+
+def _front_end(op: _op_table.Op):
+    return getattr(importlib.import_module(f"numbat._ops.primitive.{op.family}"), op.name)
+
+
+def _expected_type(op: _op_table.Op, type_name: str):
+    """The output type the table's rule gives, or None where the op must refuse the type."""
+    type_ = _types.parse(type_name)
+    if (op.real_only and type_.is_complex) or (op.result == "integers" and not type_.is_integer):
+        return None
+    return RULES[op.result](type_)
+
+
+def test_every_entry_is_well_formed():
+    for op in OPS.values():
+        assert op.family in FAMILIES and op.kind in ("unary", "own_type", "binary", "compare"), op
+        assert op.result in RULES, op
+        assert not op.wide_on_numpy or op.narrow, f"{op.name}: wide_on_numpy without narrow"
+
+
+def test_each_family_implements_exactly_its_table_ops():
+    for family in FAMILIES:
+        table_ops = {name for name, op in OPS.items() if op.family == family}
+        extra = {"math": {"stop_grad"}, "elementwise": {"select", "clip"}}.get(family, set())
+        assert declared_ops(family) == table_ops | extra, family
+
+
+def test_the_backend_tables_and_real_only_come_from_the_table():
+    from numbat.backends._families import math
+
+    assert _apply.REAL_ONLY == {name for name, op in OPS.items() if op.real_only}
+    assert {"erf", "complex", "less", "round"} <= _apply.REAL_ONLY
+    assert set(math.TABLES["unary"]) == {n for n, op in OPS.items() if op.family == "math" and op.kind == "unary"}
+    with pytest.raises(ArgumentError, match="does not list"):
+        _tables.build("math", {**math.CODE, "not_an_op": math.CODE["exp"]})
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_the_front_end_gives_the_tables_result_type(name):
+    op = OPS[name]
+    fun = _front_end(op)
+    for type_name in SAMPLE_TYPES:
+        operands = [nbt.tensor([1, 2], type=type_name)] * op.arity
+        expected = _expected_type(op, type_name)
+        if expected is None:
+            with pytest.raises(ArgumentError):
+                fun(*operands)
+        else:
+            assert fun(*operands).type == expected, f"{name}[{type_name}]"
+
+
+def test_the_public_api_exports_every_public_op_of_the_table():
+    for op in OPS.values():
+        assert (op.name in nbt.__all__) == op.public, op.name
+        if op.public:  # the front-end function, or a composite of it (`log` with a base)
+            exported = inspect.unwrap(getattr(nbt, op.name))
+            assert exported is _front_end(op) or exported.__module__ == f"numbat._ops.composite.{op.family}", op.name
+    assert inspect.unwrap(nbt.log) is composite_math.log and composite_math.log(8.0).type == _types.parse("f32")
+
+
+def test_the_api_page_lists_every_public_op_of_the_table():
+    assert _unlisted_on_the_api_page() == set()
+
+
+def _unlisted_on_the_api_page() -> set[str]:
+    listed = set(_autosummaries()["numbat"])
+    return {name for name, op in OPS.items() if op.public and name not in listed}
+
+
+def test_the_nx_functions_named_are_nxs():
+    nx = {line.strip() for line in (ROOT / "docs" / "_ext" / "nx_functions.txt").read_text().splitlines()}
+    nx = {name for name in nx if name and not name.startswith("#")}
+    assert {op.nx for op in OPS.values() if op.nx} <= nx
+    assert [op.name for op in OPS.values() if op.nx is None and op.name in nx] == []  # an Nx name is mirrored
+
+
+def _throwaway_front_end(tensor):
+    return _apply.unary("throwaway_exp2", tensor, _types.to_floating)
+
+
+@pytest.fixture
+def throwaway_op(monkeypatch):
+    """`throwaway_exp2` (2 ** x, computed by `xp.exp2`) added as a new op is: its table entry and
+    its front-end function; the rest is what numbat does at import, redone for this op."""
+    from numbat._ops.primitive import math as front_math
+    from numbat.backends._families import math as back_math
+
+    op = _op_table.Op(
+        "throwaway_exp2", "math", "unary", "floating", narrow=True, reference=np.exp2, array_function="exp2"
+    )
+    monkeypatch.setitem(_op_table.OPS, op.name, op)
+    monkeypatch.setattr(front_math, op.name, _throwaway_front_end, raising=False)
+    # What import does: the backend family's tables, the contract, the public API.
+    monkeypatch.setattr(back_math.Array, op.name, None, raising=False)  # removed again afterwards
+    _tables.fill(back_math.Array, unary={op.name: _tables.build("math", back_math.CODE)["unary"][op.name]})
+    monkeypatch.setattr(_contract.AbstractBackend, "__abstractmethods__", _contract.AbstractBackend.__abstractmethods__)
+    monkeypatch.setattr(_contract.AbstractBackend, op.name, None, raising=False)
+    delattr(_contract.AbstractBackend, op.name)
+    assert _contract.declare_table_ops(_contract.AbstractBackend) == [op.name]
+    exported = nbt._table_ops_not_imported(vars(nbt))
+    assert exported == {op.name: _throwaway_front_end}
+    monkeypatch.setattr(nbt, op.name, exported[op.name], raising=False)
+    return op
+
+
+def test_a_new_op_is_its_table_entry_and_its_front_end_function(throwaway_op, backend):
+    x = np.array([0.5, 3.0], np.float32)
+    result = nbt.throwaway_exp2(nbt.tensor(x))
+    assert result.backend is backend and result.type == _types.parse("f32")
+    np.testing.assert_allclose(result.to_numpy(), np.exp2(x), rtol=1e-6)
+    assert nbt.throwaway_exp2(nbt.tensor([1, 2], type="s8")).type == _types.parse("f32")
+    gradient = nbt.grad(lambda t: nbt.sum(nbt.throwaway_exp2(t)))(nbt.tensor(x))
+    np.testing.assert_allclose(gradient.to_numpy(), np.exp2(x) * np.log(2), rtol=1e-5)
+    vectorized = nbt.throwaway_exp2(nbt.vectorize(nbt.tensor(np.stack([x, 2 * x])), "rows"))
+    assert vectorized.vectorized_axes == (("rows", 2),)
+    np.testing.assert_allclose(nbt.devectorize(vectorized).to_numpy(), np.exp2([x, 2 * x]), rtol=1e-6)
+    graph = nbt.debug_expr(nbt.throwaway_exp2)(nbt.tensor(x))
+    assert "throwaway_exp2 [ a ]" in str(graph)
+    np.testing.assert_allclose(nbt.jit(nbt.throwaway_exp2)(nbt.tensor(x)).to_numpy(), np.exp2(x), rtol=1e-6)
+    assert "throwaway_exp2" in _contract.AbstractBackend.__abstractmethods__
+    assert _unlisted_on_the_api_page() == {"throwaway_exp2"}  # the API page's check asks for its line
