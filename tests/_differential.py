@@ -202,7 +202,7 @@ NOT_COMPARED = {
     **dict.fromkeys(("defn", "jit", "jit_apply", "compile", "debug_expr", "debug_expr_apply"), _DEFN),
     **dict.fromkeys(("default_defn_options", "global_default_defn_options", "is_cached"), _DEFN),
     **dict.fromkeys(("grad", "value_and_grad", "jacobian", "custom_grad"), _DEFN),
-    **dict.fromkeys(("cond", "while_loop", "fori_loop"), _DEFN),
+    **dict.fromkeys(("cond", "while_loop", "fori_loop", "interruptible"), _DEFN),
     **dict.fromkeys(("hook", "print_value", "inspect_value", "io_call", "runtime_call"), _DEFN),
     **dict.fromkeys(("print_expr", "inspect_expr"), "prints the expression graph: tests/test_defn.py"),
     **dict.fromkeys(("backend_copy", "backend_deallocate", "backend_transfer", "default_backend"), _MACHINE),

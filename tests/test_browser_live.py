@@ -50,6 +50,12 @@ _TEXT = """(index) => {
   return cells[index]?.querySelector('.jp-OutputArea')?.innerText || '';
 }"""
 
+_RUN_LAST_CELL = """async () => {
+  const app = window.jupyterapp, panel = app.shell.currentWidget;
+  panel.content.activeCellIndex = 2;
+  await app.commands.execute('notebook:run-cell');
+}"""
+
 
 def test_the_live_chart_updates_while_the_loop_runs_and_its_stop_button_stops_it(browser, lab):  # noqa: F811 -- the fixtures imported above
     url, token, root = lab
@@ -84,17 +90,18 @@ def test_the_live_chart_updates_while_the_loop_runs_and_its_stop_button_stops_it
             page.wait_for_timeout(200)
         stopped = page.evaluate(_TEXT, 1)
         assert "Interrupted" in stopped and "stopped after" in stopped, stopped[-2000:]
-        page.evaluate(  # Run All stops at the error: run the last cell on its own
-            """async () => {
-              const app = window.jupyterapp, panel = app.shell.currentWidget;
-              panel.content.activeCellIndex = 2;
-              await app.commands.execute('notebook:run-cell');
-            }"""
-        )
-        deadline = time.monotonic() + 30
-        while "after stop:" not in page.evaluate(_TEXT, 2) and time.monotonic() < deadline:
-            page.wait_for_timeout(200)
-        assert "after stop: 3.0 True True" in page.evaluate(_TEXT, 2)  # JupyterLab: the compiling line shows
+        # Run All stops at the error: run the last cell on its own. In one full-suite run on a
+        # loaded 2-core machine the cell showed nothing within 30 s (never seen when run alone):
+        # the run is asked again once, and the kernel's status is in the message if it fails.
+        for _ in range(2):
+            page.evaluate(_RUN_LAST_CELL)
+            deadline = time.monotonic() + 45
+            while "after stop:" not in page.evaluate(_TEXT, 2) and time.monotonic() < deadline:
+                page.wait_for_timeout(200)
+            if "after stop:" in page.evaluate(_TEXT, 2):
+                break
+        status = page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.kernelDisplayStatus")
+        assert "after stop: 3.0 True True" in page.evaluate(_TEXT, 2), status  # JupyterLab: the compiling line shows
         shot = root / "live.png"
         page.screenshot(path=str(shot))
         print(f"screenshot of the live chart after Stop: {shot}")

@@ -103,7 +103,10 @@ def inspect_blob(blob: bytes, timeout: float = 60.0) -> dict:
 
 
 def _run_child(source: str, answer: str, timeout: float) -> None:
-    cpu = max(1, int(timeout))
+    # The CPU limit is a backstop for a child burning several threads; a second or two
+    # above the wall-clock timeout, so a loop on one thread is stopped by the timeout (whose
+    # message says so) and not killed by the CPU limit first (importing JAX uses threads).
+    cpu = int(timeout) + 2
     arguments = [source, answer, str(MEMORY_BYTES), str(cpu), str(ANSWER_BYTES), str(_TEXT_CHARS)]
     environment = {**os.environ, "JAX_PLATFORMS": "cpu"}  # no accelerator for a look
     try:
