@@ -57,10 +57,7 @@ def vectorize(tensor, axes=None, **options):
     >
     """
     if callable(tensor) and not isinstance(tensor, Tensor):
-        unknown = sorted(set(options) - {"axis", "name"})
-        if unknown:
-            raise ArgumentError(f"vectorize: unknown option(s) {unknown} for a function; it takes axis and name")
-        return vectorize_function(tensor, *(() if axes is None else (axes,)), **options)
+        return _vectorize_function(tensor, axes, options)
     if options:
         raise ArgumentError(f"vectorize: unknown option(s) {sorted(options)} for a tensor; it takes only the axes")
     spec = _spec("vectorize", axes)
@@ -72,6 +69,29 @@ def vectorize(tensor, axes=None, **options):
         return tensor
     if tensor.rank == 0:
         raise ArgumentError("vectorize: cannot vectorize a tensor of rank 0")
+    new = _new_axes(tensor, spec)
+    existing = tensor.vectorized_axes
+    array = tensor.data.array if existing else tensor.data
+    data = VectorizedData(array, (*existing, *new))
+    return _vectorized.recorded(
+        "vectorize",
+        tensor,
+        Tensor(data, tensor.type, tensor.names[len(new) :], tensor.backend),
+        tuple(name for name, _ in new),
+    )
+
+
+def _vectorize_function(fun, axes, options: dict):
+    """`nbt.vectorize(fun, axis=0, name=None)`: the function transform, its options checked."""
+    unknown = sorted(set(options) - {"axis", "name"})
+    if unknown:
+        raise ArgumentError(f"vectorize: unknown option(s) {unknown} for a function; it takes axis and name")
+    return vectorize_function(fun, *(() if axes is None else (axes,)), **options)
+
+
+def _new_axes(tensor: Tensor, spec) -> list:
+    """`(name, size)` of each new vectorized axis, `spec`'s entries over `tensor`'s leading
+    axes; raises on a size other than one asked for, or a name the tensor already uses."""
     if len(spec) > tensor.rank:
         raise ArgumentError(
             f"vectorize: {len(spec)} vectorized axes is more than the rank of the tensor's shape {tensor.shape}"
@@ -81,22 +101,14 @@ def vectorize(tensor, axes=None, **options):
         if wanted is not None and wanted != size:
             raise ArgumentError(f"vectorize: expected vectorized axis {name!r} to have size {wanted}, got {size}")
         new.append((name, size))
-    existing = tensor.vectorized_axes
     for name, _ in new:
         if name in tensor.names[len(new) :]:
             raise ArgumentError(
                 f"vectorize: cannot use name {name!r} for a new vectorized axis: an axis of the shape has that name"
             )
-        if name in dict(existing):
+        if name in dict(tensor.vectorized_axes):
             raise ArgumentError(f"vectorize: cannot use name {name!r} for a new vectorized axis: it is already one")
-    array = tensor.data.array if existing else tensor.data
-    data = VectorizedData(array, (*existing, *new))
-    return _vectorized.recorded(
-        "vectorize",
-        tensor,
-        Tensor(data, tensor.type, tensor.names[len(new) :], tensor.backend),
-        tuple(name for name, _ in new),
-    )
+    return new
 
 
 def devectorize(tensor, keep_names=True):

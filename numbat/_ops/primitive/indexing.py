@@ -66,31 +66,56 @@ def getitem(tensor, index):
     numbat.ArgumentError: boolean masks are not supported: t[mask] with a u8 tensor of t's shape (3,) would ...
     """
     if isinstance(index, Tensor) and index.rank:
-        if index.type == _types.U8 and index.shape == tensor.shape:
-            raise ArgumentError(
-                f"boolean masks are not supported: t[mask] with a u8 tensor of t's shape {tensor.shape} would "
-                "take the positions 0 and 1 (Nx's t[indices] is nbt.take), not the elements where the mask "
-                "holds; a selection by mask has a shape that depends on values. Use nbt.select(mask, t, 0) "
-                "to keep t's shape, or nbt.take(t, indices) if you mean positions"
-            )
-        return take(tensor, index, axis=0)
+        return _by_integer_tensor(tensor, index)
     if isinstance(index, dict):
-        positional = [builtins.slice(None)] * tensor.rank
-        for axis, item in index.items():
-            positional[_names.axis_index(tensor.names, axis)] = item
-        index = tuple(positional)
-    index = index if isinstance(index, tuple) else (index,)
+        index = _positional(tensor, index)
+    tensor, out, normalized = _static_index(tensor, index if isinstance(index, tuple) else (index,))
+    return _dispatch.run("getitem", out, (tensor,), index=normalized)
+
+
+def _by_integer_tensor(tensor: Tensor, index: Tensor) -> Tensor:
+    """`tensor[index]` for an integer tensor of rank 1 or more: a take along the first
+    axis; a u8 tensor of `tensor`'s shape (a comparison's mask) raises."""
+    if index.type == _types.U8 and index.shape == tensor.shape:
+        raise ArgumentError(
+            f"boolean masks are not supported: t[mask] with a u8 tensor of t's shape {tensor.shape} would "
+            "take the positions 0 and 1 (Nx's t[indices] is nbt.take), not the elements where the mask "
+            "holds; a selection by mask has a shape that depends on values. Use nbt.select(mask, t, 0) "
+            "to keep t's shape, or nbt.take(t, indices) if you mean positions"
+        )
+    return take(tensor, index, axis=0)
+
+
+def _positional(tensor: Tensor, index: dict) -> tuple:
+    """A dict of axis name (or position) to index as a tuple over all axes, `:` where
+    the dict names no index."""
+    positional = [builtins.slice(None)] * tensor.rank
+    for axis, item in index.items():
+        positional[_names.axis_index(tensor.names, axis)] = item
+    return tuple(positional)
+
+
+def _expand_ellipsis(tensor: Tensor, index: tuple, ellipses: int) -> tuple:
+    """`index` with its one `...` replaced by `:` for each axis the other items leave."""
+    if ellipses > 1:
+        raise ArgumentError(f"an index can hold one ... (Ellipsis), got {ellipses}")
+    at = index.index(Ellipsis)
+    fill = builtins.max(tensor.rank - (len(index) - 1), 0)
+    return index[:at] + (builtins.slice(None),) * fill + index[at + 1 :]
+
+
+def _static_index(tensor: Tensor, index: tuple) -> tuple:
+    """`(tensor, out, normalized)` for a tuple index of `tensor`: scalar tensor indices
+    applied as a run-time slice (`tensor` is then that window), the output's template,
+    and the index with ints made non-negative and slices made explicit, as the
+    `getitem` kernel takes it."""
     if builtins.any(item is None for item in index):
         raise ArgumentError(
             "tensors are not indexed with None (NumPy's new axis); use nbt.new_axis(t, axis) to add an axis"
         )
     ellipses = builtins.sum(1 for item in index if item is Ellipsis)
-    if ellipses > 1:
-        raise ArgumentError(f"an index can hold one ... (Ellipsis), got {ellipses}")
     if ellipses:
-        at = index.index(Ellipsis)
-        fill = builtins.max(tensor.rank - (len(index) - 1), 0)
-        index = index[:at] + (builtins.slice(None),) * fill + index[at + 1 :]
+        index = _expand_ellipsis(tensor, index, ellipses)
     if len(index) > tensor.rank:
         raise ArgumentError(
             f"too many indices ({len(index)}) for a tensor of rank {tensor.rank} (shape {tensor.shape})"
@@ -121,8 +146,7 @@ def getitem(tensor, index):
             )
     shape.extend(tensor.shape[len(index) :])
     names.extend(tensor.names[len(index) :])
-    out = Template(tuple(shape), tensor.type, tuple(names))
-    return _dispatch.run("getitem", out, (tensor,), index=tuple(normalized))
+    return tensor, Template(tuple(shape), tensor.type, tuple(names)), tuple(normalized)
 
 
 def _dynamic_indices(tensor: Tensor, index: tuple) -> tuple:

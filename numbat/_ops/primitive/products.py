@@ -164,24 +164,20 @@ def _permutation(axes, names: tuple, what: str) -> list:
     return indices
 
 
-def _conv(tensor, kernel, strides, padding, input_dilation, kernel_dilation, feature_group_size, batch_group_size):
-    spatial = tensor.rank - 2
+def _conv_per_axis(value, what: str, spatial: int) -> tuple:
+    """`value` (an int, or a list or tuple of them) as one positive int per spatial axis."""
+    if isinstance(value, int):
+        value = (value,) * spatial
+    elif isinstance(value, (list, tuple)):
+        value = tuple(value)
+    if not isinstance(value, tuple) or len(value) != spatial or not all(isinstance(v, int) and v >= 1 for v in value):
+        raise ArgumentError(f"conv: {what} must be {spatial} positive ints, got {value!r}")
+    return value
 
-    def per_axis(value, what):
-        if isinstance(value, int):
-            value = (value,) * spatial
-        elif isinstance(value, (list, tuple)):
-            value = tuple(value)
-        if (
-            not isinstance(value, tuple)
-            or len(value) != spatial
-            or not all(isinstance(v, int) and v >= 1 for v in value)
-        ):
-            raise ArgumentError(f"conv: {what} must be {spatial} positive ints, got {value!r}")
-        return value
 
-    strides, input_dilation = per_axis(strides, "strides"), per_axis(input_dilation, "input_dilation")
-    kernel_dilation = per_axis(kernel_dilation, "kernel_dilation")
+def _check_conv_groups(tensor, kernel, feature_group_size: int, batch_group_size: int) -> None:
+    """Raises unless the feature and batch groups divide the input and kernel as Nx's
+    conv requires (at most one of them above 1)."""
     if feature_group_size > 1 and batch_group_size > 1:
         raise ArgumentError(
             f"conv: either batch groups or feature groups must be 1, got {batch_group_size} and {feature_group_size}"
@@ -200,19 +196,33 @@ def _conv(tensor, kernel, strides, padding, input_dilation, kernel_dilation, fea
         raise ArgumentError(
             f"conv: input has {tensor.shape[1]} channels, kernel expects {kernel.shape[1]} x {feature_group_size} groups"
         )
+
+
+def _conv_padding(padding, spans: list, spatial: int) -> tuple:
+    """`padding` ("valid", "same", or (low, high) pairs) as one (low, high) pair per
+    spatial axis; "same" splits each dilated kernel span's padding, the extra on high."""
+    if padding == "valid":
+        return ((0, 0),) * spatial
+    if padding == "same":
+        return tuple(((span - 1) // 2, span - 1 - (span - 1) // 2) for span in spans)
+    try:
+        pads = tuple((int(low), int(high)) for low, high in padding)
+    except (TypeError, ValueError):
+        pads = ()
+    if len(pads) != spatial:
+        raise ArgumentError(f'conv: invalid padding, must be "valid", "same" or {spatial} (low, high) pairs')
+    return pads
+
+
+def _conv(tensor, kernel, strides, padding, input_dilation, kernel_dilation, feature_group_size, batch_group_size):
+    spatial = tensor.rank - 2
+    strides = _conv_per_axis(strides, "strides", spatial)
+    input_dilation = _conv_per_axis(input_dilation, "input_dilation", spatial)
+    kernel_dilation = _conv_per_axis(kernel_dilation, "kernel_dilation", spatial)
+    _check_conv_groups(tensor, kernel, feature_group_size, batch_group_size)
     sizes = [(s - 1) * d + 1 for s, d in zip(tensor.shape[2:], input_dilation)]
     spans = [(k - 1) * d + 1 for k, d in zip(kernel.shape[2:], kernel_dilation)]
-    if padding == "valid":
-        pads = ((0, 0),) * spatial
-    elif padding == "same":
-        pads = tuple(((span - 1) // 2, span - 1 - (span - 1) // 2) for span in spans)
-    else:
-        try:
-            pads = tuple((int(low), int(high)) for low, high in padding)
-        except (TypeError, ValueError):
-            pads = ()
-        if len(pads) != spatial:
-            raise ArgumentError(f'conv: invalid padding, must be "valid", "same" or {spatial} (low, high) pairs')
+    pads = _conv_padding(padding, spans, spatial)
     out_spatial = tuple(
         (size + low + high - span) // stride + 1 for size, (low, high), span, stride in zip(sizes, pads, spans, strides)
     )
