@@ -28,6 +28,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "myst_nb",
     "numbat_help",
+    "numbat_op_table",
 ]
 
 # Tutorials: stored outputs only, in the order of notebooks/.

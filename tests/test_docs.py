@@ -32,10 +32,20 @@ MODULES = {
     "numbat.constants": "constants",
 }
 BLOCK = re.compile(r"```\{eval-rst\}\n(.*?)```", re.DOTALL)
+# The op table's lists (docs/_ext/numbat_op_table.py): the families a page names.
+TABLE_OPS = re.compile(r"```\{numbat-table-ops\} (.*)\n```")
+
+
+def _op_table_extension():
+    spec = importlib.util.spec_from_file_location("numbat_op_table", DOCS / "_ext" / "numbat_op_table.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _autosummaries() -> dict[str, list[str]]:
-    """Every name listed in an autosummary on the API pages, by the module it is listed under."""
+    """Every name listed in an autosummary on the API pages, by the module it is listed under,
+    with the op table's public ops that a page's `numbat-table-ops` lists under `numbat`."""
     listed: dict[str, list[str]] = {}
     for page in sorted((DOCS / "api").glob("*.md")):
         for block in BLOCK.findall(page.read_text()):
@@ -48,6 +58,9 @@ def _autosummaries() -> dict[str, list[str]]:
                 if line.startswith("   ") and not line.strip().startswith(":")
             ]
             listed.setdefault(module, []).extend(name for name in names if name)
+        for families in TABLE_OPS.findall(page.read_text()):
+            table_ops = _op_table_extension().table_ops
+            listed.setdefault("numbat", []).extend(name for family in families.split() for name in table_ops(family))
     return listed
 
 
