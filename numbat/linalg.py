@@ -381,7 +381,8 @@ def triangular_solve(a, b, left_side=True, lower=True, transform_a="none"):
     (`lower` or upper: the other triangle is not read); `transform_a` is "none",
     "transpose" (solve with `a`'s transpose) or "conjugate" (with its complex conjugate).
     A zero on `a`'s diagonal is Nx's ArgumentError wherever the values are known; inside
-    a defn they are not, and the result has infinities or NaNs (as EXLA's).
+    a defn they are not, and the result has infinities or NaNs (as EXLA's). Its gradient
+    on complex matrices is Nx's, through `adjoint(a)`: the conjugate of JAX's.
 
     >>> nbt.linalg.triangular_solve(nbt.tensor([[1.0, 0.0], [1.0, 2.0]]), nbt.tensor([1.0, 5.0]))
     numbat.Tensor<

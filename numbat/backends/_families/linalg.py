@@ -175,6 +175,25 @@ def _triangular_solve(a, b, left_side, lower, transpose):
     return x
 
 
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4))
+def _complex_triangular_solve(a, b, left_side, lower, transpose):
+    """`_triangular_solve` with Nx's gradient (Nx.Defn.Grad's triangular_solve rule), which
+    pulls back through `adjoint(a)` where JAX's pulls back through `transpose(a)`: for complex
+    matrices the conjugate of JAX's, as for `_invert`."""
+    return _triangular_solve(a, b, left_side, lower, transpose)
+
+
+def _complex_triangular_solve_forward(a, b, left_side, lower, transpose):
+    return jax.vjp(lambda a, b: _triangular_solve(a, b, left_side, lower, transpose), a, b)
+
+
+def _complex_triangular_solve_backward(left_side, lower, transpose, jax_pullback, g):
+    return tuple(jnp.conj(cotangent) for cotangent in jax_pullback(jnp.conj(g)))
+
+
+_complex_triangular_solve.defvjp(_complex_triangular_solve_forward, _complex_triangular_solve_backward)
+
+
 def _lapack_dtype(dtype: np.dtype) -> np.dtype:
     """The type a decomposition or solve computes in: LAPACK (NumPy's and XLA's) has no f16,
     bf16 or 8-bit floats, so those compute in f32 on every backend and round to their type."""
@@ -261,5 +280,6 @@ class Array(ArrayBase):
             if options["transform_a"] == "conjugate":
                 left = xp.conj(left)
             transpose = options["transform_a"] == "transpose"
-            result = _on_host(xp, _triangular_solve, left, right, options["left_side"], options["lower"], transpose)
+            solver = _complex_triangular_solve if dtype.kind == "c" else _triangular_solve
+            result = _on_host(xp, solver, left, right, options["left_side"], options["lower"], transpose)
         return self._wrap(out, cast(xp, xp.asarray(result), out.type.dtype))

@@ -319,6 +319,70 @@ def test_triangular_solve_grad_with_transform_a_conjugate_left_side_false(path):
         assert_all_close(conjugate, run(path, wrt(transform_a="none", left_side=False, lower=False), UPPER, B_234))
 
 
+# EXLA 0.13 exla/test/exla/defn/expr_test.exs, lines 3804-3970: the gradients of a complex
+# triangular_solve with transform_a: :conjugate. Nx's rule pulls back through adjoint(a) where
+# JAX's pulls back through transpose(a), so for complex matrices numbat gives Nx's, the conjugate of JAX's.
+C_LOWER = nbt.tensor([[2, 0, 0], [complex(1, 1), 3, 0], [complex(0, 2), complex(1, -1), 1]], type="c64")
+C_UPPER = nbt.tensor([[1, complex(1, 1), complex(0, 2)], [0, 3, complex(1, -1)], [0, 0, 1]], type="c64")
+
+
+def test_triangular_solve_conjugate_complex_grads_lower(path):
+    b = nbt.tensor([1, complex(2, 1), 3], type="c64")
+    da = run(path, wrt_a(transform_a="conjugate", lower=True), C_LOWER, b)
+    expected_da = [
+        [complex(-0.33333334, -0.5833333), 0, 0],
+        [complex(0, 0.16666667), complex(-0.16666667, 0.16666667), 0],
+        [-0.5, complex(-0.5, -0.5), -3],
+    ]
+    assert_all_close(da, nbt.tensor(expected_da, type="c64"), atol=1.0e-5)
+    db = run(path, wrt_b(transform_a="conjugate", lower=True), C_LOWER, b)
+    assert_all_close(
+        db, nbt.tensor([complex(0.6666667, -1.1666666), complex(0, 0.33333334), 1], type="c64"), atol=1.0e-5
+    )
+    composed = run(path, wrt_a(True, transform_a="conjugate", lower=True), C_LOWER, b)
+    assert (composed.shape, str(composed.type)) == ((3, 3), "c64")
+
+
+def test_triangular_solve_conjugate_complex_grads_upper(path):
+    b = nbt.tensor([4, complex(3, 1), 2], type="c64")
+    db = run(path, wrt_b(transform_a="conjugate", lower=False), C_UPPER, b)
+    expected_db = [1, complex(0, -0.33333334), complex(1.3333334, -1.6666666)]
+    assert_all_close(db, nbt.tensor(expected_db, type="c64"), atol=1.0e-5)
+    da = run(path, wrt_a(transform_a="conjugate", lower=False), C_UPPER, b)
+    expected_da = [
+        [complex(-4.0, -4.6666665), complex(-0.33333334, 0.33333334), -2],
+        [0, complex(-0.11111112, -0.11111112), complex(0, -0.6666667)],
+        [0, 0, complex(-2.6666667, -3.3333333)],
+    ]
+    assert_all_close(da, nbt.tensor(expected_da, type="c64"), atol=1.0e-5)
+
+
+def test_triangular_solve_conjugate_complex_grads_left_side_false(path):
+    b = nbt.tensor([[1, complex(2, 1), 3], [complex(0, 1), 1, complex(2, -1)]], type="c64")
+    da = run(path, wrt_a(transform_a="conjugate", left_side=False, lower=True), C_LOWER, b)
+    expected_da = [
+        [complex(-1.25, -2.75), 0, 0],
+        [complex(0.5, 0.5), complex(0, 0.33333334), 0],
+        [complex(-2.5, 0.5), complex(-1.0, -0.6666667), complex(-5.6666665, -2.3333333)],
+    ]
+    assert_all_close(da, nbt.tensor(expected_da, type="c64"), atol=1.0e-5)
+    db = run(path, wrt_b(transform_a="conjugate", left_side=False, lower=True), C_LOWER, b)
+    row = [0.5, complex(0.16666667, -0.16666667), complex(1.0, -0.6666666)]
+    assert_all_close(db, nbt.tensor([row, row], type="c64"), atol=1.0e-5)
+
+
+def test_triangular_solve_conjugate_grads_equal_those_through_an_explicit_conjugate(path):
+    """Nx's rule is its own: transform_a: :conjugate pulls back as Nx.conjugate then a solve."""
+    b = nbt.tensor([[1, complex(2, 1), 3], [complex(0, 1), 1, complex(2, -1)]], type="c64")
+    for left_side, operand in ((True, nbt.transpose(b)), (False, b)):
+        for wrt in (wrt_a, wrt_b):
+            conjugate = run(path, wrt(True, transform_a="conjugate", left_side=left_side), C_LOWER, operand)
+            through_conjugate = wrt(True, left_side=left_side)
+            explicit = run(path, lambda a, b, f=through_conjugate: f(nbt.conjugate(a), b), C_LOWER, operand)
+            explicit = nbt.conjugate(explicit) if wrt is wrt_a else explicit
+            assert_all_close(conjugate, explicit, atol=1.0e-4)
+
+
 def batched_pair(path, fun, a, b):
     return run(path, fun, a, b), nbt.stack([run(path, fun, a[0], b[0]), run(path, fun, a[1], b[1])])
 
