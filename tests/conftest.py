@@ -9,6 +9,17 @@ import pytest
 import numbat as nbt
 
 BACKENDS = {"numpy": nbt.NumPyBackend, "xla": nbt.XLABackend}
+MAX_WORKERS = 4
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (the test command's default): a worker per core this process may use, at most
+    `MAX_WORKERS`, as each worker is a JAX process compiling thousands of programs;
+    PYTEST_XDIST_AUTO_NUM_WORKERS, where set, decides instead (pytest-xdist's own rule)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's hook reads it
+    return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
 
 
 @pytest.fixture(scope="session", autouse=True)
