@@ -38,7 +38,8 @@ def _data(outputs, mime):
 
 
 def _text(outputs):
-    return "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
+    """The outputs' text, one output per line: a value's text/plain ends without a newline."""
+    return "\n".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
 
 
 def test_there_are_eight_tutorials():
