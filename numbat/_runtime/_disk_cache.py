@@ -33,7 +33,6 @@ import json
 import logging
 import os
 import pickle
-import stat
 import tempfile
 import time
 import warnings
@@ -42,7 +41,7 @@ import jax
 from jax.experimental import serialize_executable
 
 from .._core._errors import ArgumentError
-from . import _signing
+from . import _regular_file, _signing
 
 MAGIC = b"numbat-xla-cache-v2\n"
 MAX_ENTRY_BYTES = 1 << 29  # larger executables are compiled without the cache
@@ -92,20 +91,31 @@ def _read(path: str, entry_key: str) -> tuple[bytes, int] | None:
     checked before a byte is read, then the MAC is checked in chunks (O(chunk) memory, so a
     planted entry of any size costs nothing), and only an authentic entry is read whole (and
     its MAC checked again on what was read, in case the file changed in between)."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        handle = os.open(path, flags)
+        with _regular_file.opened(path) as (handle, info):
+            head, body = _authentic_body(handle, info.st_size)
     except FileNotFoundError:
         return None
+    except _regular_file.NotRegularFile as error:
+        raise _Unusable(str(error)) from None
     except OSError as error:
         raise _Unusable(f"it cannot be opened ({error.strerror or error})") from None
+    if not _signing.verify_existing((MAGIC, body), head[len(MAGIC) :]):
+        raise _Unusable("it changed while it was read")
+    header_end = body.find(b"\n")
+    header = json.loads(body[:header_end])  # signed by this user: numbat wrote it
+    if header["key"] != entry_key:
+        raise _Unusable("it was written for another module")
+    return body[header_end + 1 :], int(header["compile_time"])
+
+
+def _authentic_body(handle: int, size: int) -> tuple[bytes, bytes]:
+    """The magic and MAC, and the body after them, of the open entry `handle` whose MAC this
+    user's key makes: `_Unusable` for any other, from its size or its MAC, before the body is read."""
+    if size > MAX_ENTRY_BYTES:
+        raise _Unusable(f"it holds {size} bytes, more than an entry numbat writes ({MAX_ENTRY_BYTES})")
     start = len(MAGIC) + _signing.MAC_BYTES
     try:
-        info = os.fstat(handle)
-        if not stat.S_ISREG(info.st_mode):
-            raise _Unusable("it is not a regular file")
-        if info.st_size > MAX_ENTRY_BYTES:
-            raise _Unusable(f"it holds {info.st_size} bytes, more than an entry numbat writes ({MAX_ENTRY_BYTES})")
         head = os.pread(handle, start, 0)
         if len(head) < start or head[: len(MAGIC)] != MAGIC:
             raise _Unusable("it is not a numbat cache entry of this version")
@@ -119,18 +129,9 @@ def _read(path: str, entry_key: str) -> tuple[bytes, int] | None:
             raise _Unusable(
                 "its signature does not match this user's key (written by another user, edited or truncated)"
             )
-        body = os.pread(handle, offset - start, start)
+        return head, os.pread(handle, offset - start, start)
     except OSError as error:
         raise _Unusable(f"it cannot be read ({error.strerror or error})") from None
-    finally:
-        os.close(handle)
-    if not _signing.verify_existing((MAGIC, body), head[len(MAGIC) :]):
-        raise _Unusable("it changed while it was read")
-    header_end = body.find(b"\n")
-    header = json.loads(body[:header_end])  # signed by this user: numbat wrote it
-    if header["key"] != entry_key:
-        raise _Unusable("it was written for another module")
-    return body[header_end + 1 :], int(header["compile_time"])
 
 
 def _write(path: str, entry_key: str, payload: bytes, compile_us: int) -> None:

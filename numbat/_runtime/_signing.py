@@ -33,6 +33,8 @@ import stat
 import tempfile
 import typing
 
+from . import _regular_file
+
 KEY_BYTES = 32
 MAC_BYTES = hashlib.sha256().digest_size
 
@@ -143,31 +145,32 @@ def check_directory(directory: str) -> None:
 
 def _read(path: str) -> bytes:
     check_directory(os.path.dirname(path))
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        handle = os.open(path, flags)
+        with _regular_file.opened(path) as (handle, info):
+            _check_owner_and_mode(path, info)
+            key = os.read(handle, KEY_BYTES + 1)
     except FileNotFoundError:
         raise
+    except _regular_file.NotRegularFile:
+        raise KeyFileError(f"numbat's signing key {path} is not a regular file; {_FIX}") from None
     except OSError as error:
         raise KeyFileError(f"numbat's signing key {path} cannot be opened ({error}); {_FIX}") from None
-    try:
-        info = os.fstat(handle)
-        if not stat.S_ISREG(info.st_mode):
-            raise KeyFileError(f"numbat's signing key {path} is not a regular file; {_FIX}")
-        if os.name == "posix":
-            if info.st_uid != os.geteuid():
-                raise KeyFileError(f"numbat's signing key {path} belongs to another user (uid {info.st_uid}); {_FIX}")
-            if info.st_mode & 0o077:
-                raise KeyFileError(
-                    f"numbat's signing key {path} has mode {oct(info.st_mode & 0o777)}: others could read it. "
-                    f"Run `chmod 600 {path}`, or delete it and numbat makes a new one"
-                )
-        key = os.read(handle, KEY_BYTES + 1)
-    finally:
-        os.close(handle)
     if len(key) != KEY_BYTES:
         raise KeyFileError(f"numbat's signing key {path} holds {len(key)} bytes, not {KEY_BYTES}; {_FIX}")
     return key
+
+
+def _check_owner_and_mode(path: str, info: os.stat_result) -> None:
+    """A key file of this user's that only this user can read (POSIX)."""
+    if os.name != "posix":
+        return
+    if info.st_uid != os.geteuid():
+        raise KeyFileError(f"numbat's signing key {path} belongs to another user (uid {info.st_uid}); {_FIX}")
+    if info.st_mode & 0o077:
+        raise KeyFileError(
+            f"numbat's signing key {path} has mode {oct(info.st_mode & 0o777)}: others could read it. "
+            f"Run `chmod 600 {path}`, or delete it and numbat makes a new one"
+        )
 
 
 def _create(path: str) -> None:

@@ -24,7 +24,6 @@ import json
 import os
 import platform
 import re
-import stat
 import tempfile
 import time
 import typing
@@ -34,6 +33,7 @@ import jax
 import jax.numpy as jnp
 
 from .._core._errors import ArgumentError
+from .._runtime import _regular_file as _regular
 from .._runtime import _signing
 from .._runtime._signing import data_dir
 
@@ -255,20 +255,13 @@ def _read(path: str) -> dict:
 
 def _regular_file(path: str) -> str | None:
     """The text of `path` if it is a regular file of at most `_MAX_FILE_BYTES` (None if absent)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        handle = os.open(path, flags)
+        with _regular.opened(path) as (handle, info):
+            if info.st_size > _MAX_FILE_BYTES:
+                raise ValueError(f"it holds {info.st_size} bytes, more than {_MAX_FILE_BYTES}")
+            data = os.read(handle, _MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         return None
-    try:
-        info = os.fstat(handle)
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError("it is not a regular file")
-        if info.st_size > _MAX_FILE_BYTES:
-            raise ValueError(f"it holds {info.st_size} bytes, more than {_MAX_FILE_BYTES}")
-        data = os.read(handle, _MAX_FILE_BYTES + 1)
-    finally:
-        os.close(handle)
     if len(data) > _MAX_FILE_BYTES:
         raise ValueError(f"it holds more than {_MAX_FILE_BYTES} bytes")
     return data.decode("utf-8")
