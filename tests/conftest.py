@@ -19,7 +19,8 @@ def pytest_xdist_auto_num_workers(config):
     PYTEST_XDIST_AUTO_NUM_WORKERS, where set, decides instead (pytest-xdist's own rule)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # pytest-xdist's hook reads it
-    return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()  # macOS: no affinity
+    return max(1, min(MAX_WORKERS, usable or 1))
 
 
 @pytest.fixture(scope="session", autouse=True)
