@@ -319,3 +319,17 @@ def test_a_namedtuple_is_a_container():
     Pair = _Pair
     out = nbt.defn(lambda p: Pair(p.b, p.a * 2))(Pair(nbt.tensor(1.0), nbt.tensor(2.0)))
     assert isinstance(out, Pair) and nbt.to_number(out.a) == 2.0 and nbt.to_number(out.b) == 2.0
+
+
+@pytest.mark.parametrize("compiler", ["xla", "evaluator"])
+def test_dots_positional_forms_port_as_nx_writes_them(compiler):
+    """`Nx.dot(t1, axes1, t2, axes2)` and `Nx.dot(t1, axes1, batch1, t2, axes2, batch2)`,
+    checked against NumPy's einsum; a positional count Nx has not is a numbat error."""
+    a, b = nbt.iota((3, 2), type="f32"), nbt.iota((3, 4), type="f32")
+    x, y = nbt.iota((4, 2, 3), type="f32"), nbt.iota((4, 3, 5), type="f32")
+    four = nbt.defn(lambda a, b: nbt.dot(a, [0], b, [0]), compiler=compiler)(a, b)
+    six = nbt.defn(lambda x, y: nbt.dot(x, [2], [0], y, [1], [0]), compiler=compiler)(x, y)
+    np.testing.assert_array_equal(four.to_numpy(), np.einsum("ki,kj->ij", a.to_numpy(), b.to_numpy()))
+    np.testing.assert_array_equal(six.to_numpy(), np.einsum("bik,bkj->bij", x.to_numpy(), y.to_numpy()))
+    with pytest.raises(nbt.ArgumentError, match=r"Nx's \(t1, axes1, t2, axes2\)"):
+        nbt.dot(x, [2], [0], y, [1])

@@ -7,15 +7,18 @@ shapes, not from broadcasting them.
 
 from __future__ import annotations
 
+import jax
+import numpy as np
+
 from ..._core import _names, _shape, _types
 from ..._core._errors import ArgumentError
 from ..._tensor import _check
-from ..._tensor._tensor import Template
+from ..._tensor._tensor import Template, Tensor
 from .. import _dispatch
 from .shape import transpose
 
 
-def dot(left, right, contract_axes=None, batch_axes=None):
+def dot(left, right, contract_axes=None, batch_axes=None, *nx_batch_form):
     """Nx's dot: contracts the last axis of `left` with the first axis of a
     vector `right`, or its second-to-last axis otherwise; names of the
     remaining axes are kept.
@@ -52,7 +55,15 @@ def dot(left, right, contract_axes=None, batch_axes=None):
         ]
       ]
     >
+
+    Nx's positional forms port as written: `dot(t1, axes1, t2, axes2)` and
+    `dot(t1, axes1, batch1, t2, axes2, batch2)`.
+
+    >>> nbt.dot(a, [2], [0], a, [2], [0]).shape
+    (2, 2, 2)
     """
+    if nx_batch_form or _is_operand(contract_axes):
+        left, right, contract_axes, batch_axes = _nx_positional(left, right, contract_axes, batch_axes, nx_batch_form)
     left, right = _dispatch.to_tensor(left), _dispatch.to_tensor(right)
     if contract_axes is not None or batch_axes is not None:
         none = ((), ())
@@ -67,6 +78,24 @@ def dot(left, right, contract_axes=None, batch_axes=None):
         names = left.names[:-1] + tuple(n for i, n in enumerate(right.names) if i != contracted)
     out = Template(shape, _types.merge(left.type, right.type), names)
     return _dispatch.run("dot", out, (left, right))
+
+
+def _is_operand(value) -> bool:
+    """A tensor, an array or a number: what Nx's positional forms of dot put third or fourth."""
+    return isinstance(value, (Tensor, np.ndarray, jax.Array)) or _types.is_number(value)
+
+
+def _nx_positional(left, second, third, fourth, rest: tuple) -> tuple:
+    """`(left, right, contract_axes, batch_axes)` of Nx's `dot(t1, axes1, t2, axes2)` or
+    `dot(t1, axes1, batch1, t2, axes2, batch2)`, given as dot's positional arguments."""
+    if not rest and _is_operand(third):  # dot(t1, axes1, t2, axes2)
+        return left, third, (second, () if fourth is None else fourth), None
+    if len(rest) == 2 and _is_operand(fourth):  # dot(t1, axes1, batch1, t2, axes2, batch2)
+        return left, fourth, (second, rest[0]), (third, rest[1])
+    raise ArgumentError(
+        f"dot takes (left, right), Nx's (t1, axes1, t2, axes2) or (t1, axes1, batch1, t2, axes2, batch2), "
+        f"or keywords contract_axes= and batch_axes=; got {2 + 2 + len(rest)} positional arguments"
+    )
 
 
 def _dot_general(left, right, contract_axes, batch_axes):
