@@ -414,3 +414,20 @@ def test_the_readmes_tutorial_table_says_what_the_tutorials_say():
         words.append(sum(len(c.source.split()) for c in cells if c.cell_type == "markdown"))
     assert f"have {min(words):,} to {max(words):,} words" in " ".join(readme.split())
     assert "nbt.xla.profile" in next(line for line in readme.splitlines() if line.startswith("| [`05_inside_xla`]"))
+
+
+def test_the_readmes_test_command_runs_on_every_core_up_to_four(monkeypatch):
+    """README: the test command runs on every core, up to four, each test file on one worker."""
+    import tomllib
+
+    addopts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["addopts"]
+    assert "-n auto" in addopts and "--dist loadfile" in addopts
+    spec = importlib.util.spec_from_file_location("numbat_tests_conftest", ROOT / "tests" / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    for cores, workers in ((1, 1), (2, 2), (16, 4)):
+        monkeypatch.setattr(conftest.os, "sched_getaffinity", lambda _, n=cores: set(range(n)), raising=False)
+        assert conftest.pytest_xdist_auto_num_workers(None) == workers
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "3")
+    assert conftest.pytest_xdist_auto_num_workers(None) is None  # pytest-xdist's own hook reads it
