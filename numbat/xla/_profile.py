@@ -375,8 +375,8 @@ def _assemble(name, program, walls, events, runs, device, peaks, expr, unmatched
     label = f"{device.platform}:{device.id}" + (f" and {len(devices) - 1} more" if len(devices) > 1 else "")
     peaks, notes = _peaks.ceilings(peaks, [k for k in kernels if k.seconds > 0])
     if unmatched:
-        notes += (f"kernels of {program.module} the trace names by no instruction of it (their time is in the rows outside the kernels): "
-                  f"{', '.join(unmatched[:8])}",)  # fmt: skip
+        note = f"kernels of {program.module} the trace names by no instruction of it (their time is in the rows "
+        notes += (f"{note}outside the kernels): {', '.join(unmatched[:8])}",)
     return Profile(
         name, label, runs, len(kept), mean(walls), overhead, tuple(kernels), peaks, iterations, len(devices), expr,
         mean(between), notes,

@@ -118,7 +118,9 @@ def read_trace(path: str, module: str, platform: str, timeout: float = TIMEOUT, 
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            raise ProfilerError(f"{what} took longer than {timeout} s; the child process reading it was stopped") from None
+            raise ProfilerError(
+                f"{what} took longer than {timeout} s; the child process reading it was stopped"
+            ) from None
         if done.returncode != 0:
             if done.returncode < 0:
                 how = f"was killed by {signal.Signals(-done.returncode).name}"
@@ -152,6 +154,9 @@ def kernel_events(found: dict, module: str, names, runs: int, platform: str) -> 
     CPU client's kernels). Runs come from the events' `run_id` stats, else from the run
     marks, else from splitting each device's events in time order into `runs` equal parts."""
     names = set(names)
+    base = min([e[3] for e in found["events"]] + [m[1] for m in found["marks"]], default=0)
+    nanoseconds = lambda picoseconds: (picoseconds - base) / 1e3  # small floats keep their nanoseconds
+    marks = [(name, nanoseconds(start), nanoseconds(end)) for name, start, end in found["marks"]]
     by_kernel = {kernel_name(n): n for n in names}
     chosen: dict[bool, list] = {True: [], False: []}
     unmatched: dict[bool, list] = {True: [], False: []}
@@ -167,12 +172,12 @@ def kernel_events(found: dict, module: str, names, runs: int, platform: str) -> 
                 unmatched[device].append(str(stats.get("hlo_op", label)))
             continue
         ordinal = stats.get("device_ordinal", _ordinal(plane)) if not device else _ordinal(plane)
-        chosen[device].append([stats.get("run_id"), ordinal, op, start, duration])
+        chosen[device].append([stats.get("run_id"), ordinal, op, nanoseconds(start), duration / 1e3])
     device = bool(chosen[True])
     events = chosen[device]
     if not events:
         raise ProfilerError(_missing(found, module, platform, unmatched[True] + unmatched[False]))
-    return _with_runs(events, found["marks"], runs, module, platform), sorted(set(unmatched[device]))
+    return _with_runs(events, marks, runs, module, platform), sorted(set(unmatched[device]))
 
 
 def _missing(found: dict, module: str, platform: str, unmatched: list) -> str:

@@ -16,10 +16,11 @@ reference to another stat metadata whose name is the value (CUPTI's `kernel_deta
 
 `read(data, module)` returns what the profile needs and no more (bounded in size):
 - `planes`: per plane its name, its lines' names, its event count and the stat names seen;
-- `events`: `[plane, line, name, start_ns, duration_ns, stats]` for each event of a device
+- `events`: `[plane, line, name, start_ps, duration_ps, stats]` for each event of a device
   plane's stream lines, and each host event whose `hlo_module` is `module`;
-- `marks`: `[name, start_ns, end_ns]` of each host event named `RUN_MARK` + a number
+- `marks`: `[name, start_ps, end_ps]` of each host event named `RUN_MARK` + a number
   (the profile's own per-call markers).
+Times are integer picoseconds since the epoch the trace uses.
 """
 
 from __future__ import annotations
@@ -171,14 +172,14 @@ def _plane(message, module: str, out: dict) -> None:
             values = dict(_stat(s, stat_names) for s in event_stats.get(key, ()))
             values.update(_stat(s, stat_names) for s in stats)
             summary["stats"].update(values)
-            begin = start + offset / 1e3
+            begin = start * 1000 + offset  # picoseconds, as ints: a float of ns since 1970 keeps 256 ns
             if label.startswith(RUN_MARK) and not device:
-                out["marks"].append([label, begin, begin + duration / 1e3])
+                out["marks"].append([label, begin, begin + duration])
             elif stream or (not device and values.get("hlo_module") == module and "hlo_op" in values):
                 if len(out["events"]) >= MAX_EVENTS:
                     raise TraceFormatError(f"the trace holds more than {MAX_EVENTS} kernel events")
                 kept = {k: v for k, v in values.items() if isinstance(v, (int, float, str)) and len(str(v)) < 4096}
-                out["events"].append([name, line_name, label, begin, duration / 1e3, kept])
+                out["events"].append([name, line_name, label, begin, duration, kept])
     summary["stats"] = sorted(summary["stats"])[:_STAT_NAMES]
     out["planes"].append(summary)
 
