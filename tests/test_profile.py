@@ -395,6 +395,47 @@ def test_peaks_are_measured_once_per_machine_and_then_read_from_the_data_directo
     assert (again.bandwidth, again.flops) == (3e9, 9e9)  # the best of each figure is kept
 
 
+def test_peak_probes_on_a_gpu_move_gigabytes_past_its_l2_and_time_bf16_and_f32_products():
+    # an H200 as JAX describes it (139 GiB allocator limit, 60 MiB of L2) and a small GPU; on the
+    # H200 the old probes (sums of 64 and 128 MiB, f32 products of 4096) measured 1,026 GB/s and
+    # 247.7 TFLOP/s while a softmax moved 4.1 TB/s and a bf16 product ran at 736 TFLOP/s
+    h200 = _peaks.probe_sizes({"platform": "cuda", "memory": 139 << 30})
+    assert [size >> 30 for size in h200["bandwidth"]] == [1, 2, 4, 8]  # each over 16 times the L2
+    assert h200["matmul"] == (("bfloat16", 4096), ("bfloat16", 8192), ("float32", 4096), ("float32", 8192))
+    small = _peaks.probe_sizes({"platform": "rocm", "memory": 4 << 30})
+    assert all(6 * size <= 4 << 30 for size in small["bandwidth"]) and small["bandwidth"]
+    assert all(3 * n * n * 4 * 4 <= 4 << 30 for _, n in small["matmul"]) and small["matmul"]
+    cpu = _peaks.probe_sizes({"platform": "cpu", "memory": 0})
+    assert cpu == {
+        "bandwidth": (64 << 20, 128 << 20),
+        "matmul": (("float32", 256), ("float32", 512), ("float32", 1024)),
+    }
+
+
+def test_tf32_is_named_where_f32_products_run_as_tf32():
+    from types import SimpleNamespace
+
+    def gpu(capability):
+        return SimpleNamespace(platform="cuda", compute_capability=capability)
+
+    assert _peaks.tf32(gpu("9.0")) and _peaks.tf32(gpu("8.0")) and not _peaks.tf32(gpu("7.5"))
+    assert not _peaks.tf32(jax.devices("cpu")[0])
+    with jax.default_matmul_precision("highest"):
+        assert not _peaks.tf32(gpu("9.0"))
+    text = _peaks._detail(4 << 30, {"bfloat16": 7.3e14, "float32": 3.6e14}, True)
+    assert text.endswith("f32 360.0 TFLOP/s (f32 runs as TF32 at the default precision)")
+
+
+def test_measured_peaks_say_what_the_probes_measured_and_are_keyed_on_the_probe(monkeypatch):
+    monkeypatch.setattr(_peaks, "probe_sizes", lambda machine: {"bandwidth": (1 << 20,), "matmul": (("float32", 64),)})
+    device = jax.devices("cpu")[0]
+    peaks = _peaks.measure(device)
+    assert peaks.source == "measured" and peaks.detail.startswith("memory from 1 MiB; f32 matmul ")
+    assert "; memory from 1 MiB; f32 matmul" in str(peaks)
+    machine = _peaks.description(device)
+    assert machine["probe"] == _peaks.PROBE and machine["memory"] == 0 and machine["tf32"] is False
+
+
 def test_the_views_escape_names_shade_the_graph_and_plot_each_kernel():
     profile = nbt.xla.profile(lambda t: nbt.exp(t) * 2, [nbt.iota((100,), type="f32")], runs=2, peaks=PEAKS)
     profile = dataclasses.replace(profile, function="<b>tricky</b>")  # a defn's name is sanitized; the view is too
