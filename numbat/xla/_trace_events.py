@@ -1,6 +1,6 @@
 """Reading JAX's profiler for `nbt.xla.profile`: a trace of a few calls (`jax.profiler`), read
 back in a child process (`_xspace`, plain Python, with memory, CPU and time limits: a trace
-the reader cannot handle ends the child, never the kernel; docs/design.md, decision 21),
+the reader cannot handle ends the child, never the kernel),
 and each kernel event of one compiled program with its run and device.
 
 Where the kernels are:

@@ -1,5 +1,5 @@
 """A reader of JAX's profiler traces (`*.xplane.pb`, an `XSpace` protocol buffer) in plain
-Python, run as a script in a child process by `_trace_events` (docs/design.md, decision 21).
+Python, run as a script in a child process by `_trace_events`.
 
 It imports nothing but the standard library, so the child starts in a few milliseconds
 and a trace it cannot read ends in an exception or a dead child, never in this process:
