@@ -271,6 +271,27 @@ def test_the_plain_python_reader_reads_a_cpu_trace_as_jax_does(tmp_path):
     assert theirs and [(label, duration, stats["hlo_op"]) for _, _, label, _, duration, stats in ours] == theirs
 
 
+def test_kernels_of_the_program_that_name_no_instruction_of_it_are_a_note_under_the_table():
+    from types import SimpleNamespace
+
+    program = _hlo_costs.Program((FIXTURES / "gpu_layer.hlo").read_text())
+    found = _trace_events.read_trace(str(GPU_TRACE), "jit_layer", "cuda")
+    start = found["marks"][0][1] + 1_000_000  # 1 us into the first call: a thunk XLA's text does not name
+    found["events"] += [
+        ["/device:GPU:0", "Stream #7(Kernel)", "k", start + 10**9 * run, 10**6, {"hlo_module": "jit_layer", "hlo_op": "cmd"}]
+        for run in range(5)
+    ]  # fmt: skip
+    events, unmatched = _trace_events.kernel_events(found, "jit_layer", program.by_name, 5, "cuda")
+    assert unmatched == ["cmd"] and {op for _, op, *_ in events} == {"custom-call.1", "loop_add_maximum_fusion"}
+    walls = [(end - begin) * 1e-12 for _, begin, end in found["marks"]]
+    profile = _profile._assemble(
+        "layer", program, walls, events, 5, SimpleNamespace(platform="cuda", id=0), PEAKS, None, unmatched
+    )
+    assert profile.notes[-1].startswith(
+        "kernels of jit_layer the trace names by no instruction of it"
+    ) and "cmd" in str(profile)
+
+
 def test_events_without_run_ids_or_marks_are_split_into_equal_runs_in_time_order():
     # what a platform whose kernel events carry no run id and no marks gives: each run's kernels in turn
     events = [[None, 0, name, float(start), 1.0] for start, name in enumerate(["a", "b", "a", "b", "a", "b"])]

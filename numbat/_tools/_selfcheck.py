@@ -1,5 +1,5 @@
-"""`numbat doctor --check`: a self-check on the machine at hand, in a few minutes
-(verified on the hardware it targets). It runs, on the default device (a GPU where there is one):
+"""`numbat doctor --check`: a self-check on the machine at hand, in a few minutes (what runs
+on a GPU is proven on one). It runs, on the default device (a GPU where there is one):
 
 - `tests`: the GPU-relevant test files (`GPU_TESTS`) with pytest in a child process, where
   the checkout's `tests/` folder is beside the package (an installed package has none);
