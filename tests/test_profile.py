@@ -292,6 +292,23 @@ def test_kernels_of_the_program_that_name_no_instruction_of_it_are_a_note_under_
     ) and "cmd" in str(profile)
 
 
+def test_a_device_plane_without_streams_gives_its_xla_ops_line_and_with_streams_only_them():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_gpu_trace", FIXTURES / "make_gpu_trace.py")
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    gpu = maker.Plane(3, "/device:GPU:0")
+    ops = gpu.line(1, "XLA Ops")
+    gpu.event(ops, "fusion.2", 1000.0, 500.0, {"hlo_module": "jit_f", "hlo_op": "fusion.2"})
+    found = _xspace.read(maker.field(1, gpu.encode()), "jit_f")
+    assert [(e[1], e[2], e[4]) for e in found["events"]] == [("XLA Ops", "fusion.2", 500_000)]
+    stream = gpu.line(7, "Stream #7(Kernel)")
+    gpu.event(stream, "fusion_2", 1000.0, 480.0, {})
+    found = _xspace.read(maker.field(1, gpu.encode()), "jit_f")
+    assert [(e[1], e[2], e[4]) for e in found["events"]] == [("Stream #7(Kernel)", "fusion_2", 480_000)]
+
+
 def test_events_without_run_ids_or_marks_are_split_into_equal_runs_in_time_order():
     # what a platform whose kernel events carry no run id and no marks gives: each run's kernels in turn
     events = [[None, 0, name, float(start), 1.0] for start, name in enumerate(["a", "b", "a", "b", "a", "b"])]

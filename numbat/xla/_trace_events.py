@@ -11,7 +11,8 @@ Where the kernels are:
   it (`XlaModule:#hlo_module=jit_f,...#::Thunk:#hlo_op=fusion.2#`) or, without one, by
   its kernel name, which for a kernel XLA emitted is its instruction's name with `.` and
   `-` written `_` (`loop_add_fusion.1` runs as `loop_add_fusion_1`). A cuBLAS kernel
-  (`nvjet_...`, `sm90_xmma_gemm_...`) has only the annotation.
+  (`nvjet_...`, `sm90_xmma_gemm_...`) has only the annotation. A device plane without
+  stream lines (a trace XProf already converted) gives its `XLA Ops` line's events.
 Each run is marked on the host (`jax.profiler.TraceAnnotation`, "numbat profile run N"): an
 event without a run id belongs to the run whose mark holds its midpoint.
 """

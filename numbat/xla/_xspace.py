@@ -143,6 +143,7 @@ def _plane(message, module: str, out: dict) -> None:
             stat_names[key] = label
     device = name.startswith("/device:")
     summary = {"name": name, "lines": [], "events": 0, "stats": set()}
+    parsed = []
     for line in lines:
         line_name, start, events = "", 0, []
         for number, _, value in fields(line):
@@ -152,9 +153,13 @@ def _plane(message, module: str, out: dict) -> None:
                 start = _signed(value)
             elif number == 4:
                 events.append(value)
+        parsed.append((line_name, start, events))
+    # A device's kernels: its streams' events, else (a trace XProf already converted) its "XLA Ops" line's.
+    streams = any(line_name.startswith("Stream") for line_name, _, _ in parsed)
+    for line_name, start, events in parsed:
         summary["lines"].append(line_name)
         summary["events"] += len(events)
-        stream = device and line_name.startswith("Stream")
+        stream = device and (line_name.startswith("Stream") if streams else line_name == "XLA Ops")
         for event in events:
             key, offset, duration, stats = 0, 0, 0, []
             for number, _, value in fields(event):
