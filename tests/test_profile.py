@@ -438,7 +438,7 @@ def test_peak_probes_on_a_gpu_move_gigabytes_past_its_l2_and_time_bf16_and_f32_p
     # H200 the old probes (sums of 64 and 128 MiB, f32 products of 4096) measured 1,026 GB/s and
     # 247.7 TFLOP/s while a softmax moved 4.1 TB/s and a bf16 product ran at 736 TFLOP/s
     h200 = _peaks.probe_sizes({"platform": "cuda", "memory": 139 << 30})
-    assert [size >> 30 for size in h200["bandwidth"]] == [1, 2, 4, 8]  # each over 16 times the L2
+    assert [size >> 30 for size in h200["bandwidth"]] == [1, 2, 4]  # each over 16 times the L2
     assert h200["matmul"] == (("bfloat16", 4096), ("bfloat16", 8192), ("float32", 4096), ("float32", 8192))
     small = _peaks.probe_sizes({"platform": "rocm", "memory": 4 << 30})
     assert all(6 * size <= 4 << 30 for size in small["bandwidth"]) and small["bandwidth"]

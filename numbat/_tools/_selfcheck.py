@@ -222,7 +222,7 @@ if platform == "cpu":
     print(json.dumps({"devices": len(nbt.xla.devices())}))
 else:
     options = {"platform": platform, "preallocate": False, "memory_fraction": 0.2}
-    nbt.xla.configure(clients={platform: options}, default_client=platform)
+    nbt.xla.configure(clients={platform: options}, default_client=platform)  # numbat's client name: cuda, rocm
     nbt.iota((1024,), type="f32")  # the client starts with its settings
     row = nbt.xla.memory(platform)[0]
     print(json.dumps({"limit": row["limit"], "in_use": row["in_use"]}))
@@ -232,7 +232,9 @@ else:
 def run_memory(timeout: float = 120.0) -> Item:
     """The memory settings applied in a fresh child process."""
     device = jax.devices()[0]
-    platform = "cpu" if device.platform == "cpu" else device.platform
+    # numbat's name for the default client ("cuda" where JAX's device says "gpu"), or "cpu" for the host
+    client = next((name for name, c in nbt.xla.clients().items() if c.get("default")), "host")
+    platform = "cpu" if client == "host" else client
     environment = {k: v for k, v in os.environ.items() if not k.startswith("XLA_PYTHON_CLIENT_")}
     try:
         done = subprocess.run(

@@ -9,7 +9,7 @@ depend on the platform and the device's memory (`probe_sizes`):
 - on a CPU, sums of 64 and 128 MiB (past every cache) and f32 matmuls of 256 to 1024 (a
   512x512 product runs at 2.7 times the FLOP rate of a 1024x1024 one here: its blocks stay
   in the caches);
-- on a GPU, sums and element-wise products of 1 to 8 GiB (far past its L2, and long enough
+- on a GPU, sums and element-wise products of 1 to 4 GiB (far past its L2, and long enough
   that the launch is a few percent of the time; at most a sixth of the device's memory),
   and bf16 and f32 matmuls of 4096 and 8192. The compute ceiling is the bf16 rate; `detail`
   gives the f32 one, which on NVIDIA GPUs from Ampere on (compute capability 8.0+) is TF32's:
@@ -152,7 +152,8 @@ def probe_sizes(machine: dict) -> dict:
     if machine["platform"] == "cpu":
         return {"bandwidth": (64 * _MIB, 128 * _MIB), "matmul": tuple(("float32", n) for n in (256, 512, 1024))}
     memory = machine.get("memory") or 8 * _GIB  # a device that does not say: assume a small one
-    bandwidth = tuple(size for size in (_GIB, 2 * _GIB, 4 * _GIB, 8 * _GIB) if 6 * size <= memory) or (memory // 6,)
+    # at most 2**30 f32 elements: past that, XLA's GPU kernels switch to 64-bit indexing
+    bandwidth = tuple(size for size in (_GIB, 2 * _GIB, 4 * _GIB) if 6 * size <= memory) or (memory // 6,)
     matmul = tuple(
         (kind, n) for kind in ("bfloat16", "float32") for n in (4096, 8192) if 3 * n * n * 4 * 4 <= memory
     )  # three n x n operands, a quarter of the memory at most
