@@ -1,5 +1,5 @@
 """Where a defn's time goes: each kernel XLA made of it, timed with JAX's own profiler
-(`jax.profiler.trace`, read back with `jax.profiler.ProfileData`), named by the numbat ops
+(`jax.profiler.trace`, its trace read back in a child process: `_trace_events`), named by the numbat ops
 it computes (the fusion report's mapping, so the same names and `#id`s as the graph), with
 its bytes and FLOPs from the optimized HLO and the rates it reaches against the machine's
 peaks (docs/design.md, decision 16).
