@@ -309,6 +309,28 @@ def test_a_device_plane_without_streams_gives_its_xla_ops_line_and_with_streams_
     assert [(e[1], e[2], e[4]) for e in found["events"]] == [("Stream #7(Kernel)", "fusion_2", 480_000)]
 
 
+def test_without_run_ids_each_event_belongs_to_the_call_whose_host_mark_holds_it(monkeypatch):
+    # a GPU's kernel events carry no run id: the profile marks each call on the host; here a
+    # real CPU trace with its run ids dropped is split by those marks as by the run ids
+    read = _trace_events.read_trace
+    seen = {}
+
+    def without_run_ids(path, module, platform):
+        found = read(path, module, platform)
+        seen["ids"] = [e[5].pop("run_id") for e in found["events"]]
+        seen["marks"] = len(found["marks"])
+        return found
+
+    mark_of = _trace_events._mark_of
+    runs = []
+    monkeypatch.setattr(_trace_events, "read_trace", without_run_ids)
+    monkeypatch.setattr(_trace_events, "_mark_of", lambda event, marks: runs.append(mark_of(event, marks)) or runs[-1])
+    profile = nbt.xla.profile(fma, [nbt.iota((1000,), type="f32")] * 3, runs=4, peaks=PEAKS)
+    assert seen["marks"] == 4 and len(set(seen["ids"])) == 4
+    assert set(runs) == {0, 1, 2, 3}  # by the marks
+    assert [k.executions for k in profile.kernels] == [1] * len(profile.kernels) and profile.kernels[0].seconds > 0
+
+
 def test_events_without_run_ids_or_marks_are_split_into_equal_runs_in_time_order():
     # what a platform whose kernel events carry no run id and no marks gives: each run's kernels in turn
     events = [[None, 0, name, float(start), 1.0] for start, name in enumerate(["a", "b", "a", "b", "a", "b"])]
