@@ -235,6 +235,18 @@ def test_a_trace_without_the_programs_kernels_names_the_platform_and_what_it_hel
     assert "/device:GPU:0 (20 events on 2 lines, stats: context_id, correlation_id, hlo_module, hlo_op," in message
 
 
+def test_a_gpu_trace_whose_device_kernels_name_nothing_is_an_error_not_the_hosts_launch_times():
+    program = _hlo_costs.Program((FIXTURES / "gpu_layer.hlo").read_text())
+    found = _trace_events.read_trace(str(GPU_TRACE), "jit_layer", "cuda")
+    for event in found["events"]:
+        if event[0].startswith("/device:"):
+            event[2] = "kernel"  # no kernel name XLA gave, no annotation: nothing names an instruction
+            event[5].pop("hlo_op", None)
+    with pytest.raises(nbt.xla.ProfilerError, match="recorded no kernel of jit_layer on cuda") as error:
+        _trace_events.kernel_events(found, "jit_layer", program.by_name, 5, "cuda")
+    assert "kernels of jit_layer that name no instruction of it: kernel" in str(error.value)
+
+
 def test_a_reader_that_dies_in_its_child_is_a_profiler_error_and_this_process_lives(tmp_path):
     crash = tmp_path / "crash.py"
     crash.write_text("import os\nos.abort()\n")

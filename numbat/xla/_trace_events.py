@@ -152,7 +152,7 @@ def kernel_events(found: dict, module: str, names, runs: int, platform: str) -> 
     trace (`read_trace`), and the kernels of `module` no instruction in `names` matched.
 
     A device's planes, where they hold kernels of `module`, time them; else the host's (the
-    CPU client's kernels). Runs come from the events' `run_id` stats, else from the run
+    CPU client's kernels), except on an accelerator's trace, whose host events are launches. Runs come from the events' `run_id` stats, else from the run
     marks, else from splitting each device's events in time order into `runs` equal parts."""
     names = set(names)
     base = min([e[3] for e in found["events"]] + [m[1] for m in found["marks"]], default=0)
@@ -174,7 +174,10 @@ def kernel_events(found: dict, module: str, names, runs: int, platform: str) -> 
             continue
         ordinal = stats.get("device_ordinal", _ordinal(plane)) if not device else _ordinal(plane)
         chosen[device].append([stats.get("run_id"), ordinal, op, nanoseconds(start), duration / 1e3])
-    device = bool(chosen[True])
+    # An accelerator's kernels are timed on its own planes only: its host events are launches
+    device = bool(chosen[True]) or (
+        platform != "cpu" and any(p["name"].startswith("/device:") for p in found["planes"])
+    )
     events = chosen[device]
     if not events:
         raise ProfilerError(_missing(found, module, platform, unmatched[True] + unmatched[False]))
