@@ -219,6 +219,7 @@ def test_a_gpu_trace_parses_to_real_kernel_times_once_per_call_that_sum_to_withi
     assert rows["custom-call.1"].seconds == pytest.approx(381.25e-6 + 0.731e-6 * 2)
     assert rows["loop_add_maximum_fusion"].seconds == pytest.approx(97.5e-6 + 0.053e-6 * 2)
     assert all(k.executions == 1 for k in profile.kernels)
+    assert rows["custom-call.1"].flops == 2 * 4096**3 and profile.bound(rows["custom-call.1"]) == "compute"  # cuBLAS
     assert profile.between == pytest.approx(3e-6)
     kernels = sum(k.seconds for k in profile.top())
     assert 0 < kernels + profile.between <= profile.wall and profile.overhead > 0
