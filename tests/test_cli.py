@@ -171,6 +171,16 @@ def test_doctor_check_quick_runs_every_item_on_this_machine_and_reports_each():
     assert cli.main(["doctor", "--quick"]) == 2  # --quick only with --check
 
 
+def test_the_self_check_fails_when_an_item_fails_or_it_takes_more_than_five_minutes():
+    from numbat._tools import _selfcheck
+
+    passed = [_selfcheck.Item("stop", "PASS", "")]
+    assert _selfcheck.BUDGET == 300.0
+    assert _selfcheck.verdict(passed, 299.0) == ("result: 1 passed, 0 failed, 0 skipped in 299.0 s", 0)
+    assert _selfcheck.verdict(passed, 300.5)[1] == 1 and "over the 300 s budget" in _selfcheck.verdict(passed, 300.5)[0]
+    assert _selfcheck.verdict([*passed, _selfcheck.Item("bench", "FAIL", "")], 10.0)[1] == 1
+
+
 def test_the_self_checks_test_files_exist_and_its_tests_item_runs_pytest_in_a_child(tmp_path):
     from numbat._tools import _selfcheck
 

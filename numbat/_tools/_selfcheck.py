@@ -319,12 +319,21 @@ def check(quick: bool = False, out=None) -> int:
     timed(run_stop)
     timed(run_memory)
     timed(run_bench, quick)
-    took = time.monotonic() - start
+    line, code = verdict(items, time.monotonic() - start)
+    print(line, file=out)
+    return code
+
+
+def verdict(items: list[Item], took: float) -> tuple[str, int]:
+    """The report's last line and the exit code: 1 when an item failed or the check took
+    more than `BUDGET` seconds.
+
+    >>> verdict([Item("stop", "PASS", ""), Item("tests", "SKIP", "")], 301.0)
+    ('result: 1 passed, 0 failed, 1 skipped in 301.0 s (over the 300 s budget)', 1)
+    >>> verdict([Item("stop", "FAIL", "")], 20.0)
+    ('result: 0 passed, 1 failed, 0 skipped in 20.0 s', 1)
+    """
     counts = {status: sum(i.status == status for i in items) for status in ("PASS", "FAIL", "SKIP")}
     over = took > BUDGET
-    print(
-        f"result: {counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped in {took:.1f} s"
-        + (f" (over the {BUDGET:.0f} s budget)" if over else ""),
-        file=out,
-    )
-    return 1 if counts["FAIL"] or over else 0
+    line = f"result: {counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped in {took:.1f} s"
+    return line + (f" (over the {BUDGET:.0f} s budget)" if over else ""), 1 if counts["FAIL"] or over else 0
