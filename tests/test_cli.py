@@ -175,7 +175,7 @@ def test_the_self_check_fails_when_an_item_fails_or_it_takes_more_than_five_minu
     from numbat._tools import _selfcheck
 
     passed = [_selfcheck.Item("stop", "PASS", "")]
-    assert _selfcheck.BUDGET == 300.0
+    assert (_selfcheck.BUDGET, _selfcheck.RATIO_LIMIT, _selfcheck.EXTRA_LIMIT_US) == (300.0, 1.3, 10.0)  # as documented
     assert _selfcheck.verdict(passed, 299.0) == ("result: 1 passed, 0 failed, 0 skipped in 299.0 s", 0)
     assert _selfcheck.verdict(passed, 300.5)[1] == 1 and "over the 300 s budget" in _selfcheck.verdict(passed, 300.5)[0]
     assert _selfcheck.verdict([*passed, _selfcheck.Item("bench", "FAIL", "")], 10.0)[1] == 1
