@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import xla
 from ._core._errors import ArgumentError
-from ._tools import _bench, _bench_markdown, _demo
+from ._tools import _bench, _bench_markdown, _demo, _selfcheck
 
 KERNEL_NAME = "numbat"
 
@@ -125,6 +125,12 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     width = max(len(key) for key, _ in rows)
     for key, value in rows:
         print(f"{key:<{width}}  {value}")
+    if args.quick and not args.check:
+        print("numbat: error: --quick goes with --check", file=sys.stderr)
+        return 2
+    if args.check and status == 0:
+        print()
+        return _selfcheck.check(quick=args.quick)
     return status
 
 
@@ -239,9 +245,15 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="numbat", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(title="commands", dest="command", required=True)
     _add_kernel_commands(commands)
-    commands.add_parser("doctor", help="print versions, JAX devices, the kernel spec and XLA_* settings").set_defaults(
-        run=_cmd_doctor
+    doctor = commands.add_parser("doctor", help="print versions, JAX devices, the kernel spec and XLA_* settings")
+    doctor.add_argument(
+        "--check",
+        action="store_true",
+        help="then run the self-check on the default device (GPU tests, tutorials, a profile, a stop, memory "
+        "settings, bench ratios against jax.jit; a few minutes) and print a report",
     )
+    doctor.add_argument("--quick", action="store_true", help="with --check: skip the tests and tutorials, small sizes")
+    doctor.set_defaults(run=_cmd_doctor)
     commands.add_parser("demo", help="a short printed tour of the API").set_defaults(run=_cmd_demo)
     _add_bench_command(commands)
     return parser

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -143,3 +144,64 @@ def test_every_bench_suite_runs_small(suite, tmp_path, capsys):
     for result in results:
         for ratio in result["ratios"]:
             assert ratio["ratio"] > 0 and f"{ratio['numbat']} is " in out
+
+
+def test_doctor_check_quick_runs_every_item_on_this_machine_and_reports_each():
+    """`numbat doctor --check --quick` on the CPU (CI has no GPU): the profile, the peaks, a stop,
+    the memory settings in a child and the bench ratios run and report; tests and tutorials skip."""
+    done = subprocess.run(
+        [sys.executable, "-m", "numbat", "doctor", "--check", "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={k: v for k, v in os.environ.items() if not k.startswith(("XLA_", "JAX_"))},
+    )
+    report = done.stdout[done.stdout.index("numbat self-check on cpu:0") :]
+    lines = {line.split()[1]: line.split()[0] for line in report.splitlines()[1:] if line.startswith("  ")}
+    assert list(lines) == ["tests", "tutorials", "profile", "peaks", "stop", "memory", "bench"], report
+    assert lines["tests"] == lines["tutorials"] == "SKIP" and "quick scope" in report
+    assert lines["profile"] == lines["peaks"] == lines["stop"] == lines["memory"] == "PASS", report
+    assert re.search(r"softmax f32\[65536\]: \d+ kernels, [\d.]+ of [\d.]+ µs per call", report)
+    assert "stopped after" in report and "the child applied the host's device_count=2 and has 2 devices" in report
+    assert "numbat defn f32 / jax.jit f32 = " in report and "numbat defn (cached) / jax.jit (cached) = " in report
+    result = report.strip().splitlines()[-1]
+    assert re.fullmatch(r"result: \d passed, \d failed, 2 skipped in [\d.]+ s", result), result
+    assert done.returncode == (1 if "FAIL" in lines.values() else 0), done.stderr
+    assert cli.main(["doctor", "--quick"]) == 2  # --quick only with --check
+
+
+def test_the_self_check_fails_when_an_item_fails_or_it_takes_more_than_five_minutes():
+    from numbat._tools import _selfcheck
+
+    passed = [_selfcheck.Item("stop", "PASS", "")]
+    assert (_selfcheck.BUDGET, _selfcheck.RATIO_LIMIT, _selfcheck.EXTRA_LIMIT_US) == (300.0, 1.3, 10.0)  # as documented
+    assert _selfcheck.verdict(passed, 299.0) == ("result: 1 passed, 0 failed, 0 skipped in 299.0 s", 0)
+    assert _selfcheck.verdict(passed, 300.5)[1] == 1 and "over the 300 s budget" in _selfcheck.verdict(passed, 300.5)[0]
+    assert _selfcheck.verdict([*passed, _selfcheck.Item("bench", "FAIL", "")], 10.0)[1] == 1
+
+
+def test_the_self_checks_test_files_exist_and_its_tests_item_runs_pytest_in_a_child(tmp_path):
+    from numbat._tools import _selfcheck
+
+    assert all((ROOT / name).is_file() for name in _selfcheck.GPU_TESTS)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("def test_ok():\n    pass\n\ndef test_bad():\n    assert 1 == 2\n")
+    item = _selfcheck.run_tests(tmp_path, files=("tests/test_a.py", "tests/test_missing.py"), workers=1)
+    assert item.status == "FAIL" and item.detail.startswith("1 failed, 1 passed in "), item
+    assert "(1 files: test_a); first failures: tests/test_a.py::test_bad" in item.detail
+    empty = _selfcheck.run_tests(tmp_path / "nothing")
+    assert empty.status == "SKIP" and "run the check in a checkout" in empty.detail
+
+
+def test_the_self_checks_tutorials_item_executes_notebooks_under_the_numbat_kernel(tmp_path):
+    import nbformat
+
+    from numbat._tools import _selfcheck
+
+    for name, source in (("01_ok.ipynb", "import numbat as nbt\nnbt.sum(nbt.iota((3,)))"), ("02_bad.ipynb", "1 / 0")):
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+        nbformat.write(notebook, tmp_path / name)
+    item = _selfcheck.run_tutorials(sorted(tmp_path.glob("*.ipynb")), timeout=120)
+    assert item.status == "FAIL" and item.detail.startswith("1 of 2 ran clean (2 code cells); 02_bad.ipynb: "), item
+    assert "ZeroDivisionError" in item.detail

@@ -29,7 +29,7 @@ from traitlets.config import Config
 
 import numbat as nbt
 from numbat.notebook import _profile_view
-from numbat.xla import _peaks, _profile, _trace_events
+from numbat.xla import _hlo_costs, _peaks, _profile, _trace_events, _xspace
 
 matplotlib.use("Agg")
 PEAKS = nbt.xla.Peaks(bandwidth=20e9, flops=50e9)  # ridge at 2.5 FLOPs per byte
@@ -168,30 +168,189 @@ def test_a_shard_jit_function_is_profiled_per_device():
     assert result.stdout.strip() == f"2 [(0, {each}, (1, {each}]"
 
 
-def test_a_devices_own_planes_time_its_kernels_where_the_trace_has_them():
-    # a GPU's trace (the layout JAX's profiler writes; not run here, no GPU): the host plane
-    # holds the launches, each device plane the kernels, without a device_ordinal stat
-    from types import SimpleNamespace as Object
-
-    def event(op, start):
-        return Object(name=op, start_ns=start, duration_ns=1000, stats=[("hlo_module", "jit_f"), ("hlo_op", op)])
-
-    def plane(name, ops):
-        return Object(name=name, lines=[Object(name="XLA Ops", events=[event(op, i) for i, op in enumerate(ops)])])
-
-    data = Object(planes=[plane("/host:CPU", ["launch"]), plane("/device:GPU:0", ["a"]), plane("/device:GPU:1", ["b"])])
-    found = _trace_events.kernel_events(data, "jit_f")
-    assert [(key[1], op) for key, op, *_ in found] == [(0, "a"), (1, "b")]
-    assert _trace_events.kernel_events(Object(planes=[plane("/host:CPU", ["c"])]), "jit_f")[0][1] == "c"
+FIXTURES = pathlib.Path(__file__).parent / "fixtures"
+GPU_TRACE = FIXTURES / "gpu_layer.xplane.pb"  # built from the trace format: no GPU recorded it (make_gpu_trace.py)
 
 
-def test_events_without_run_ids_are_split_into_equal_runs_in_time_order():
-    # what a platform whose kernel events carry no run id gives: each run's kernels in turn
-    events = [((None, 0), name, start, 1e-6) for start, name in enumerate(["a", "b", "a", "b", "a", "b"])]
-    runs = _trace_events.runs_of(events, 3, "f")
-    assert [runs[id(e)] for e in events] == [0, 0, 1, 1, 2, 2]
-    with pytest.raises(nbt.xla.ProfilerError, match="expected 4 runs on device 0"):
-        _trace_events.runs_of(events, 4, "f")
+def _gpu_profile(module="jit_layer"):
+    """The fixture's five calls of jit_layer, read as `profile` reads a trace, on "cuda"."""
+    from types import SimpleNamespace
+
+    program = _hlo_costs.Program((FIXTURES / "gpu_layer.hlo").read_text())
+    found = _trace_events.read_trace(str(GPU_TRACE), module, "cuda")
+    events, unmatched = _trace_events.kernel_events(found, module, program.by_name, 5, "cuda")
+    walls = [(end - start) * 1e-12 for _, start, end in found["marks"]]  # each call's time, inside its mark
+    device = SimpleNamespace(platform="cuda", id=0)
+    return _profile._assemble("layer", program, walls, events, 5, device, PEAKS, None, unmatched), walls
+
+
+def test_the_gpu_trace_fixture_is_what_its_script_writes_and_jaxs_own_reader_reads_it():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_gpu_trace", FIXTURES / "make_gpu_trace.py")
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    assert maker.build() == GPU_TRACE.read_bytes()
+    # JAX's reader (in a child: on an H200 it aborted its process reading a trace's stats)
+    code = (
+        "import jax, sys\n"
+        "data = jax.profiler.ProfileData.from_file(sys.argv[1])\n"
+        "for p in data.planes:\n"
+        "    for l in p.lines:\n"
+        "        for e in l.events:\n"
+        "            s = dict(e.stats)\n"
+        "            print(p.name, l.name, e.name, e.duration_ns, s.get('hlo_op'), s.get('kernel_details', '')[:8])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(GPU_TRACE)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert f"/device:GPU:0 Stream #7(Kernel) {maker.GEMM} 381250.0 custom-call.1 regs:168" in lines
+    assert "/device:GPU:0 Stream #7(Kernel) loop_add_maximum_fusion 97500.0 None regs:16 " in lines
+
+
+def test_a_gpu_trace_parses_to_real_kernel_times_once_per_call_that_sum_to_within_the_calls_time():
+    profile, walls = _gpu_profile()
+    rows = {k.name: k for k in profile.kernels}
+    assert set(rows) == {"custom-call.1", "loop_add_maximum_fusion"}  # not the copy, nor jit_other's kernel
+    # the device's own times (cuBLAS's kernel by its annotation, the fusion by its kernel name), not the
+    # host's 2.5 us launches; the middle three calls of five, runs 1 to 3 by wall time
+    assert rows["custom-call.1"].seconds == pytest.approx(381.25e-6 + 0.731e-6 * 2)
+    assert rows["loop_add_maximum_fusion"].seconds == pytest.approx(97.5e-6 + 0.053e-6 * 2)
+    assert all(k.executions == 1 for k in profile.kernels)
+    assert rows["custom-call.1"].flops == 2 * 4096**3 and profile.bound(rows["custom-call.1"]) == "compute"  # cuBLAS
+    assert profile.between == pytest.approx(3e-6)
+    kernels = sum(k.seconds for k in profile.top())
+    assert 0 < kernels + profile.between <= profile.wall and profile.overhead > 0
+    assert profile.wall == pytest.approx(sorted(walls)[2])
+    assert "x0" not in str(profile) and "0.0 µs" not in str(profile)
+
+
+def test_a_trace_without_the_programs_kernels_names_the_platform_and_what_it_held():
+    found = _trace_events.read_trace(str(GPU_TRACE), "jit_missing", "cuda")
+    with pytest.raises(nbt.xla.ProfilerError) as error:
+        _trace_events.kernel_events(found, "jit_missing", {"add.1", "fusion.2"}, 5, "cuda")
+    message = str(error.value)
+    assert "recorded no kernel of jit_missing on cuda" in message
+    assert "/device:GPU:0 (20 events on 2 lines, stats: context_id, correlation_id, hlo_module, hlo_op," in message
+
+
+def test_a_gpu_trace_whose_device_kernels_name_nothing_is_an_error_not_the_hosts_launch_times():
+    program = _hlo_costs.Program((FIXTURES / "gpu_layer.hlo").read_text())
+    found = _trace_events.read_trace(str(GPU_TRACE), "jit_layer", "cuda")
+    for event in found["events"]:
+        if event[0].startswith("/device:"):
+            event[2] = "kernel"  # no kernel name XLA gave, no annotation: nothing names an instruction
+            event[5].pop("hlo_op", None)
+    with pytest.raises(nbt.xla.ProfilerError, match="recorded no kernel of jit_layer on cuda") as error:
+        _trace_events.kernel_events(found, "jit_layer", program.by_name, 5, "cuda")
+    assert "kernels of jit_layer that name no instruction of it: kernel" in str(error.value)
+
+
+def test_a_reader_that_dies_in_its_child_is_a_profiler_error_and_this_process_lives(tmp_path):
+    crash = tmp_path / "crash.py"
+    crash.write_text("import os\nos.abort()\n")
+    with pytest.raises(nbt.xla.ProfilerError, match="trace of jit_layer on cuda: the child process reading it was "
+                       "killed by SIGABRT; this process is untouched"):  # fmt: skip
+        _trace_events.read_trace(str(GPU_TRACE), "jit_layer", "cuda", script=str(crash))
+    hog = tmp_path / "hog.py"
+    hog.write_text("while True:\n    pass\n")
+    with pytest.raises(nbt.xla.ProfilerError, match="took longer than 2 s; the child process reading it was stopped"):
+        _trace_events.read_trace(str(GPU_TRACE), "jit_layer", "cuda", timeout=2, script=str(hog))
+    damaged = tmp_path / "damaged.xplane.pb"
+    damaged.write_bytes(GPU_TRACE.read_bytes()[:1000])
+    with pytest.raises(nbt.xla.ProfilerError, match=r"failed \(numbat.xla._xspace.TraceFormatError|failed \(.*Error"):
+        _trace_events.read_trace(str(damaged), "jit_layer", "cuda")
+    x = nbt.iota((4,), type="f32")
+    assert nbt.xla.profile(fma, [x, x, x], runs=1, peaks=PEAKS).kernels  # and profiling still works here
+
+
+def test_the_plain_python_reader_reads_a_cpu_trace_as_jax_does(tmp_path):
+    x = jax.numpy.ones((64, 64))
+    f = jax.jit(lambda a: jax.numpy.exp(a) @ a)
+    f(x).block_until_ready()
+    jax.profiler.start_trace(str(tmp_path), profiler_options=_trace_events._options())
+    f(x).block_until_ready()
+    jax.profiler.stop_trace()
+    (path,) = tmp_path.glob("**/*.xplane.pb")
+    module = f.lower(x).compile().as_text().split()[1].rstrip(",")
+    ours = _trace_events.read_trace(str(path), module, "cpu")["events"]
+    data = jax.profiler.ProfileData.from_file(str(path))  # a CPU trace: JAX's reader is safe here
+    theirs = [
+        (e.name, round(e.duration_ns * 1000), dict(e.stats)["hlo_op"])
+        for p in data.planes for l in p.lines for e in l.events if dict(e.stats).get("hlo_module") == module
+    ]  # fmt: skip
+    assert theirs and [(label, duration, stats["hlo_op"]) for _, _, label, _, duration, stats in ours] == theirs
+
+
+def test_kernels_of_the_program_that_name_no_instruction_of_it_are_a_note_under_the_table():
+    from types import SimpleNamespace
+
+    program = _hlo_costs.Program((FIXTURES / "gpu_layer.hlo").read_text())
+    found = _trace_events.read_trace(str(GPU_TRACE), "jit_layer", "cuda")
+    start = found["marks"][0][1] + 1_000_000  # 1 us into the first call: a thunk XLA's text does not name
+    found["events"] += [
+        ["/device:GPU:0", "Stream #7(Kernel)", "k", start + 10**9 * run, 10**6, {"hlo_module": "jit_layer", "hlo_op": "cmd"}]
+        for run in range(5)
+    ]  # fmt: skip
+    events, unmatched = _trace_events.kernel_events(found, "jit_layer", program.by_name, 5, "cuda")
+    assert unmatched == ["cmd"] and {op for _, op, *_ in events} == {"custom-call.1", "loop_add_maximum_fusion"}
+    walls = [(end - begin) * 1e-12 for _, begin, end in found["marks"]]
+    profile = _profile._assemble(
+        "layer", program, walls, events, 5, SimpleNamespace(platform="cuda", id=0), PEAKS, None, unmatched
+    )
+    assert profile.notes[-1].startswith(
+        "kernels of jit_layer the trace names by no instruction of it"
+    ) and "cmd" in str(profile)
+
+
+def test_a_device_plane_without_streams_gives_its_xla_ops_line_and_with_streams_only_them():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_gpu_trace", FIXTURES / "make_gpu_trace.py")
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    gpu = maker.Plane(3, "/device:GPU:0")
+    ops = gpu.line(1, "XLA Ops")
+    gpu.event(ops, "fusion.2", 1000.0, 500.0, {"hlo_module": "jit_f", "hlo_op": "fusion.2"})
+    found = _xspace.read(maker.field(1, gpu.encode()), "jit_f")
+    assert [(e[1], e[2], e[4]) for e in found["events"]] == [("XLA Ops", "fusion.2", 500_000)]
+    stream = gpu.line(7, "Stream #7(Kernel)")
+    gpu.event(stream, "fusion_2", 1000.0, 480.0, {})
+    found = _xspace.read(maker.field(1, gpu.encode()), "jit_f")
+    assert [(e[1], e[2], e[4]) for e in found["events"]] == [("Stream #7(Kernel)", "fusion_2", 480_000)]
+
+
+def test_without_run_ids_each_event_belongs_to_the_call_whose_host_mark_holds_it(monkeypatch):
+    # a GPU's kernel events carry no run id: the profile marks each call on the host; here a
+    # real CPU trace with its run ids dropped is split by those marks as by the run ids
+    read = _trace_events.read_trace
+    seen = {}
+
+    def without_run_ids(path, module, platform):
+        found = read(path, module, platform)
+        seen["ids"] = [e[5].pop("run_id") for e in found["events"]]
+        seen["marks"] = len(found["marks"])
+        return found
+
+    mark_of = _trace_events._mark_of
+    runs = []
+    monkeypatch.setattr(_trace_events, "read_trace", without_run_ids)
+    monkeypatch.setattr(_trace_events, "_mark_of", lambda event, marks: runs.append(mark_of(event, marks)) or runs[-1])
+    profile = nbt.xla.profile(fma, [nbt.iota((1000,), type="f32")] * 3, runs=4, peaks=PEAKS)
+    assert seen["marks"] == 4 and len(set(seen["ids"])) == 4
+    assert set(runs) == {0, 1, 2, 3}  # by the marks
+    assert [k.executions for k in profile.kernels] == [1] * len(profile.kernels) and profile.kernels[0].seconds > 0
+
+
+def test_events_without_run_ids_or_marks_are_split_into_equal_runs_in_time_order():
+    # what a platform whose kernel events carry no run id and no marks gives: each run's kernels in turn
+    events = [[None, 0, name, float(start), 1.0] for start, name in enumerate(["a", "b", "a", "b", "a", "b"])]
+    runs = _trace_events._with_runs(events, [], 3, "jit_f", "tpu")
+    assert [key[0] for key, *_ in runs] == [0, 0, 1, 1, 2, 2]
+    with pytest.raises(nbt.xla.ProfilerError, match="jit_f on tpu: expected 4 runs on device 0"):
+        _trace_events._with_runs(events, [], 4, "jit_f", "tpu")
 
 
 def test_the_fused_view_says_why_reduce_max_has_a_conditional_kernel_and_a_split_reduction():
@@ -238,9 +397,9 @@ def test_profile_refuses_bad_arguments_and_an_active_trace_with_numbat_errors():
 
 
 def test_a_platform_whose_trace_holds_no_kernel_events_is_a_numbat_error(monkeypatch):
-    monkeypatch.setattr(_trace_events, "kernel_events", lambda data, module: [])
+    monkeypatch.setattr(_trace_events, "read_trace", lambda path, module, platform: _xspace.read(b"", module))
     x = nbt.iota((4,), type="f32")
-    with pytest.raises(nbt.xla.ProfilerError, match="recorded no kernel of jit_fma"):
+    with pytest.raises(nbt.xla.ProfilerError, match="recorded no kernel of jit_fma on cpu.*The trace held: no planes"):
         nbt.xla.profile(fma, [x, x, x], runs=1, peaks=PEAKS)
 
 
@@ -307,6 +466,47 @@ def test_peaks_are_measured_once_per_machine_and_then_read_from_the_data_directo
     monkeypatch.setattr(_peaks, "measure", lambda device: nbt.xla.Peaks(1e9, 9e9))  # a busier machine
     again = nbt.xla.Peaks.of(device, remeasure=True)
     assert (again.bandwidth, again.flops) == (3e9, 9e9)  # the best of each figure is kept
+
+
+def test_peak_probes_on_a_gpu_move_gigabytes_past_its_l2_and_time_bf16_and_f32_products():
+    # an H200 as JAX describes it (139 GiB allocator limit, 60 MiB of L2) and a small GPU; on the
+    # H200 the old probes (sums of 64 and 128 MiB, f32 products of 4096) measured 1,026 GB/s and
+    # 247.7 TFLOP/s while a softmax moved 4.1 TB/s and a bf16 product ran at 736 TFLOP/s
+    h200 = _peaks.probe_sizes({"platform": "cuda", "memory": 139 << 30})
+    assert [size >> 30 for size in h200["bandwidth"]] == [1, 2, 4]  # each over 16 times the L2
+    assert h200["matmul"] == (("bfloat16", 4096), ("bfloat16", 8192), ("float32", 4096), ("float32", 8192))
+    small = _peaks.probe_sizes({"platform": "rocm", "memory": 4 << 30})
+    assert all(6 * size <= 4 << 30 for size in small["bandwidth"]) and small["bandwidth"]
+    assert all(3 * n * n * 4 * 4 <= 4 << 30 for _, n in small["matmul"]) and small["matmul"]
+    cpu = _peaks.probe_sizes({"platform": "cpu", "memory": 0})
+    assert cpu == {
+        "bandwidth": (64 << 20, 128 << 20),
+        "matmul": (("float32", 256), ("float32", 512), ("float32", 1024)),
+    }
+
+
+def test_tf32_is_named_where_f32_products_run_as_tf32():
+    from types import SimpleNamespace
+
+    def gpu(capability):
+        return SimpleNamespace(platform="cuda", compute_capability=capability)
+
+    assert _peaks.tf32(gpu("9.0")) and _peaks.tf32(gpu("8.0")) and not _peaks.tf32(gpu("7.5"))
+    assert not _peaks.tf32(jax.devices("cpu")[0])
+    with jax.default_matmul_precision("highest"):
+        assert not _peaks.tf32(gpu("9.0"))
+    text = _peaks._detail(4 << 30, {"bfloat16": 7.3e14, "float32": 3.6e14}, True)
+    assert text.endswith("f32 360.0 TFLOP/s (f32 runs as TF32 at the default precision)")
+
+
+def test_measured_peaks_say_what_the_probes_measured_and_are_keyed_on_the_probe(monkeypatch):
+    monkeypatch.setattr(_peaks, "probe_sizes", lambda machine: {"bandwidth": (1 << 20,), "matmul": (("float32", 64),)})
+    device = jax.devices("cpu")[0]
+    peaks = _peaks.measure(device)
+    assert peaks.source == "measured" and peaks.detail.startswith("memory from 1 MiB; f32 matmul ")
+    assert "; memory from 1 MiB; f32 matmul" in str(peaks)
+    machine = _peaks.description(device)
+    assert machine["probe"] == _peaks.PROBE and machine["memory"] == 0 and machine["tf32"] is False
 
 
 def test_the_views_escape_names_shade_the_graph_and_plot_each_kernel():

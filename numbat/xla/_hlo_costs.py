@@ -109,10 +109,13 @@ class Program:
         opcode = instruction.opcode
         if opcode in ("fusion", "call"):
             return sum(self._computation_flops(name, seen) for name in instruction.called)
-        if opcode == "dot":
+        gemm = _hlo_text.gemm_contracting_dims(instruction)  # a dot as XLA's GPU compiler writes it
+        if opcode == "dot" or gemm is not None:
             lhs = _hlo_text.dims(self.shapes.get(instruction.operands[0], "")) if instruction.operands else []
-            k = math.prod(lhs[d] for d in _hlo_text.contracting_dims(instruction) if d < len(lhs))
-            return 2.0 * _hlo_text.elements(instruction.shape) * k
+            k = math.prod(
+                lhs[d] for d in (gemm if gemm is not None else _hlo_text.contracting_dims(instruction)) if d < len(lhs)
+            )
+            return 2.0 * math.prod(_hlo_text.dims(instruction.shape)) * k  # the result: a GEMM's first array
         if opcode == "convolution":
             rhs = (
                 _hlo_text.elements(self.shapes.get(instruction.operands[1], "")) if len(instruction.operands) > 1 else 0

@@ -36,6 +36,9 @@ _KIND = re.compile(r"kind=(?P<kind>k\w+)")
 _OP_NAME = re.compile(r'op_name="(?P<op_name>[^"]+)"')
 _CONTRACTING = re.compile(r"lhs_contracting_dims=\{(?P<dims>[\d,]*)\}")
 _WINDOW = re.compile(r"window=\{size=(?P<size>[\dx]+)")
+# XLA's GPU compiler writes a dot as a cuBLAS call, its dimensions in the backend config
+_GEMM = re.compile(r'custom_call_target="__cublas\$(?:lt\$)?(?:gemm|matmul)')
+_GEMM_CONTRACTING = re.compile(r'"lhs_contracting_dimensions":\[(?P<dims>[^\]]*)\]')
 # Scopes JAX adds on its own (a cond's branches, a loop's parts): not numbat ops.
 _JAX_SCOPE = re.compile(r"^(?:cond|while|body|branch_\d+_fun|checkpoint|remat)$")
 _WRAPPED = re.compile(r"^(?P<how>\w+)\((?P<inner>.*)\)$")
@@ -121,6 +124,21 @@ def contracting_dims(instruction: Instruction) -> list[int]:
     """A dot's contracted axes of its left operand."""
     found = _CONTRACTING.search(instruction.line)
     return [int(d) for d in found.group("dims").split(",") if d] if found else []
+
+
+def gemm_contracting_dims(instruction: Instruction) -> list[int] | None:
+    """A cuBLAS GEMM custom call's contracted axes of its left operand; None for any other
+    instruction.
+
+    >>> line = '%c = (f32[8,2]{1,0}, s8[4]{0}) custom-call(%a, %b), custom_call_target="__cublas$gemm", '
+    >>> line += 'backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"]}}}'
+    >>> gemm_contracting_dims(parse_instruction(line))
+    [1]
+    """
+    if instruction.opcode != "custom-call" or not _GEMM.search(instruction.line):
+        return None
+    found = _GEMM_CONTRACTING.search(instruction.line)
+    return [int(d) for d in re.findall(r"\d+", found.group("dims"))] if found else None
 
 
 def window_size(instruction: Instruction) -> int:

@@ -1,13 +1,22 @@
 """The machine's two ceilings for the profile's roofline: how many bytes a second its
 memory moves and how many FLOPs a second it computes, per device kind.
 
-Measured once per machine and device kind (bandwidth probes, sums of 64 and 128 MiB, and
-matmul probes of a few sizes, best of ten runs each, the fastest size kept: a second or two) and cached in numbat's data
-directory (`peaks.json`, beside the disk cache's signing key) under the machine's
-description, so a later process reads them back. They are what this machine reaches from
-JAX, not the vendor's datasheet. A probe on a busy machine measures low, and the bandwidth
-probe reads past every cache: a profile whose kernel goes faster raises the ceiling for
-itself and says why (`ceilings`), naming the CPU cache its working set fits in.
+Measured once per machine and device kind, best of ten runs of each probe, the fastest
+size kept, and cached in numbat's data directory (`peaks.json`, beside the disk cache's
+signing key) under the machine's description, so a later process reads them back. They
+are what this machine reaches from JAX, not the vendor's datasheet. The probes' sizes
+depend on the platform and the device's memory (`probe_sizes`):
+- on a CPU, sums of 64 and 128 MiB (past every cache) and f32 matmuls of 256 to 1024 (a
+  512x512 product runs at 2.7 times the FLOP rate of a 1024x1024 one here: its blocks stay
+  in the caches);
+- on a GPU, sums and element-wise products of 1 to 4 GiB (far past its L2, and long enough
+  that the launch is a few percent of the time; at most a sixth of the device's memory),
+  and bf16 and f32 matmuls of 4096 and 8192. The compute ceiling is the bf16 rate; `detail`
+  gives the f32 one, which on NVIDIA GPUs from Ampere on (compute capability 8.0+) is TF32's:
+  JAX's default precision for f32 matmuls there, as EXLA's.
+A probe on a busy machine measures low, and the CPU's bandwidth probe reads past every
+cache: a profile whose kernel goes faster raises the ceiling for itself and says why
+(`ceilings`), naming the CPU cache its working set fits in.
 
 `peaks.json` is data: it is read only when the data directory passes the signing key's
 check (yours, not writable by group or others), and only if it is a regular file (opened
@@ -38,10 +47,8 @@ from .._runtime import _signing
 from .._runtime._signing import data_dir
 
 _FILE = "peaks.json"
-_BANDWIDTH_ELEMENTS = (16 * 1024 * 1024, 32 * 1024 * 1024)  # f32: 64 and 128 MiB read per run, past any cache
-# Square matmuls the probe times, the fastest counting: on this CPU a 512x512 product runs at
-# 2.7 times the FLOP rate of a 1024x1024 one (its blocks stay in the caches).
-_MATMUL_SIZES = {"cpu": (256, 512, 1024)}  # other platforms: (2048, 4096)
+PROBE = 2  # the probes' version, part of the cache key: figures of other probes are measured again
+_MIB, _GIB = 1 << 20, 1 << 30
 _REPEATS = 10  # best of: a loaded machine slows some runs, never speeds one up
 _MAX_FILE_BYTES = 1 << 20  # a peaks.json holds a few hundred bytes per machine
 _MAX_DEPTH = 16  # levels of JSON nesting (numbat writes 3)
@@ -61,6 +68,7 @@ class Peaks:
     flops: float
     device: str = ""
     source: str = "given"  # "measured", "cached", "given", or "raised" (by a profile's kernel)
+    detail: str = ""  # what the probes measured: sizes, the f32 rate beside the bf16 one, TF32
 
     def __post_init__(self):
         for name in ("bandwidth", "flops"):
@@ -85,7 +93,8 @@ class Peaks:
             self.source,
             "measured on this machine",  # now or earlier: `source`
         )
-        return f"{self.bandwidth / 1e9:.1f} GB/s memory, {self.flops / 1e9:.1f} GFLOP/s compute ({how})"
+        detail = f"; {self.detail}" if self.detail else ""
+        return f"{self.bandwidth / 1e9:.1f} GB/s memory, {self.flops / 1e9:.1f} GFLOP/s compute ({how}{detail})"
 
 
 def description(device) -> dict:
@@ -97,7 +106,58 @@ def description(device) -> dict:
         "platform": device.platform,
         "device_kind": device.device_kind,
         "jax": jax.__version__,
+        "memory": device_memory(device),
+        "tf32": tf32(device),
+        "probe": PROBE,
     }
+
+
+def device_memory(device) -> int:
+    """The bytes the device's allocator may hold (0 where JAX does not say: the CPU)."""
+    try:
+        stats = device.memory_stats() or {}
+    except Exception:  # noqa: BLE001 (a platform without memory statistics)
+        return 0
+    return int(stats.get("bytes_limit", 0) or 0)
+
+
+def tf32(device) -> bool:
+    """Whether f32 matmuls run as TF32 on `device` at JAX's default precision: an NVIDIA GPU
+    of compute capability 8.0 or later, unless `jax_default_matmul_precision` asks for more."""
+    if device.platform not in ("cuda", "gpu"):
+        return False
+    try:
+        capability = float(getattr(device, "compute_capability", "0") or 0)
+    except ValueError:
+        return False
+    return capability >= 8.0 and jax.config.jax_default_matmul_precision in (
+        None,
+        "default",
+        "bfloat16",
+        "tensorfloat32",
+    )
+
+
+def probe_sizes(machine: dict) -> dict:
+    """What the probes measure on a machine `description` gives: `bandwidth`, the bytes of
+    each array summed (and, on an accelerator, doubled element-wise); `matmul`, the
+    (element type, n) of each square product.
+
+    >>> probe_sizes({"platform": "cpu", "memory": 0})["bandwidth"]
+    (67108864, 134217728)
+    >>> sizes = probe_sizes({"platform": "cuda", "memory": 16 << 30})
+    >>> [size >> 30 for size in sizes["bandwidth"]], sizes["matmul"][-1]
+    ([1, 2], ('float32', 8192))
+    """
+    if machine["platform"] == "cpu":
+        return {"bandwidth": (64 * _MIB, 128 * _MIB), "matmul": tuple(("float32", n) for n in (256, 512, 1024))}
+    memory = machine.get("memory") or 8 * _GIB  # a device that does not say: assume a small one
+    # at most 2**30 f32 elements: past that, XLA's GPU kernels switch to 64-bit indexing
+    bandwidth = tuple(size for size in (_GIB, 2 * _GIB, 4 * _GIB) if 6 * size <= memory) or (memory // 6,)
+    matmul = tuple(
+        (kind, n) for kind in ("bfloat16", "float32") for n in (4096, 8192) if 3 * n * n * 4 * 4 <= memory
+    )  # three n x n operands, a quarter of the memory at most
+    return {"bandwidth": bandwidth, "matmul": matmul or (("float32", 1024),)}
 
 
 def _cpu_model() -> str:
@@ -121,35 +181,62 @@ def peaks(device, remeasure: bool = False) -> Peaks:
     entry = stored.get(key)
     if not remeasure and isinstance(entry, dict):
         try:
-            return Peaks(float(entry["bandwidth"]), float(entry["flops"]), str(device.device_kind), "cached")
+            kind, detail = str(device.device_kind), str(entry.get("detail", ""))
+            return Peaks(float(entry["bandwidth"]), float(entry["flops"]), kind, "cached", detail)
         except (KeyError, TypeError, ValueError, ArgumentError):
             pass  # a damaged entry: measure again
     measured = measure(device)
     if isinstance(entry, dict) and remeasure:  # a busy machine measures low: keep the best seen
         try:
             best = (max(measured.bandwidth, float(entry["bandwidth"])), max(measured.flops, float(entry["flops"])))
-            measured = Peaks(*best, measured.device, "measured")
+            measured = Peaks(*best, measured.device, "measured", measured.detail)
         except (KeyError, TypeError, ValueError, ArgumentError):
             pass
-    stored[key] = {"bandwidth": measured.bandwidth, "flops": measured.flops, "machine": machine}
+    stored[key] = {"bandwidth": measured.bandwidth, "flops": measured.flops, "detail": measured.detail}
+    stored[key]["machine"] = machine
     _write(path, stored)
     return measured
 
 
 def measure(device) -> Peaks:
-    """Measures `device`'s bandwidth and matmul rate (best of a few runs of each probe)."""
+    """Measures `device`'s bandwidth and matmul rates (best of a few runs of each probe, the
+    fastest size kept; `probe_sizes`)."""
+    machine = description(device)
+    sizes = probe_sizes(machine)
     # A sum reads every byte once and writes nothing: a probe that allocates a 64 MiB result
-    # measures the allocator's page faults as much as the memory.
-    bandwidth = 0.0
-    for elements in _BANDWIDTH_ELEMENTS:
-        x = jax.device_put(jnp.zeros((elements,), jnp.float32), device)
-        bandwidth = max(bandwidth, x.nbytes / _best(jax.jit(jnp.sum), x))
+    # measures the allocator's page faults as much as the memory. On an accelerator an
+    # element-wise product (read and written once) is timed too: XLA's reductions there
+    # can fall short of the copy rate.
+    bandwidth, best_size = 0.0, 0
+    for size in sizes["bandwidth"]:
+        x = jax.device_put(jnp.zeros((size // 4,), jnp.float32), device)
+        probes = [(jnp.sum, x.nbytes)] + ([] if device.platform == "cpu" else [(lambda a: a * 2.0, 2 * x.nbytes)])
+        for probe, moved in probes:
+            rate = moved / _best(jax.jit(probe), x)
+            bandwidth, best_size = max((bandwidth, best_size), (rate, size))
         del x
-    flops = 0.0
-    for n in _MATMUL_SIZES.get(device.platform, (2048, 4096)):
-        m = jax.device_put(jnp.ones((n, n), jnp.float32), device)
-        flops = max(flops, 2 * n**3 / _best(jax.jit(lambda a: a @ a), m))
-    return Peaks(bandwidth, flops, str(device.device_kind), "measured")
+    rates: dict[str, float] = {}
+    for kind, n in sizes["matmul"]:
+        m = jax.device_put(jnp.ones((n, n), kind), device)
+        rates[kind] = max(rates.get(kind, 0.0), 2 * n**3 / _best(jax.jit(lambda a: a @ a), m))
+        del m
+    flops = max(rates.values())
+    return Peaks(bandwidth, flops, str(device.device_kind), "measured", _detail(best_size, rates, machine["tf32"]))
+
+
+def _detail(size: int, rates: dict, tf32: bool) -> str:
+    """What the probes found, for the peaks' text.
+
+    >>> _detail(4 << 30, {"bfloat16": 7.3e14, "float32": 3.6e14}, True)
+    'memory from 4096 MiB; bf16 matmul 730.0 TFLOP/s, f32 360.0 TFLOP/s (f32 runs as TF32 at the default precision)'
+    """
+    parts = [f"memory from {size // _MIB} MiB"]
+    names = {"bfloat16": "bf16", "float32": "f32"}
+    matmuls = ", ".join(f"{names.get(kind, kind)}{' matmul' if i == 0 else ''} {rate / 1e12:.1f} TFLOP/s"
+                        for i, (kind, rate) in enumerate(sorted(rates.items())))  # fmt: skip
+    if tf32 and "float32" in rates:
+        matmuls += " (f32 runs as TF32 at the default precision)"
+    return "; ".join([*parts, matmuls])
 
 
 def ceilings(peaks: Peaks, kernels) -> tuple[Peaks, tuple[str, ...]]:
@@ -189,7 +276,8 @@ def ceilings(peaks: Peaks, kernels) -> tuple[Peaks, tuple[str, ...]]:
         flops = fastest.flop_rate if peaks.source != "given" else flops
     if peaks.source == "given" or (bandwidth, flops) == (peaks.bandwidth, peaks.flops):
         return peaks, tuple(notes)
-    return Peaks(bandwidth, flops, peaks.device, "raised"), tuple(f"{note}; raised to it" for note in notes)
+    raised = Peaks(bandwidth, flops, peaks.device, "raised", peaks.detail)
+    return raised, tuple(f"{note}; raised to it" for note in notes)
 
 
 def _verb(peaks: Peaks) -> str:

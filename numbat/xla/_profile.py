@@ -1,5 +1,5 @@
 """Where a defn's time goes: each kernel XLA made of it, timed with JAX's own profiler
-(`jax.profiler.trace`, read back with `jax.profiler.ProfileData`), named by the numbat ops
+(`jax.profiler.trace`, its trace read back in a child process: `_trace_events`), named by the numbat ops
 it computes (the fusion report's mapping, so the same names and `#id`s as the graph), with
 its bytes and FLOPs from the optimized HLO and the rates it reaches against the machine's
 peaks (docs/design.md, decision 16).
@@ -290,8 +290,8 @@ def profile(fun, args, runs: int = DEFAULT_RUNS, peaks: _peaks.Peaks | None = No
     program = _hlo_costs.Program(text)
     first = jax.block_until_ready(call())  # warm: compiled, and finished before the trace starts
     device = _device_of(first)
-    walls, events = _trace_events.trace(call, runs, program.module)
-    profile = _assemble(name, program, walls, events, runs, device, peaks or _peaks.peaks(device), expr)
+    walls, events, unmatched = _trace_events.trace(call, runs, program.module, program.by_name, device.platform)
+    profile = _assemble(name, program, walls, events, runs, device, peaks or _peaks.peaks(device), expr, unmatched)
     numbat = None if sharded is not None else _numbat_python(target, args, runs)
     return dataclasses.replace(profile, numbat=numbat)
 
@@ -339,14 +339,14 @@ def middle(walls: list[float]) -> list[int]:
     return ranked[quarter : len(walls) - quarter] if len(walls) >= 4 else ranked
 
 
-def _assemble(name, program, walls, events, runs, device, peaks, expr) -> Profile:
+def _assemble(name, program, walls, events, runs, device, peaks, expr, unmatched=()) -> Profile:
+    """The profile of `program` from its kernel events (`_trace_events.kernel_events`), the
+    calls' `walls`, and the kernels of it that name no instruction (`unmatched`, a note)."""
     devices = sorted({key[1] for key, *_ in events})
-    run_of = _trace_events.runs_of(events, runs, name)
     per_run: dict[tuple, list[float]] = {}  # (kernel, device) -> seconds in each run
     executions: dict[tuple, list[int]] = {}
     for event in events:
-        (_, dev), op, _, seconds = event
-        index = run_of[id(event)]
+        (index, dev), op, _, seconds = event
         per_run.setdefault((op, dev), [0.0] * runs)[index] += seconds
         executions.setdefault((op, dev), [0] * runs)[index] += 1
     kept = middle(walls)
@@ -369,11 +369,14 @@ def _assemble(name, program, walls, events, runs, device, peaks, expr) -> Profil
             kernels += [row, *rows]
     busy = [max(sum(per_run.get((c.name, d), [0.0] * runs)[i] for c in program.kernels) for d in devices)
             for i in range(runs)]  # fmt: skip
-    spans = _trace_events.spans(events, run_of, {c.name for c in program.kernels}, runs)
+    spans = _trace_events.spans(events, {c.name for c in program.kernels}, runs)
     between = [max(span - b, 0.0) for span, b in zip(spans, busy)]
     overhead = mean([w - b - g for w, b, g in zip(walls, busy, between)])
     label = f"{device.platform}:{device.id}" + (f" and {len(devices) - 1} more" if len(devices) > 1 else "")
     peaks, notes = _peaks.ceilings(peaks, [k for k in kernels if k.seconds > 0])
+    if unmatched:
+        note = f"kernels of {program.module} the trace names by no instruction of it (their time is in the rows "
+        notes += (f"{note}outside the kernels): {', '.join(unmatched[:8])}",)
     return Profile(
         name, label, runs, len(kept), mean(walls), overhead, tuple(kernels), peaks, iterations, len(devices), expr,
         mean(between), notes,
