@@ -11,6 +11,8 @@ computed in forward mode, at a cost that grows with the size of the input.
 
 from __future__ import annotations
 
+import contextlib
+
 import jax
 import numpy as np
 from jax.extend import core as jax_core
@@ -26,7 +28,7 @@ from .._tensor import _check, _expr
 from .._tensor._tensor import Tensor, VectorizedData, is_tensor
 from ..backends import _default
 from ..backends.xla_backend import XLABackend
-from . import _containers
+from . import _containers, _signature
 
 
 def _positions(argnums, count: int, name: str) -> tuple[int, ...]:
@@ -135,7 +137,14 @@ class _Differentiated:
         self.fun, self.argnums, self.name, self.with_value = fun, argnums, name, with_value
         self.transform = transform
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            raise ArgumentError(
+                f"{self.name} passes its function's arguments by position, as Nx's does; got keyword argument(s) "
+                f"{', '.join(kwargs)}: pass them in order, {self.name}(f)(x, y), or fix them with a lambda, "
+                f"{self.name}(lambda x: f(x, {next(iter(kwargs))}=...))"
+            )
+        args = _signature.lists_as_tensors(args)  # a list of numbers is one tensor, as a defn reads it
         positions = _positions(self.argnums, len(args), self.name)
         _containers.register_found(args)
         for position, arg in enumerate(args):
@@ -144,6 +153,7 @@ class _Differentiated:
         backend = _default.current() if outer is not None else XLABackend()
         leaves = jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor)
         has_integers = any(not _is_inexact(leaf) for leaf in leaves)
+        as_floats = True
         try:
             value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=True)
         except IndexTypeError:
@@ -151,15 +161,56 @@ class _Differentiated:
                 raise
             # An integer argument used as an index: Nx differentiates nothing there (its
             # gradient is zero). Pass the integer arguments as they are.
+            as_floats = False
             value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=False)
+        value_expr = expr
+        if self.with_value and has_integers and as_floats:
+            value, value_expr = self._own_value(args, positions, value, expr, outer, backend)
         if outer is not None:
             wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
             for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):
                 outer.record("grad", wrt, {}, leaf, subgraphs=(("of", expr),))
             if self.with_value:  # the value is a node of the graph too (a later op may read it)
                 for leaf in jax.tree_util.tree_leaves(value, is_leaf=is_tensor):
-                    outer.record("value", wrt, {}, leaf, subgraphs=(("of", expr),))
+                    outer.record("value", wrt, {}, leaf, subgraphs=(("of", value_expr),))
         return (value, gradient) if self.with_value else gradient
+
+    def _own_value(self, args, positions, value, expr, outer, backend):
+        """The value as Nx computes it, from the integer arguments as they are: `x ** 3 + x`
+        of an s32 tensor is s32 (the gradient is a float all the same). The function is
+        traced once for its output types; it runs again on the integers only where a type
+        differs from the value computed on floats (or keeps that value where it cannot take
+        integers). Returns the value and the graph that computes it."""
+        args = list(args)
+        for position in positions:
+            args[position] = _differentiable(args[position], backend, integers_as_floats=False)
+
+        recorders = []  # inside a defn, each run's graph (the last one is the value's)
+
+        def run(*differentiated):
+            inner = list(args)
+            for position, arg in zip(positions, differentiated):
+                inner[position] = arg
+            recorder = _expr.Recorder(parent=outer) if outer is not None else None
+            if recorder is not None:
+                recorders.append(recorder)
+                for index, leaf in enumerate(_leaves(list(differentiated))):
+                    recorder.parameter(leaf, index)
+            recording = _expr.recording(recorder) if recorder is not None else contextlib.nullcontext()
+            with recording, _default.default_backend(backend):
+                return _values(self.fun(*inner), backend)
+
+        primals = [args[p] for p in positions]
+        with jax.enable_x64(True):
+            try:
+                shapes = jax.eval_shape(run, *primals)
+            except (ArgumentError, *_MISUSE):
+                return value, expr
+            own = [leaf.type if isinstance(leaf, Tensor) else None for leaf in _leaves(shapes)]
+            if own == [leaf.type if isinstance(leaf, Tensor) else None for leaf in _leaves(value)]:
+                return value, expr
+            value = run(*primals)
+        return value, recorders[-1].expr(_leaves(value)) if recorders else expr
 
     def _differentiate(self, args, positions, outer, backend, integers_as_floats: bool):
         args = list(args)
@@ -215,6 +266,10 @@ class _Differentiated:
                 ) from error
         gradient = gradients[0] if isinstance(self.argnums, int) else tuple(gradients)
         return value[1], gradient, result["expr"]
+
+
+def _leaves(tree) -> list:
+    return jax.tree_util.tree_leaves(tree, is_leaf=is_tensor)
 
 
 def _forward(of_positions, primals: list) -> tuple:
