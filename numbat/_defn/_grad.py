@@ -19,6 +19,7 @@ from jax.extend import core as jax_core
 
 from .._core import _format, _types
 from .._core._errors import ArgumentError, IndexTypeError
+from .._core._scoped import scoped
 from .._ops import _dispatch
 from .._ops._convert import to_tensor
 from .._ops.composite.vectorization import broadcast_vectors
@@ -28,7 +29,7 @@ from .._tensor import _check, _expr
 from .._tensor._tensor import Tensor, VectorizedData, is_tensor
 from ..backends import _default
 from ..backends.xla_backend import XLABackend
-from . import _containers, _signature
+from . import _containers, _effects, _signature
 
 
 def _positions(argnums, count: int, name: str) -> tuple[int, ...]:
@@ -153,19 +154,20 @@ class _Differentiated:
         backend = _default.current() if outer is not None else XLABackend()
         leaves = jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor)
         has_integers = any(not _is_inexact(leaf) for leaf in leaves)
-        as_floats = True
-        try:
-            value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=True)
-        except IndexTypeError:
-            if not has_integers:
-                raise
-            # An integer argument used as an index: Nx differentiates nothing there (its
-            # gradient is zero). Pass the integer arguments as they are.
-            as_floats = False
-            value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=False)
-        value_expr = expr
-        if self.with_value and has_integers and as_floats:
-            value, value_expr = self._own_value(args, positions, value, expr, outer, backend)
+        # Nx computes the value from the arguments as they are: of an s32 `x`, `x ** 3 + x` is
+        # s32, while the gradient, taken here on floats, is a float. The function runs on the
+        # integers for the value (its hooks and print_value fire there, once).
+        own = self._own_value(args, positions, outer, backend) if self.with_value and has_integers else None
+        with scoped(_effects.abstract, own is not None or _effects.abstract.get()):
+            try:
+                value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=True)
+            except IndexTypeError:
+                if not has_integers:
+                    raise
+                # An integer argument used as an index: Nx differentiates nothing there (its
+                # gradient is zero). Pass the integer arguments as they are.
+                value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=False)
+        value, value_expr = own if own is not None else (value, expr)
         if outer is not None:
             wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
             for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):
@@ -175,42 +177,24 @@ class _Differentiated:
                     outer.record("value", wrt, {}, leaf, subgraphs=(("of", value_expr),))
         return (value, gradient) if self.with_value else gradient
 
-    def _own_value(self, args, positions, value, expr, outer, backend):
-        """The value as Nx computes it, from the integer arguments as they are: `x ** 3 + x`
-        of an s32 tensor is s32 (the gradient is a float all the same). The function is
-        traced once for its output types; it runs again on the integers only where a type
-        differs from the value computed on floats (or keeps that value where it cannot take
-        integers). Returns the value and the graph that computes it."""
+    def _own_value(self, args, positions, outer, backend):
+        """The function's output on the arguments as they are, integers included, and the
+        graph that computes it (inside a defn); None where the function cannot take the
+        integers (then the value is the one computed on floats)."""
         args = list(args)
         for position in positions:
             args[position] = _differentiable(args[position], backend, integers_as_floats=False)
-
-        recorders = []  # inside a defn, each run's graph (the last one is the value's)
-
-        def run(*differentiated):
-            inner = list(args)
-            for position, arg in zip(positions, differentiated):
-                inner[position] = arg
-            recorder = _expr.Recorder(parent=outer) if outer is not None else None
-            if recorder is not None:
-                recorders.append(recorder)
-                for index, leaf in enumerate(_leaves(list(differentiated))):
-                    recorder.parameter(leaf, index)
-            recording = _expr.recording(recorder) if recorder is not None else contextlib.nullcontext()
-            with recording, _default.default_backend(backend):
-                return _values(self.fun(*inner), backend)
-
-        primals = [args[p] for p in positions]
-        with jax.enable_x64(True):
+        recorder = _expr.Recorder(parent=outer) if outer is not None else None
+        if recorder is not None:
+            for index, leaf in enumerate(_leaves([args[p] for p in positions])):
+                recorder.parameter(leaf, index)
+        recording = _expr.recording(recorder) if recorder is not None else contextlib.nullcontext()
+        with jax.enable_x64(True), recording, _default.default_backend(backend):
             try:
-                shapes = jax.eval_shape(run, *primals)
+                value = _values(self.fun(*args), backend)
             except (ArgumentError, *_MISUSE):
-                return value, expr
-            own = [leaf.type if isinstance(leaf, Tensor) else None for leaf in _leaves(shapes)]
-            if own == [leaf.type if isinstance(leaf, Tensor) else None for leaf in _leaves(value)]:
-                return value, expr
-            value = run(*primals)
-        return value, recorders[-1].expr(_leaves(value)) if recorders else expr
+                return None
+        return value, recorder.expr(_leaves(value)) if recorder is not None else None
 
     def _differentiate(self, args, positions, outer, backend, integers_as_floats: bool):
         args = list(args)
