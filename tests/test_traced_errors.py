@@ -43,7 +43,7 @@ def test_a_traced_tensor_error_names_the_fix_for_its_call(call, fun, says, fix):
 
 
 def test_a_numpy_function_outside_a_defn_returns_a_numpy_array_without_the_names():
-    # what docs/guides/numpy_habits.md says: np.exp(t) leaves numbat; nbt.exp(t) keeps the tensor
+    # what docs/guides/defn.md says: np.exp(t) leaves numbat; nbt.exp(t) keeps the tensor
     t = nbt.tensor([0.0, 1.0], names=["x"])
     assert type(np.exp(t)) is np.ndarray
     assert nbt.exp(t).names == ("x",)
