@@ -56,8 +56,20 @@ def _describe(value) -> str:
 def value_and_grad(fun, argnums: int | tuple[int, ...] = 0, transform=None):
     """A function returning `(fun(*args), gradient)`, as Nx's `value_and_grad`: the
     value is `fun`'s output itself. The gradient has the structure of the differentiated
-    argument (a tensor, or any container of tensors); integer inputs are differentiated
-    as floats; a non-scalar output is summed first, as in Nx.
+    argument (a tensor, or any container of tensors); a non-scalar output is summed first,
+    as in Nx. Integer inputs are differentiated as floats, and the value keeps the
+    function's own type, as Nx's (the function runs on the integers for it):
+
+    >>> nbt.value_and_grad(lambda x: x**3 + x)(nbt.tensor([1, 2]))
+    (numbat.Tensor<
+      s32[2]
+      [2, 10]
+    >, numbat.Tensor<
+      f32[2]
+      [4.0, 13.0]
+    >)
+
+    The arguments are what a defn takes (a list of numbers is one tensor), by position.
 
     >>> value, g = nbt.value_and_grad(lambda t: t * t)(nbt.tensor([1.0, 3.0], names=["x"]))
     >>> value
@@ -97,14 +109,15 @@ def value_and_grad(fun, argnums: int | tuple[int, ...] = 0, transform=None):
 
 def grad(fun, argnums: int | tuple[int, ...] = 0):
     """A function returning the gradient of `fun` with respect to argument `argnums`
-    (a non-scalar output is summed first).
+    (a non-scalar output is summed first). It takes what a defn takes: a list of numbers
+    is one tensor.
 
     >>> nbt.grad(lambda t: nbt.sum(nbt.sin(t)))(nbt.tensor([0.0, 0.0]))
     numbat.Tensor<
       f32[2]
       [1.0, 1.0]
     >
-    >>> nbt.grad(lambda t: t * t)(nbt.tensor([1.0, 3.0]))
+    >>> nbt.grad(lambda t: t * t)([1.0, 3.0])
     numbat.Tensor<
       f32[2]
       [2.0, 6.0]
