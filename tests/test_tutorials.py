@@ -183,3 +183,16 @@ def test_static_html_of_the_tutorials_shows_the_widgets_views():
     panel, _ = exporter.from_notebook_node(nbformat.read(folder / "06_clients_devices_memory.ipynb", as_version=4))
     assert "numbat-dashboard" in dashboard and "latest compilations" in dashboard
     assert "memory settings" in panel and "XLA_PYTHON_CLIENT_PREALLOCATE" in panel
+
+
+def test_tutorials_04_07_08_show_what_their_sentences_say(executed):
+    text = _text(executed("04_automatic_differentiation.ipynb"))
+    assert "s32[3][2]" in text and "[130, 520]" in text  # value_and_grad keeps x ** 3 + x's own type, as Nx
+    assert int(re.search(r"stopped after (\d+) iterations", text).group(1)) >= 100  # "at least the 100 of the press"
+    text = _text(executed("07_streaming_and_sharding.ipynb"))
+    assert "parameter(0)" in text and "all-reduce(%convert_reduce_fusion)" in text  # a local sum, then an all-reduce
+    text = _text(executed("08_training_a_classifier.ipynb"))
+    assert "as stored: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1" in text
+    error = float(re.search(r"standard error of [\d.]+% on 397 images: ([\d.]+)%", text).group(1))
+    differences = [int(n) / 397 * 100 for n in re.findall(r"16 hidden units [\d.]+%: (-?\d+) image", text)]
+    assert len(differences) == 3 and all(abs(d) <= 1.2 * error for d in differences)  # "within about one"

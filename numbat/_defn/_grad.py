@@ -11,12 +11,15 @@ computed in forward mode, at a cost that grows with the size of the input.
 
 from __future__ import annotations
 
+import contextlib
+
 import jax
 import numpy as np
 from jax.extend import core as jax_core
 
 from .._core import _format, _types
 from .._core._errors import ArgumentError, IndexTypeError
+from .._core._scoped import scoped
 from .._ops import _dispatch
 from .._ops._convert import to_tensor
 from .._ops.composite.vectorization import broadcast_vectors
@@ -26,7 +29,7 @@ from .._tensor import _check, _expr
 from .._tensor._tensor import Tensor, VectorizedData, is_tensor
 from ..backends import _default
 from ..backends.xla_backend import XLABackend
-from . import _containers
+from . import _containers, _effects, _signature
 
 
 def _positions(argnums, count: int, name: str) -> tuple[int, ...]:
@@ -53,8 +56,20 @@ def _describe(value) -> str:
 def value_and_grad(fun, argnums: int | tuple[int, ...] = 0, transform=None):
     """A function returning `(fun(*args), gradient)`, as Nx's `value_and_grad`: the
     value is `fun`'s output itself. The gradient has the structure of the differentiated
-    argument (a tensor, or any container of tensors); integer inputs are differentiated
-    as floats; a non-scalar output is summed first, as in Nx.
+    argument (a tensor, or any container of tensors); a non-scalar output is summed first,
+    as in Nx. Integer inputs are differentiated as floats, and the value keeps the
+    function's own type, as Nx's (the function runs on the integers for it):
+
+    >>> nbt.value_and_grad(lambda x: x**3 + x)(nbt.tensor([1, 2]))
+    (numbat.Tensor<
+      s32[2]
+      [2, 10]
+    >, numbat.Tensor<
+      f32[2]
+      [4.0, 13.0]
+    >)
+
+    The arguments are what a defn takes (a list of numbers is one tensor), by position.
 
     >>> value, g = nbt.value_and_grad(lambda t: t * t)(nbt.tensor([1.0, 3.0], names=["x"]))
     >>> value
@@ -94,14 +109,15 @@ def value_and_grad(fun, argnums: int | tuple[int, ...] = 0, transform=None):
 
 def grad(fun, argnums: int | tuple[int, ...] = 0):
     """A function returning the gradient of `fun` with respect to argument `argnums`
-    (a non-scalar output is summed first).
+    (a non-scalar output is summed first). It takes what a defn takes: a list of numbers
+    is one tensor.
 
     >>> nbt.grad(lambda t: nbt.sum(nbt.sin(t)))(nbt.tensor([0.0, 0.0]))
     numbat.Tensor<
       f32[2]
       [1.0, 1.0]
     >
-    >>> nbt.grad(lambda t: t * t)(nbt.tensor([1.0, 3.0]))
+    >>> nbt.grad(lambda t: t * t)([1.0, 3.0])
     numbat.Tensor<
       f32[2]
       [2.0, 6.0]
@@ -135,7 +151,14 @@ class _Differentiated:
         self.fun, self.argnums, self.name, self.with_value = fun, argnums, name, with_value
         self.transform = transform
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            raise ArgumentError(
+                f"{self.name} passes its function's arguments by position, as Nx's does; got keyword argument(s) "
+                f"{', '.join(kwargs)}: pass them in order, {self.name}(f)(x, y), or fix them with a lambda, "
+                f"{self.name}(lambda x: f(x, {next(iter(kwargs))}=...))"
+            )
+        args = _signature.lists_as_tensors(args)  # a list of numbers is one tensor, as a defn reads it
         positions = _positions(self.argnums, len(args), self.name)
         _containers.register_found(args)
         for position, arg in enumerate(args):
@@ -144,22 +167,47 @@ class _Differentiated:
         backend = _default.current() if outer is not None else XLABackend()
         leaves = jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor)
         has_integers = any(not _is_inexact(leaf) for leaf in leaves)
-        try:
-            value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=True)
-        except IndexTypeError:
-            if not has_integers:
-                raise
-            # An integer argument used as an index: Nx differentiates nothing there (its
-            # gradient is zero). Pass the integer arguments as they are.
-            value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=False)
+        # Nx computes the value from the arguments as they are: of an s32 `x`, `x ** 3 + x` is
+        # s32, while the gradient, taken here on floats, is a float. The function runs on the
+        # integers for the value (its hooks and print_value fire there, once).
+        own = self._own_value(args, positions, outer, backend) if self.with_value and has_integers else None
+        with scoped(_effects.abstract, own is not None or _effects.abstract.get()):
+            try:
+                value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=True)
+            except IndexTypeError:
+                if not has_integers:
+                    raise
+                # An integer argument used as an index: Nx differentiates nothing there (its
+                # gradient is zero). Pass the integer arguments as they are.
+                value, gradient, expr = self._differentiate(args, positions, outer, backend, integers_as_floats=False)
+        value, value_expr = own if own is not None else (value, expr)
         if outer is not None:
             wrt = tuple(jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor))
             for leaf in jax.tree_util.tree_leaves(gradient, is_leaf=is_tensor):
                 outer.record("grad", wrt, {}, leaf, subgraphs=(("of", expr),))
             if self.with_value:  # the value is a node of the graph too (a later op may read it)
                 for leaf in jax.tree_util.tree_leaves(value, is_leaf=is_tensor):
-                    outer.record("value", wrt, {}, leaf, subgraphs=(("of", expr),))
+                    outer.record("value", wrt, {}, leaf, subgraphs=(("of", value_expr),))
         return (value, gradient) if self.with_value else gradient
+
+    def _own_value(self, args, positions, outer, backend):
+        """The function's output on the arguments as they are, integers included, and the
+        graph that computes it (inside a defn); None where the function cannot take the
+        integers (then the value is the one computed on floats)."""
+        args = list(args)
+        for position in positions:
+            args[position] = _differentiable(args[position], backend, integers_as_floats=False)
+        recorder = _expr.Recorder(parent=outer) if outer is not None else None
+        if recorder is not None:
+            for index, leaf in enumerate(_leaves([args[p] for p in positions])):
+                recorder.parameter(leaf, index)
+        recording = _expr.recording(recorder) if recorder is not None else contextlib.nullcontext()
+        with jax.enable_x64(True), recording, _default.default_backend(backend):
+            try:
+                value = _values(self.fun(*args), backend)
+            except (ArgumentError, *_MISUSE):
+                return None
+        return value, recorder.expr(_leaves(value)) if recorder is not None else None
 
     def _differentiate(self, args, positions, outer, backend, integers_as_floats: bool):
         args = list(args)
@@ -215,6 +263,10 @@ class _Differentiated:
                 ) from error
         gradient = gradients[0] if isinstance(self.argnums, int) else tuple(gradients)
         return value[1], gradient, result["expr"]
+
+
+def _leaves(tree) -> list:
+    return jax.tree_util.tree_leaves(tree, is_leaf=is_tensor)
 
 
 def _forward(of_positions, primals: list) -> tuple:

@@ -93,13 +93,14 @@ class Tensor:
         >>> nbt.tensor([1, 2]).to_numpy()
         array([1, 2], dtype=int32)
         """
-        _check_concrete(self, "read the values of")
+        _check_concrete(self, "read the values (t.to_numpy()) of")
         data = self.data
         if data.__class__ is VectorizedData:  # the values of every entry, vectorized axes first
             return self.backend.to_numpy(Tensor(data.array, self.type, (None,) * data.array.ndim, self.backend))
         return self.backend.to_numpy(self)
 
     def __array__(self, dtype=None, copy=None):
+        _check_concrete(self, "make a NumPy array (np.asarray, a NumPy function) of", "numpy")
         array = self.to_numpy()
         return array if dtype is None else array.astype(dtype)
 
@@ -151,7 +152,7 @@ class Tensor:
         return self.shape[0]
 
     def __bool__(self) -> bool:
-        _check_concrete(self, "branch on")
+        _check_concrete(self, "branch on", "branch")
         if self.size != 1 or self.vectorized_axes:
             raise ArgumentError(
                 f"the truth value of a tensor {_format.describe(self)} is ambiguous; "
@@ -171,8 +172,8 @@ class Tensor:
             body = _format.values(self.to_numpy(), self.type)
         return _format.text(self.type, self.shape, self.names, body, vectorized=self.vectorized_axes)
 
-    def _scalar(self, convert):
-        _check_concrete(self, "convert")
+    def _scalar(self, convert, call: str = ""):
+        _check_concrete(self, call or f"take {convert.__name__}() of", "index" if call else "number")
         if self.size != 1 or self.vectorized_axes:
             raise ArgumentError(
                 f"only a tensor with one element converts to a Python number, got {_format.describe(self)}"
@@ -196,7 +197,7 @@ class Tensor:
     def __index__(self) -> int:
         if not self.type.is_integer:
             raise TypeError(f"only an integer tensor can be used as an index, got {self.type}")
-        return self._scalar(int)
+        return self._scalar(int, "take a Python int for range() or a list index from")
 
     __hash__ = None  # `==` is element-wise (see tensor_methods), so tensors are not hashable
 
@@ -220,26 +221,42 @@ def _is_traced(tensor: Tensor) -> bool:
 recording: contextvars.ContextVar = contextvars.ContextVar("numbat_recorder", default=None)
 
 
+_SEE = (
+    "to see its value, use nbt.print_value(t) or nbt.hook(t, fun) inside, or return it from the defn "
+    "and read the result"
+)
+# What to do instead, for each way of asking a traced tensor for its values.
 _FIXES = {
-    "branch on": (
+    "branch": (
         "For Python's `and`, `or` and `not` on tensors use `&`, `|` and nbt.logical_not; "
         "for a Python `if` on a tensor use nbt.cond (or nbt.select element-wise)"
     ),
-    "read the values of": (
+    "number": (
+        "Keep it a tensor: numbat ops take tensors where Python takes numbers (nbt.as_type changes the type), "
+        "and a loop whose count is a tensor is nbt.fori_loop or nbt.while_loop; " + _SEE
+    ),
+    "index": (
+        "For a loop whose count is a tensor use nbt.fori_loop or nbt.while_loop (range() needs a Python int); "
+        "to index a tensor with it, keep it a tensor (t[i], nbt.take); " + _SEE
+    ),
+    "values": "Keep it a tensor and compute with numbat ops; " + _SEE,
+    "numpy": (
         "Compute with numbat ops instead: a NumPy function such as np.exp(t) is nbt.exp(t) inside a defn, "
         "and a list of tensors becomes one tensor with nbt.stack (or nbt.concatenate)"
     ),
 }
 
 
-def _check_concrete(tensor: Tensor, action: str) -> None:
+def _check_concrete(tensor: Tensor, action: str, fix: str = "values") -> None:
+    """Raises a numbat error if `tensor` has no values to `action` (a tracer, or freed memory);
+    `fix` names the advice, from `_FIXES`, that fits the call."""
     if _is_traced(tensor):
         where = (
             "inside a defn" if recording.get() is not None else "under a JAX transformation (jax.jit, jax.grad, ...)"
         )
         raise ArgumentError(
             f"cannot {action} a traced tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}) {where}: "
-            "its values exist only when the compiled code runs. " + _FIXES.get(action, _FIXES["branch on"])
+            "its values exist only when the compiled code runs. " + _FIXES[fix]
         )
     if _is_deallocated(tensor):
         raise ArgumentError(

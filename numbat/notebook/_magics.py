@@ -8,6 +8,7 @@ settings that will apply, which is when they still can be changed.
 from __future__ import annotations
 
 import importlib.metadata
+import inspect
 import sys
 
 from IPython.core.error import UsageError
@@ -199,6 +200,12 @@ class NumbatMagics(Magics):
                 f"`%numbat {command}` takes no argument {' '.join(rest)!r}; "
                 "`%numbat telemetry` takes show, clear, on, off or chart"
             )
+        if command in ("graph", "profile") and len(rest) == 1 and _needs_arguments(self.shell.user_ns.get(rest[0])):
+            return _error(
+                f"`%numbat {command} {rest[0]}` names no arguments for {rest[0]}; usage: "
+                f"%numbat {command} FUN ARGS..., the function and the variables to call it with, "
+                f"e.g. `%numbat {command} {rest[0]} x`"
+            )
         return self._run(command, rest, args)
 
     def _run(self, command: str, rest: list, args):
@@ -239,6 +246,19 @@ class NumbatMagics(Magics):
                 print(shown, file=sys.stderr)
             else:
                 display(bundle(shown), raw=True)
+
+
+def _needs_arguments(fun) -> bool:
+    """Whether `fun` is a function that cannot be called without arguments."""
+    if not callable(fun):
+        return False
+    try:
+        inspect.signature(fun).bind()
+    except TypeError:
+        return True
+    except ValueError:  # no signature to read (a builtin): let the call say
+        return False
+    return False
 
 
 def _error(message: str) -> None:

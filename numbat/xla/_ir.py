@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import typing
 
+from .._core._errors import ArgumentError
 from . import _hlo_text, _lowering
 
 _SKIPPED = {"parameter", "tuple", "get-tuple-element", "constant", "bitcast", "copy"}
@@ -29,11 +30,17 @@ def to_mlir_module(fun, args, **opts) -> str:
 
 def hlo(fun, args, **opts) -> str:
     """The optimized HLO text of `fun` for `args`, after XLA's fusion passes: the
-    program a call of the defn (with `opts`) runs.
+    program a call of the defn (with `opts`) runs. For a `shard_jit` function, `args` are
+    its pieces (one list per device) and the text is the program each device runs.
 
     >>> "operand_precision={highest,highest}" in nbt.xla.hlo(nbt.dot, [nbt.iota((2, 2), type="f32")] * 2, precision="highest")
     True
     """
+    sharded = getattr(fun, "numbat_sharded", None)  # a shard_jit function (as nbt.xla.profile reads it)
+    if sharded is not None:
+        if opts:
+            raise ArgumentError(f"xla.hlo of a shard_jit function takes no options (given to shard_jit), got {opts}")
+        return sharded.compiled(args).as_text()
     _, compiled = _lowering.compiled(fun, args, **opts)
     return compiled.as_text()
 

@@ -16,7 +16,7 @@ import numpy as np
 from ..._core import _format, _names, _types
 from ..._core._errors import ArgumentError
 from ..._tensor import _check
-from ..._tensor._tensor import Template, Tensor
+from ..._tensor._tensor import Template, Tensor, _check_concrete
 from ...backends import _default
 from .. import _dispatch, _vectorized
 from .._convert import tensor as _new_tensor  # named so for functions whose argument is `tensor`
@@ -201,6 +201,7 @@ def to_number(tensor) -> int | float | complex:
     6
     """
     tensor = _dispatch.to_tensor(tensor)
+    _check_concrete(tensor, "read the value (nbt.to_number) of")
     if tensor.size != 1 or tensor.vectorized_axes:
         raise ArgumentError(f"to_number needs a tensor with one element, got {_format.describe(tensor)}")
     return tensor.to_numpy().reshape(()).item()

@@ -275,10 +275,6 @@ DELIBERATE.update(
                 "exact f32 equality of a computed value: numbat's f32 kernels (XLA) round differently from Nx's binary backend (f64 arithmetic rounded per op); ported with assert_same_rounded (type, shape, names equal; values within 1e-5)",
             ),
             (
-                "hooks / computes grad with hook",
-                "the hook sees f32 9.0 where Nx's sees s32 9: numbat differentiates an integer input as a float (JAX carries no gradient through integers), so the function runs on f32",
-            ),
-            (
                 "concatenate / computes grad for powers of a {2, 2}-tensor",
                 "exact f32 equality of a computed value: numbat's f32 kernels (XLA) round differently from Nx's binary backend (f64 arithmetic rounded per op); ported with assert_same_rounded (type, shape, names equal; values within 1e-5) (complex pow)",
             ),
