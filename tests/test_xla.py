@@ -227,3 +227,16 @@ def test_the_fusion_report_names_the_kernel_of_each_graph_node():
     last = ops[-1]
     assert list(kernels.values()).count(kernels[last.id]) == 1
     assert len({kernels[node.id] for node in ops[:-1]}) == 1
+
+
+@pytest.mark.parametrize("type_name", ["f16", "f32", "f64"])
+def test_division_by_a_broadcast_divisor_is_numbats_product_not_xlas_rewrite(type_name):
+    # XLA on the CPU rewrites a / broadcast(b) as a * broadcast(1 / b); XLA on an NVIDIA H200 did
+    # not, so the NumPy backend (which divides as the CPU's XLA) and the XLA backend disagreed
+    # there. numbat writes the product itself: the program XLA receives divides only the divisor.
+    t = nbt.iota((2, 3), type=type_name)
+    for fun, args in [(lambda a: nbt.divide(a, 7), [t]), (nbt.divide, [t, nbt.tensor([1, 2, 3], type=type_name)])]:
+        module = str(nbt.xla.to_mlir_module(fun, args))
+        divisions = [line for line in module.splitlines() if "stablehlo.divide" in line]
+        assert all("tensor<2x3x" not in line for line in divisions), module
+        assert "stablehlo.multiply" in module
