@@ -1,5 +1,7 @@
-"""A real IPython shell for the notebook tests: run a cell and read back what it showed."""
+"""A real IPython shell for the notebook tests (run a cell and read back what it showed), and
+the environment of a test's child process (`child_env`)."""
 
+import os
 import textwrap
 import time
 
@@ -24,3 +26,23 @@ def run(ip, code) -> Cell:
 
 def _unique(prefix):
     return f"{prefix}_{time.monotonic_ns()}"
+
+
+# What a test about the host client sets in its child process: XLA there has the host client
+# alone, on a machine with a GPU as on one without (DESIGN decision 21: a test says which client
+# it is about).
+HOST_ONLY = {"JAX_PLATFORMS": "cpu"}
+
+
+def child_env(*, host: bool, strip: bool = True, **settings: str) -> dict[str, str]:
+    """The environment of a test's child process: this process's (less its XLA_ and JAX_
+    settings, with `strip`: the child makes its own), with XLA's preallocation off, so that a
+    child next to the other test workers on a GPU takes the memory it uses, not 75% of the
+    device (a child that preallocated ran out of memory on an H200); with `host`, a test about
+    the host client, `HOST_ONLY`; `settings` last (tests/test_xla.py tests it)."""
+    env = {k: v for k, v in os.environ.items() if not (strip and k.startswith(("XLA_", "JAX_")))}
+    env["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+    if host:
+        env.update(HOST_ONLY)
+    env.update(settings)
+    return env

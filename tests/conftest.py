@@ -12,6 +12,26 @@ BACKENDS = {"numpy": nbt.NumPyBackend, "xla": nbt.XLABackend}
 MAX_WORKERS = 4
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "client(name): the XLA client the test is about; while it runs, that client's XLA backend is "
+        "the default (so a test about the host holds on a machine with a GPU), and its child processes "
+        "take tests/_shell.py's child_env(host=True)",
+    )
+
+
+@pytest.fixture(autouse=True)
+def _client_the_test_is_about(request):
+    """`@pytest.mark.client("host")`: the host client's XLA backend is the default while the test runs."""
+    marker = request.node.get_closest_marker("client")
+    if marker is None:
+        yield
+        return
+    with nbt.default_backend(nbt.XLABackend(client=marker.args[0])):
+        yield
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config):
     """`-n auto` (the test command's default): a worker per core this process may use, at most
