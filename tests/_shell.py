@@ -2,6 +2,8 @@
 the environment of a test's child process (`child_env`)."""
 
 import os
+import pathlib
+import tempfile
 import textwrap
 import time
 
@@ -46,3 +48,23 @@ def child_env(*, host: bool, strip: bool = True, **settings: str) -> dict[str, s
         env.update(HOST_ONLY)
     env.update(settings)
     return env
+
+
+# The startup file of a kernel on the host: JAX's platforms set before any cell runs (numbat's
+# extension only imports JAX), through JAX's config, not JAX_PLATFORMS, which numbat's settings
+# views show (the tutorials' recorded panels read "(unset)"). No name is left in the namespace.
+HOST_KERNEL_STARTUP = '__import__("jax").config.update("jax_platforms", "cpu")  # tests/_shell.py: on the host\n'
+
+
+def host_kernel_env() -> dict[str, str]:
+    """The environment of a Jupyter kernel that runs on the host client: this process's, with
+    IPYTHONDIR at a profile whose startup file is `HOST_KERNEL_STARTUP` (IPython runs it when
+    the kernel starts, before the first cell) and XLA's preallocation off. nbval's kernel
+    under the test command (tests/conftest.py) and test_tutorials.py's host runs take it:
+    the tutorials' outputs were recorded on the host client."""
+    folder = pathlib.Path(tempfile.gettempdir()) / f"numbat-host-kernel-{os.getuid()}"
+    startup = folder / "profile_default" / "startup" / "00-numbat-host.py"
+    if not startup.exists() or startup.read_text() != HOST_KERNEL_STARTUP:
+        startup.parent.mkdir(parents=True, exist_ok=True)
+        startup.write_text(HOST_KERNEL_STARTUP)
+    return {**os.environ, "IPYTHONDIR": str(folder), "XLA_PYTHON_CLIENT_PREALLOCATE": "false"}

@@ -13,6 +13,7 @@ MAX_WORKERS = 4
 
 
 def pytest_configure(config):
+    config.pluginmanager.register(_NbvalOnTheHost(), "numbat-nbval-on-the-host")
     config.addinivalue_line(
         "markers",
         "client(name): the XLA client the test is about; while it runs, that client's XLA backend is "
@@ -41,6 +42,28 @@ def pytest_xdist_auto_num_workers(config):
         return None  # pytest-xdist's hook reads it
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()  # macOS: no affinity
     return max(1, min(MAX_WORKERS, usable or 1))
+
+
+class _NbvalOnTheHost:
+    """nbval's kernel runs on the host client: the tutorials' outputs were recorded there (DESIGN
+    decision 21). Its kernel starts in the setup of a notebook's first cell, with this process's
+    environment: for that setup the environment is `_shell.host_kernel_env()`'s. A plugin, not a
+    hook of this file: a conftest's hooks see only the items under its folder, and the
+    notebooks are in notebooks/."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_setup(self, item):
+        if not type(item).__module__.startswith("nbval"):
+            return (yield)
+        from _shell import host_kernel_env
+
+        saved = dict(os.environ)
+        os.environ.update(host_kernel_env())
+        try:
+            return (yield)
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
 
 
 @pytest.fixture(scope="session", autouse=True)
