@@ -19,6 +19,7 @@ import warnings
 
 import ml_dtypes
 import numpy as np
+from _paths import promised_precision
 
 import numbat as nbt
 from numbat._core._errors import ArgumentError
@@ -318,7 +319,7 @@ def run(path: str, fun, arrays: list, type_name: str | list):
     types = type_name if isinstance(type_name, list) else [type_name] * len(arrays)
     try:
         tensors = [nbt.tensor(a, type=t, backend=backend) for a, t in zip(arrays, types)]
-        with nbt.default_backend(backend):
+        with nbt.default_backend(backend), promised_precision():  # compared paths: one precision
             if path == "defn":
                 result = nbt.defn(fun)(*tensors)
             elif path == "evaluator":
@@ -350,7 +351,7 @@ def run_many(path: str, funs: dict, arrays: list, type_name: str) -> dict:
     backend = backend_of(path)
     try:
         tensors = [nbt.tensor(a, type=type_name, backend=backend) for a in arrays]
-        with nbt.default_backend(backend):
+        with nbt.default_backend(backend), promised_precision():
             results = nbt.defn(everything)(*tensors)
     except Exception:  # noqa: BLE001 - one op broke the whole: find it by running each alone
         return {name: run(path, fun, arrays, type_name) for name, fun in funs.items()}
