@@ -21,6 +21,7 @@ from __future__ import annotations
 import warnings
 
 import _differential as d
+import jax
 import numpy as np
 import pytest
 
@@ -196,3 +197,16 @@ def test_compare_paths_applies_the_gpu_complex_rule_only_off_the_cpu(monkeypatch
         d.compare_paths({"divide": nbt.divide}, [x, x], "c64", failures, platform=platform)
         assert len(failures) == failing, failures
     assert np.isnan(host.real) and np.isnan(host.imag)  # the host's answer: NaN+NaN i
+
+
+def test_compared_paths_run_at_the_precision_they_promise():
+    # f32 products in f32 on every path (XLA's default on NVIDIA GPUs since Ampere is TF32)
+    seen = []
+
+    def record(t):
+        seen.append(jax.config.jax_default_matmul_precision)
+        return t
+
+    for path in d.PATHS:
+        assert d.run(path, record, [np.ones(2, np.float32)], "f32")[0] == "ok"
+    assert len(seen) >= len(d.PATHS) and set(seen) == {"highest"}
