@@ -11,6 +11,13 @@ import numbat as nbt
 BACKENDS = {"numpy": nbt.NumPyBackend, "xla": nbt.XLABackend}
 MAX_WORKERS = 4
 
+# On a GPU the test command's workers (xdist starts them after this file is read, with this
+# environment) and the processes they start take the device memory they use, not 75% of it
+# each: a child that preallocated next to the other workers ran out of memory on an H200. A
+# value set by whoever runs the tests is kept. tests/_shell.py's child_env sets it for children
+# that start from a clean environment.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
 
 def pytest_configure(config):
     config.pluginmanager.register(_NbvalOnTheHost(), "numbat-nbval-on-the-host")

@@ -254,6 +254,7 @@ def test_a_test_about_the_host_client_makes_it_the_default():
 
 
 def test_a_child_process_starts_without_preallocation_and_a_host_test_pins_the_host(monkeypatch):
+    assert "XLA_PYTHON_CLIENT_PREALLOCATE" in os.environ  # tests/conftest.py: the workers' own setting
     monkeypatch.setenv("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
     monkeypatch.setenv("XLA_PYTHON_CLIENT_PREALLOCATE", "true")
     env = child_env(host=True, XLA_FLAGS="--xla_force_host_platform_device_count=2")
