@@ -11,6 +11,34 @@ import numbat as nbt
 BACKENDS = {"numpy": nbt.NumPyBackend, "xla": nbt.XLABackend}
 MAX_WORKERS = 4
 
+# On a GPU the test command's workers (xdist starts them after this file is read, with this
+# environment) and the processes they start take the device memory they use, not 75% of it
+# each: a child that preallocated next to the other workers ran out of memory on an H200. A
+# value set by whoever runs the tests is kept. tests/_shell.py's child_env sets it for children
+# that start from a clean environment.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_NbvalOnTheHost(), "numbat-nbval-on-the-host")
+    config.addinivalue_line(
+        "markers",
+        "client(name): the XLA client the test is about; while it runs, that client's XLA backend is "
+        "the default (so a test about the host holds on a machine with a GPU), and its child processes "
+        "take tests/_shell.py's child_env(host=True)",
+    )
+
+
+@pytest.fixture(autouse=True)
+def _client_the_test_is_about(request):
+    """`@pytest.mark.client("host")`: the host client's XLA backend is the default while the test runs."""
+    marker = request.node.get_closest_marker("client")
+    if marker is None:
+        yield
+        return
+    with nbt.default_backend(nbt.XLABackend(client=marker.args[0])):
+        yield
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config):
@@ -21,6 +49,28 @@ def pytest_xdist_auto_num_workers(config):
         return None  # pytest-xdist's hook reads it
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()  # macOS: no affinity
     return max(1, min(MAX_WORKERS, usable or 1))
+
+
+class _NbvalOnTheHost:
+    """nbval's kernel runs on the host client: the tutorials' outputs were recorded there (DESIGN
+    decision 21). Its kernel starts in the setup of a notebook's first cell, with this process's
+    environment: for that setup the environment is `_shell.host_kernel_env()`'s. A plugin, not a
+    hook of this file: a conftest's hooks see only the items under its folder, and the
+    notebooks are in notebooks/."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_setup(self, item):
+        if not type(item).__module__.startswith("nbval"):
+            return (yield)
+        from _shell import host_kernel_env
+
+        saved = dict(os.environ)
+        os.environ.update(host_kernel_env())
+        try:
+            return (yield)
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import warnings
 
 import _differential as d
+import jax
 import numpy as np
 import pytest
 
@@ -142,3 +143,70 @@ def test_casts_to_every_type_agree(type_name):
     d.compare_paths(funs, [x], type_name, failures)
     failures = _unexpected(failures)
     assert not failures, "\n".join(failures)
+
+
+def _ok(values, type_name="c64"):
+    return ("ok", type_name, (len(values),), (None,), np.array(values, dtype=np.complex64))
+
+
+# PLATFORM_DIFFERENCES["complex special values on a GPU"]: the answers an NVIDIA H200 gave
+# (jax 0.11.2) where the host's XLA (and so the NumPy backend) gives the first.
+H200_COMPLEX_SPECIALS = {
+    "divide": (complex(np.nan, np.nan), complex(np.nan, -np.inf)),
+    "acos": (complex(np.nan, np.nan), complex(np.nan, -np.inf)),
+    "window_product": (complex(np.nan, np.nan), complex(np.inf, np.nan)),
+}
+
+
+@pytest.mark.parametrize("op", sorted(H200_COMPLEX_SPECIALS))
+def test_complex_special_values_on_a_gpu_are_a_recorded_difference(op):
+    host, gpu = H200_COMPLEX_SPECIALS[op]
+    # The rule applies on a non-CPU platform (injected: this machine's may be the CPU), on the XLA
+    # paths, to this op (and its variants), and never on the CPU.
+    assert d.complex_specials_differ(op, "xla", "cuda") and d.complex_specials_differ(op, "defn", "rocm")
+    assert d.complex_specials_differ(f"{op}(padding)", "defn", "cuda")
+    assert not d.complex_specials_differ(op, "xla", "cpu") and not d.complex_specials_differ(op, "evaluator", "cuda")
+    assert not d.complex_specials_differ("multiply", "xla", "cuda")
+    expected, got = _ok([host, 1 + 2j]), _ok([gpu, 1 + 2j])
+    assert d.same(expected, got, complex_specials=True) is None
+    assert d.same(expected, got) is not None  # on the CPU the answers must be equal
+    # only non-finite answers: a finite answer that differs is a failure on every platform
+    assert d.same(_ok([host, 1 + 2j]), _ok([gpu, 1 + 3j]), complex_specials=True) is not None
+    assert d.same(_ok([1 + 2j]), _ok([gpu]), complex_specials=True) is not None
+
+
+def test_compare_paths_applies_the_gpu_complex_rule_only_off_the_cpu(monkeypatch):
+    # The XLA paths made to give the H200's divide answer (the injected difference); the NumPy
+    # path and the evaluator the host's. Off the CPU the comparison accepts it; on the CPU it fails.
+    host, gpu = H200_COMPLEX_SPECIALS["divide"]
+    real_run_many = d.run_many
+
+    def run_many(path, funs, arrays, type_name):
+        results = real_run_many(path, funs, arrays, type_name)
+        if path in ("xla", "defn"):
+            for name, result in results.items():
+                values = result[4].copy()
+                values[np.isnan(values)] = gpu
+                results[name] = (*result[:4], values)
+        return results
+
+    monkeypatch.setattr(d, "run_many", run_many)
+    x = np.array([complex(np.nan, 1), 1 + 1j], dtype=np.complex64)
+    for platform, failing in (("cuda", 0), ("cpu", 2)):
+        failures = []
+        d.compare_paths({"divide": nbt.divide}, [x, x], "c64", failures, platform=platform)
+        assert len(failures) == failing, failures
+    assert np.isnan(host.real) and np.isnan(host.imag)  # the host's answer: NaN+NaN i
+
+
+def test_compared_paths_run_at_the_precision_they_promise():
+    # f32 products in f32 on every path (XLA's default on NVIDIA GPUs since Ampere is TF32)
+    seen = []
+
+    def record(t):
+        seen.append(jax.config.jax_default_matmul_precision)
+        return t
+
+    for path in d.PATHS:
+        assert d.run(path, record, [np.ones(2, np.float32)], "f32")[0] == "ok"
+    assert len(seen) >= len(d.PATHS) and set(seen) == {"highest"}

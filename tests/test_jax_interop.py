@@ -396,6 +396,42 @@ def test_dlpack_round_trips_with_jax():
     assert str(halves.type) == "bf16"
 
 
+class _OnADevice:
+    """A DLPack exporter that says its array lives on a CUDA device (DLPack device type 2), as a
+    JAX array on a GPU does; it hands the array over only when asked to copy it to the host
+    (DLPack's dl_device and copy, as JAX's exporter and NumPy's importer speak them), else it
+    raises what NumPy said of a GPU array on an H200 ("Unsupported device in DLTensor")."""
+
+    def __init__(self, array, can_copy=True):
+        self.array, self.can_copy = array, can_copy
+        self.shape, self.dtype = array.shape, array.dtype
+
+    def __dlpack_device__(self):
+        return (2, 0)  # kDLCUDA
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        if not (self.can_copy and copy and dl_device is not None and int(dl_device[0]) == 1):
+            raise BufferError("Unsupported device in DLTensor.")
+        return self.array.__dlpack__(max_version=max_version, dl_device=dl_device, copy=True)
+
+
+def test_from_dlpack_of_a_device_array_into_numpy_copies_it_to_the_host():
+    # The code path of a GPU array (its device type faked on this machine): the NumPy backend asks
+    # the exporter for a host copy, here JAX's own exporter with JAX's arguments.
+    source = jnp.arange(6, dtype=jnp.int16).reshape(2, 3)
+    t = nbt.from_dlpack(_OnADevice(source), names=["x", "y"], backend=nbt.NumPyBackend())
+    assert (str(t.type), t.names, t.backend) == ("s16", ("x", "y"), nbt.NumPyBackend())
+    np.testing.assert_array_equal(t.to_numpy(), np.arange(6).reshape(2, 3))
+    host = np.arange(3.0)
+    copied = nbt.from_dlpack(_OnADevice(host), backend=nbt.NumPyBackend())
+    assert not np.shares_memory(copied.data, host) and copied.to_numpy().tolist() == [0.0, 1.0, 2.0]
+
+
+def test_from_dlpack_of_a_device_array_that_cannot_be_copied_names_to_numpy():
+    with pytest.raises(nbt.ArgumentError, match=r"lives on a device \(DLPack device \(2, 0\)\).*t\.to_numpy\(\)"):
+        nbt.from_dlpack(_OnADevice(np.arange(3), can_copy=False), backend=nbt.NumPyBackend())
+
+
 def test_from_dlpack_of_a_tensor_keeps_its_names_and_type():
     t = nbt.tensor([[1, 2], [3, 4]], type="u8", names=["x", "y"])
     for backend in (nbt.NumPyBackend(), nbt.XLABackend()):

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from _shell import host_kernel_env
 from jupyter_client.kernelspec import KernelSpecManager
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -32,7 +33,7 @@ print(hashlib.sha256(np.asarray(jax.jit(lambda x: (jnp.tanh(x), jnp.exp(x)))(x))
 
 
 def _run(args, xla_flags, timeout):
-    env = dict(os.environ)
+    env = host_kernel_env()  # the nbval kernels it starts run on the host client, as the outputs' record
     env.pop("XLA_FLAGS", None)
     if xla_flags:
         env["XLA_FLAGS"] = xla_flags
@@ -74,3 +75,33 @@ def test_nbval_markers_are_spelled_as_nbval_reads_them():
                 comment = line.strip().lstrip("#").strip()
                 if line.strip().startswith("#") and comment.startswith(("NBVAL", "PYTEST_VALIDATE")):
                     assert comment in comment_markers, f"{path.name}: {line!r}"
+
+
+def test_nbval_runs_the_numbat_kernel_on_the_host(tmp_path):
+    """Under the test command, nbval's Numbat kernel runs on the host client (tests/conftest.py's
+    plugin and tests/_shell.py's host_kernel_env), on a machine with a GPU as on one without: a
+    notebook whose recorded output is the kernel's JAX platforms passes only so."""
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "numbat", "display_name": "Numbat"}})
+    cell = nbformat.v4.new_code_cell("import jax\nprint(jax.config.jax_platforms)", execution_count=1)
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="cpu\n")]
+    notebook.cells = [cell]
+    nbformat.write(notebook, tmp_path / "platform.ipynb")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)])}
+    env.pop("JAX_PLATFORMS", None)
+    args = ["-m", "pytest", "platform.ipynb", "--nbval", "-p", "conftest", "-p", "no:randomly", "-q"]
+    with_pin = subprocess.run(
+        [sys.executable, *args], check=False, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert with_pin.returncode == 0, with_pin.stdout[-3000:]
+    without = subprocess.run(
+        [sys.executable, *args[:4], "-p", "no:randomly", "-q"],
+        check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert without.returncode != 0 and "cpu" in without.stdout  # unpinned, the kernel's setting differs

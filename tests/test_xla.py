@@ -8,6 +8,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from _shell import child_env
 
 import numbat as nbt
 
@@ -22,7 +23,7 @@ def _python(code: str, timeout: int = 180) -> str:
         timeout=timeout,
         check=False,
         cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if not k.startswith(("XLA_", "JAX_"))},
+        env=child_env(host=True),  # every child of this file is about the host client
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -65,6 +66,7 @@ def test_configure_rejects_bad_options(clients, message):
         nbt.xla.configure(clients=clients)
 
 
+@pytest.mark.client("host")
 def test_memory_reports_live_bytes_on_the_host():
     before = nbt.xla.memory("host")[0]["in_use"]
     keep = nbt.iota((1000, 1000), type="f32")
@@ -122,6 +124,7 @@ def test_stream_running_sum():
         t.send(nbt.tensor(2, type="s64"))
 
 
+@pytest.mark.client("host")
 def test_shard_jit_reports_why_it_compiles_as_a_defn_does(monkeypatch):
     from numbat import telemetry
     from numbat.xla import _sharding
@@ -227,3 +230,38 @@ def test_the_fusion_report_names_the_kernel_of_each_graph_node():
     last = ops[-1]
     assert list(kernels.values()).count(kernels[last.id]) == 1
     assert len({kernels[node.id] for node in ops[:-1]}) == 1
+
+
+@pytest.mark.parametrize("type_name", ["f16", "f32", "f64"])
+def test_division_by_a_broadcast_divisor_is_numbats_product_not_xlas_rewrite(type_name):
+    # XLA on the CPU rewrites a / broadcast(b) as a * broadcast(1 / b); XLA on an NVIDIA H200 did
+    # not, so the NumPy backend (which divides as the CPU's XLA) and the XLA backend disagreed
+    # there. numbat writes the product itself: the program XLA receives divides only the divisor.
+    t = nbt.iota((2, 3), type=type_name)
+    for fun, args in [(lambda a: nbt.divide(a, 7), [t]), (nbt.divide, [t, nbt.tensor([1, 2, 3], type=type_name)])]:
+        module = str(nbt.xla.to_mlir_module(fun, args))
+        divisions = [line for line in module.splitlines() if "stablehlo.divide" in line]
+        assert all("tensor<2x3x" not in line for line in divisions), module
+        assert "stablehlo.multiply" in module
+
+
+@pytest.mark.client("host")
+def test_a_test_about_the_host_client_makes_it_the_default():
+    # conftest's client marker: on a machine with a GPU, tensors would otherwise go to its client.
+    t = nbt.tensor([1.0, 2.0])
+    assert t.backend == nbt.XLABackend(client="host") and t.backend != nbt.XLABackend()
+    assert t.data.devices() == {nbt.XLABackend(client="host").device} and t.backend.device.platform == "cpu"
+
+
+def test_a_child_process_starts_without_preallocation_and_a_host_test_pins_the_host(monkeypatch):
+    assert "XLA_PYTHON_CLIENT_PREALLOCATE" in os.environ  # tests/conftest.py: the workers' own setting
+    monkeypatch.setenv("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
+    monkeypatch.setenv("XLA_PYTHON_CLIENT_PREALLOCATE", "true")
+    env = child_env(host=True, XLA_FLAGS="--xla_force_host_platform_device_count=2")
+    assert (env["XLA_PYTHON_CLIENT_PREALLOCATE"], env["JAX_PLATFORMS"]) == ("false", "cpu")
+    assert env["XLA_FLAGS"].endswith("=2") and env["NUMBAT_DATA_DIR"] == os.environ["NUMBAT_DATA_DIR"]
+    assert "JAX_PLATFORMS" not in child_env(host=False) and child_env(host=False, strip=False)["XLA_FLAGS"].endswith(
+        "=8"
+    )
+    out = _python("import os, jax; print(os.environ['XLA_PYTHON_CLIENT_PREALLOCATE'], jax.devices()[0].platform)")
+    assert out.split() == ["false", "cpu"]

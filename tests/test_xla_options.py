@@ -12,6 +12,7 @@ import textwrap
 import jax
 import numpy as np
 import pytest
+from _shell import child_env
 from jax._src.named_sharding import DuplicateSpecError
 from jax.sharding import NamedSharding, PartitionSpec
 
@@ -25,7 +26,8 @@ from numbat.xla import _export, _lowering, _sharding
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _python(code: str, env: dict | None = None) -> str:
+def _python(code: str, env: dict | None = None, host: bool = True) -> str:
+    """`code`'s output in a child process; `host`: a test about the host client (child_env)."""
     result = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
         capture_output=True,
@@ -33,7 +35,7 @@ def _python(code: str, env: dict | None = None) -> str:
         timeout=180,
         check=False,
         cwd=ROOT,
-        env={**{k: v for k, v in os.environ.items() if not k.startswith(("XLA_", "JAX_"))}, **(env or {})},
+        env=child_env(host=host, **(env or {})),
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -80,17 +82,18 @@ def test_preferred_clients_takes_the_first_available_and_requires_none():
         import os, numbat as nbt
         nbt.xla.configure(preferred_clients=["cuda", "rocm", "tpu", "host"])
         t = nbt.tensor([1, 2]) + 1
-        print(os.environ.get("JAX_PLATFORMS"), nbt.xla.clients()["host"]["default"], t.data.devices())
-        """
+        default = [name for name, client in nbt.xla.clients().items() if client["default"]]
+        print(os.environ.get("JAX_PLATFORMS"), default, next(iter(t.data.devices())).id)
+        """,
+        host=False,  # about the machine's first available client: a GPU's where there is one
     )
-    assert out.split() == ["None", "True", "{CpuDevice(id=0)}"]
+    first = next(name for name in ("cuda", "rocm", "tpu", "host") if name in _client.present())
+    assert out.split() == ["None", f"['{first}']", "0"]
 
 
 def test_a_client_this_machine_lacks_is_refused_before_it_is_stored_and_changes_nothing():
-    """On a machine without CUDA (this one, unless it has an NVIDIA device and JAX's plugin),
-    `%numbat client cuda` and configure name what the machine has; host still works after."""
-    if "cuda" in _client.present():
-        pytest.skip("this machine has a CUDA client")
+    """In a process whose XLA has no CUDA client (the child is pinned to the host, so on every
+    machine), `%numbat client cuda` and configure name what it has; host still works after."""
     out = _python(
         """
         import numbat as nbt
@@ -286,6 +289,7 @@ def test_a_freed_argument_is_a_numbat_error(type_):
             fun(x)
 
 
+@pytest.mark.client("host")
 def test_memory_on_the_host_reports_the_peak_as_not_tracked():
     rows = nbt.xla.memory("host")
     assert all(row["peak"] is None and "no allocator statistics" in row["source"] for row in rows)
@@ -299,7 +303,7 @@ def test_doctor_reads_the_device_count_xla_has():
         check=False,
         text=True,
         timeout=120,
-        env={**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=2"},
+        env=child_env(host=True, strip=False, XLA_FLAGS="--xla_force_host_platform_device_count=2"),
     )
     assert result.returncode == 0, result.stderr
     row = next(line for line in result.stdout.splitlines() if line.startswith("host device_count"))

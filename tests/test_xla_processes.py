@@ -10,6 +10,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from _shell import child_env
 
 import numbat as nbt
 
@@ -21,6 +22,7 @@ def _run(code: str, *args: str, timeout: int = 120) -> subprocess.CompletedProce
         capture_output=True,
         text=True,
         timeout=timeout,
+        env=child_env(host=True, strip=False),  # the host client's, without preallocation
     )
 
 
@@ -102,6 +104,7 @@ def test_two_processes_run_one_sharded_computation():
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            env=child_env(host=True, strip=False),  # two host processes, one device each
         )
         for rank in (0, 1)
     ]

@@ -82,9 +82,14 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
     return result
 
 
+_DLPACK_CPU = 1  # DLPack's kDLCPU: memory NumPy can share
+
+
 def from_dlpack(array, names=None, backend=None) -> Tensor:
     """A tensor of any DLPack exporter (a NumPy or JAX array, a PyTorch tensor, a numbat
-    tensor). The NumPy backend shares the array's memory; the XLA backend shares it when the
+    tensor). The NumPy backend shares the array's memory when it is the host's, and copies an
+    array that lives on a device (a GPU) to the host, or, where its exporter cannot copy it,
+    raises an error that says how (`to_numpy()`); the XLA backend shares the memory when the
     buffer is aligned as XLA needs (64 bytes on the CPU) and copies it otherwise, so a
     change to the array later may or may not show in the tensor. The Nx type is the dtype's (bool is u8); a numbat tensor keeps its
     type and, unless `names` says otherwise, its names.
@@ -106,13 +111,23 @@ def from_dlpack(array, names=None, backend=None) -> Tensor:
         )
     backend = _default.resolve(backend)
     _check_logical_size(array, backend)  # a view (zero strides: np.broadcast_to) can claim any size
+    on_device = not isinstance(backend, XLABackend) and int(array.__dlpack_device__()[0]) != _DLPACK_CPU
     try:
         if isinstance(backend, XLABackend):
             with jax.enable_x64(True):  # f64 stays f64
                 data = jax.dlpack.from_dlpack(array, device=backend.device)
+        elif on_device:  # NumPy reads host memory: the exporter copies the array there (DLPack's dl_device)
+            data = np.from_dlpack(array, device="cpu", copy=True)
         else:
             data = np.from_dlpack(array)
     except (RuntimeError, BufferError, TypeError, ValueError) as error:  # a dtype, device or layout it cannot take
+        if on_device:
+            device = tuple(int(part) for part in array.__dlpack_device__())
+            raise ArgumentError(
+                f"from_dlpack: the NumPy backend reads host memory, and this array lives on a device (DLPack "
+                f"device {device}) that its exporter cannot copy to the host ({error}); copy it to the host "
+                "first (a numbat tensor: t.to_numpy(); PyTorch: t.cpu()), or import it on the XLA backend"
+            ) from None
         other = "the XLA backend takes what JAX does" if not isinstance(backend, XLABackend) else "nbt.tensor copies"
         raise ArgumentError(
             f"from_dlpack: {'JAX' if isinstance(backend, XLABackend) else 'NumPy'} cannot import this array "

@@ -55,13 +55,16 @@ def _quotient(xp, left, right):
 
 
 def _as_xla_divides(divide):
-    """`divide`, except that on NumPy a real divisor broadcast to the result's shape divides
-    as XLA does: XLA rewrites `a / broadcast(b)` as `a * broadcast(1 / b)` (one ulp off the
+    """`divide`, except that a real divisor broadcast to the result's shape divides as XLA on
+    the CPU does: XLA rewrites `a / broadcast(b)` as `a * broadcast(1 / b)` (one ulp off the
     quotient for a third of f32 values: 14 / 6 is 2.3333335), and EXLA's answer is the one
-    numbat gives on every path where Nx's BinaryBackend (2.3333333) and EXLA disagree."""
+    numbat gives on every path where Nx's BinaryBackend (2.3333333) and EXLA disagree. numbat
+    writes that product itself, on NumPy and on XLA alike, so the answer does not depend on
+    whether a platform's XLA rewrites the division (XLA on an NVIDIA H200 did not: its quotients
+    were the correctly rounded ones, an ulp from the CPU's)."""
 
     def as_xla(xp, a, b):
-        if xp is np and b.dtype.kind == "f" and b.shape != np.broadcast_shapes(a.shape, b.shape):
+        if b.dtype.kind == "f" and b.shape != np.broadcast_shapes(a.shape, b.shape):
             # XLA on the CPU multiplies f16, bf16 and the 8-bit floats in f32, rounding the
             # product once; the reciprocal is rounded to the type, except for the 8-bit floats.
             wide = b.dtype if b.dtype.itemsize >= 4 else np.dtype(np.float32)

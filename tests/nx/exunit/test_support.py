@@ -1,5 +1,6 @@
 """The port's own machinery: the path rotation and the assertions fail when they should."""
 
+import jax
 import pytest
 
 import numbat as nbt
@@ -32,3 +33,11 @@ def test_the_assertions_fail_on_a_difference():
     with pytest.raises(AssertionError):
         check_grads(nbt.sin, nbt.sin, nbt.tensor([1.0]))  # sin is not sin's derivative
     check_grads(nbt.sin, nbt.cos, nbt.tensor([1.0, 2.0]), atol=1e-3, rtol=1e-2)
+
+
+def test_every_case_runs_at_the_highest_precision(path):
+    # conftest's promised_precision: what a defn with no precision of its own lowers to, on
+    # every path, is HIGHEST (TF32, XLA's default on recent NVIDIA GPUs, failed Nx's tolerances).
+    a = nbt.iota((2, 2), type="f32")
+    assert "precision = [HIGHEST, HIGHEST]" in str(nbt.xla.to_mlir_module(nbt.dot, [a, a]))
+    assert jax.config.jax_default_matmul_precision == "highest"
