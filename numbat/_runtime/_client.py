@@ -16,8 +16,8 @@ import pkgutil
 import re
 
 import jax
-from jax._src import xla_bridge
 
+from .._core import _jax_private
 from .._core._errors import ArgumentError, ClientError
 
 PLATFORMS = {"cuda": "cuda", "rocm": "rocm", "tpu": "tpu", "host": "cpu"}
@@ -83,7 +83,7 @@ def configured_default() -> str | None:
 
 def started() -> bool:
     """Whether JAX's backends (and so the XLA client) have initialized."""
-    return xla_bridge.backends_are_initialized()
+    return _jax_private.backends_are_initialized()
 
 
 def started_in_cell() -> int | None:

@@ -25,9 +25,8 @@ import typing
 
 import jax
 import numpy as np
-from jax._src import core as _jax_core
 
-from .._core import _format
+from .._core import _format, _jax_private
 from .._core._errors import ArgumentError
 from .._core._types import Type, is_number
 
@@ -351,7 +350,7 @@ device_backend = None
 jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
 # JAX 0.10 reads `__jax_array__` only in jax.numpy; where it needs an array's type (jax.grad's
 # output) it would say only that `__jax_array__` is no longer supported there.
-_jax_core.pytype_aval_mappings[Tensor] = _not_a_jax_value
+_jax_private.register_not_a_jax_value(Tensor, _not_a_jax_value)
 
 
 @typing.final

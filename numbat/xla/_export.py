@@ -39,10 +39,9 @@ import typing
 
 import jax
 import numpy as np
-from jax._src import xla_bridge
 from jax.experimental import serialize_executable
 
-from .._core import _types
+from .._core import _jax_private, _types
 from .._core._errors import ArgumentError
 from .._defn._lower import refuse_subbyte_executable
 from .._defn._signature import flatten
@@ -255,7 +254,7 @@ def _check_record(exported, backend) -> None:
 
 def _lowering_platform(device) -> str:
     """The name jax.export gives `device`'s platform (cuda or rocm for a GPU)."""
-    return xla_bridge.canonicalize_platform(device.platform)
+    return _jax_private.canonical_platform(device.platform)
 
 
 def _header(body: bytes) -> tuple[dict, bytes]:

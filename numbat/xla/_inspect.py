@@ -37,8 +37,8 @@ resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 """
 LOOK = r"""
 import jax
-from jax._src.interpreters import mlir
-from jax._src.lib.mlir import ir
+from jax.interpreters import mlir  # public: make_ir_context
+from jaxlib.mlir import ir  # jaxlib's MLIR bindings (jax._src.lib.mlir.ir is this module)
 
 def look(exported):
     ops, calls = {}, set()

@@ -13,12 +13,12 @@ import typing
 
 import jax
 import numpy as np
-from jax._src.named_sharding import DuplicateSpecError
 from jax.sharding import NamedSharding, PartitionSpec
 
 from .. import telemetry
 from .._core import _names
 from .._core._errors import ArgumentError
+from .._core._jax_private import DuplicateSpecError
 from .._defn import _options, _report
 from .._defn._definition import Defn
 from .._defn._signature import flatten
