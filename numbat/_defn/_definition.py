@@ -26,12 +26,12 @@ import jax
 from .. import telemetry
 from .._ops import _dispatch
 from .._tensor import _expr
-from .._tensor._tensor import Tensor
+from .._tensor._tensor import Tensor, recording
 from ..backends import _default
 from ..backends.xla_backend import XLABackend
 from . import _call, _lower, _options, _signature, _trace
 
-_current_recorder = _expr._current.get  # the context variable read without a call in between
+_current_recorder = recording.get  # the tracing recorder, read without a call in between
 _new = object.__new__
 
 

@@ -50,7 +50,7 @@ from .._runtime import _signing
 from .._tensor._tensor import Template, Tensor
 from ..backends import _allocation, _default
 from ..backends.xla_backend import XLABackend
-from ._lowering import _placeholder, as_defn
+from ._lowering import as_defn, placeholder
 
 _EXECUTABLE = b"NUMBAT-FUNCTION-2 executable\n"
 _PORTABLE = b"NUMBAT-FUNCTION-3 portable\n"  # signed, as executables are
@@ -76,7 +76,7 @@ def serialize(fun, args, portable: bool = False, **opts) -> bytes:
     target = as_defn(fun, **opts)
     if not isinstance(args, (list, tuple)):
         raise ArgumentError(f"serialize: args must be a list of tensors or templates, got {args!r}")
-    placeholders = tuple(_placeholder(a, target) if isinstance(a, Template) else a for a in args)
+    placeholders = tuple(placeholder(a, target) if isinstance(a, Template) else a for a in args)
     signature, tensors = flatten(placeholders, {}, target._convert)
     if len(tensors) != len(args) or signature.statics:
         raise ArgumentError("serialize: args must be tensors or templates (one per parameter), not containers")

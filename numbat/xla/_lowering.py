@@ -50,10 +50,11 @@ def signature_of(fun, args, **opts):
     if not isinstance(args, (list, tuple)):
         raise ArgumentError(f"args must be a list of arguments, got {args!r}")
     signature, _ = flatten(
-        tuple(_placeholder(a, target) if isinstance(a, Template) else a for a in args), {}, target._convert
+        tuple(placeholder(a, target) if isinstance(a, Template) else a for a in args), {}, target._convert
     )
     return target, signature
 
 
-def _placeholder(template, target):
+def placeholder(template, target):
+    """Zeros of `template`'s shape and type on `target`'s backend: what a template argument is traced with."""
     return Tensor(np.zeros(template.shape, template.type.dtype), template.type, template.names, target.backend)
