@@ -12,6 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import jax
+
 from . import xla
 from ._core._errors import ArgumentError
 from ._tools import _bench, _bench_markdown, _demo, _selfcheck
@@ -105,8 +107,6 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
         rows.append(("kernel", "not installed: run `numbat kernel install --sys-prefix`"))
 
     try:
-        import jax
-
         for name, value in xla.settings().items():
             rows.append((name, f"{value[0]}  ({value[1]})"))
         rows.append(("x64", f"{jax.config.jax_enable_x64} (numbat enters x64 per op; your JAX code keeps this)"))

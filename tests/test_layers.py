@@ -1,7 +1,8 @@
 """The package's layers, checked on its source: every import of a numbat module goes to
 the same or a lower layer (docs/guides/architecture.md lists them), the import graph has
-no cycle, even counting the imports inside functions, and the only import inside a
-function is the extension's loader.
+no cycle, even counting the imports inside functions, the only numbat import inside a
+function is the extension's loader, and the only other imports inside a function are of
+the optional packages `LAZY_PACKAGES` names; no module imports another's private name.
 
 The walk reads each module's `ast`; it imports nothing, so it sees the code as written.
 """
@@ -158,6 +159,46 @@ def test_the_only_import_inside_a_function_is_the_extensions_loader():
     assert not undocumented, "imports inside functions:\n" + "\n".join(f"{m} imports {t}" for m, t in undocumented)
     assert {pair for pair in DOCUMENTED_LAZY if pair in inside} == set(DOCUMENTED_LAZY)  # none listed in vain
     assert len(DOCUMENTED_LAZY) == 1
+
+
+# The packages a function may import on first use, each with why it is not imported with numbat.
+# JAX, NumPy and the standard library load at the top of the module, always.
+LAZY_PACKAGES = {
+    "IPython": "the notebook's and the bench's display; the core runs without IPython",
+    "ipywidgets": "the widgets, an optional install (the message says what to install)",
+    "matplotlib": "the plots, an optional install (the message says what to install)",
+    "pygments": "the graph view's source highlighting, through IPython",
+    "jupyter_client": "the `numbat kernel` and `numbat doctor` commands' kernel specs only",
+    "nbformat": "`numbat doctor --check` runs a notebook; a test extra",
+    "nbclient": "`numbat doctor --check` runs a notebook; a test extra",
+}
+
+
+def _third_party_inside_functions():
+    """(package, module, line) for each import of a non-numbat module inside a function."""
+    found = []
+    for module, path in MODULES.items():
+        stack = [(node, False) for node in ast.iter_child_nodes(ast.parse(path.read_text()))]
+        while stack:
+            node, in_function = stack.pop()
+            if in_function and isinstance(node, ast.Import):
+                found.extend((alias.name.split(".")[0], module, node.lineno) for alias in node.names)
+            elif in_function and isinstance(node, ast.ImportFrom) and node.level == 0:
+                found.append(((node.module or "").split(".")[0], module, node.lineno))
+            inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return [entry for entry in found if entry[0] != "numbat"]
+
+
+def test_only_optional_packages_load_inside_a_function():
+    """jax, numpy and the standard library are imported at the top of each module, never on
+    first use (a lazy `import jax` once hid the cost of `jax.extend`, which numbat loads anyway)."""
+    found = _third_party_inside_functions()
+    wrong = sorted(
+        f"{module}:{line} imports {package}" for package, module, line in found if package not in LAZY_PACKAGES
+    )
+    assert not wrong, "imports inside functions of packages numbat always loads:\n" + "\n".join(wrong)
+    assert {package for package, _, _ in found} == set(LAZY_PACKAGES)  # none listed in vain
 
 
 def test_the_import_graph_has_no_cycle_even_counting_imports_inside_functions():

@@ -18,6 +18,7 @@ import time
 import typing
 
 import jax
+import jax.extend.core
 import numpy as np
 
 from .. import telemetry
@@ -164,8 +165,6 @@ _WIDE_DTYPES = frozenset(np.dtype(name) for name in ("int64", "uint64", "float64
 def uses_64_bits(closed) -> bool:
     """Whether a traced computation (a `jax.extend.core.ClosedJaxpr`) holds 64-bit values
     or asks for them (an index dtype), looking into the sub-computations of control flow."""
-    # Imported at the first compile, not with numbat: `jax.extend` pulls in Pallas (60 ms).
-    import jax.extend.core
 
     def wide(value) -> bool:
         if isinstance(value, jax.extend.core.ClosedJaxpr):

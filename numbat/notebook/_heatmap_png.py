@@ -18,6 +18,8 @@ import html
 import struct
 import zlib
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 
 from .._core import _format
@@ -54,8 +56,6 @@ def downsample(data, max_side: int = MAX_SIDE) -> np.ndarray:
     rows, cols = data.shape
     fy, fx = max(1, -(-rows // max_side)), max(1, -(-cols // max_side))
     if not isinstance(data, np.ndarray):
-        import jax
-
         with jax.enable_x64(True):
             return np.asarray(_pooled_on_device(fy, fx)(data), dtype=np.float64)
     out_rows, out_cols = rows // fy, cols // fx
@@ -73,9 +73,6 @@ def downsample(data, max_side: int = MAX_SIDE) -> np.ndarray:
 
 @functools.cache
 def _pooled_on_device(fy: int, fx: int):
-    import jax
-    import jax.numpy as jnp
-
     def pool(data):
         real = jnp.abs(data) if jnp.iscomplexobj(data) else data
         wide = real.astype(jnp.float64 if real.dtype.itemsize == 8 else jnp.float32)

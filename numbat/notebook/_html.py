@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 
+import jax
 import numpy as np
 
 from .._core import _format
@@ -176,8 +177,6 @@ def _leading(data) -> np.ndarray:
     """The first `PREVIEW` values in row-major order, copying only those to the host."""
     if isinstance(data, np.ndarray):
         return data.flat[:PREVIEW]  # copies only these, whatever the layout
-    import jax
-
     with jax.enable_x64(True):
         return np.asarray(_jitted_leading()(data))
 
@@ -185,6 +184,4 @@ def _leading(data) -> np.ndarray:
 @functools.cache
 def _jitted_leading():
     """Jitted once (a new lambda per call would recompile)."""
-    import jax
-
     return jax.jit(lambda d: d.reshape(-1)[:PREVIEW])

@@ -11,6 +11,7 @@ import importlib.metadata
 import inspect
 import sys
 
+import jax
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
@@ -38,8 +39,6 @@ def _version(distribution: str, module_name: str | None = None) -> str:
 
 def info_sections() -> list[Section]:
     """Versions, the XLA client's state, clients, devices and settings."""
-    import jax
-
     versions = [
         ("numbat", _version("numbat-nx", "numbat")),
         ("jax", getattr(jax, "__version__", _version("jax"))),

@@ -19,6 +19,8 @@ from __future__ import annotations
 import functools
 import math
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 
 from .._core import _format
@@ -117,8 +119,6 @@ def _device(data, type_: Type) -> list[tuple[str, str]]:
     """`statistics` of XLA data: one kernel on the device; the masked kernel (slower)
     runs only when the plain one meets a NaN or an infinity (tests/test_notebook_views.py:
     `test_a_large_view_counts_a_nan_wherever_it_is`)."""
-    import jax
-
     with jax.enable_x64(True):  # keeps s64/u64/f64/c128 data 64-bit, without JAX's narrowing warnings
         if type_.is_integer:
             low, high, mean, std = (np.asarray(v) for v in _jitted_statistics("integer", type_.bits == 64)(data))
@@ -142,9 +142,6 @@ def _device(data, type_: Type) -> list[tuple[str, str]]:
 def _jitted_statistics(kind: str, wide64: bool):
     """A jitted statistics function: `integer` (min, max, mean, std), `plain` (every value
     finite) or `masked` (finite values only, NaN and Inf counted)."""
-    import jax
-    import jax.numpy as jnp
-
     real = jnp.float64 if wide64 else jnp.float32
 
     def statistics_of(data):

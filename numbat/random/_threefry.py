@@ -23,6 +23,7 @@ import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 from jax import lax
+from jax.extend.random import threefry_2x32
 
 from .._core._types import Type, merge
 from ..backends._families import _linalg_cholesky
@@ -33,18 +34,11 @@ _UNSIGNED = {8: jnp.uint8, 16: jnp.uint16, 32: jnp.uint32, 64: jnp.uint64}
 _MAX_U32 = np.float32(4294967295)  # Nx's `Nx.Constants.max_finite(:u32)` seen as f32
 
 
-@functools.cache
-def _threefry_2x32():
-    from jax.extend.random import threefry_2x32
-
-    return threefry_2x32
-
-
 def bits(key, count: int):
     """u32[count]: threefry2x32 of the counter 0..count-1 under `key` (Nx's `threefry2x32`:
     the first half of the counter is the first word, the second half the second; an odd
     count is padded with one 0 that is dropped)."""
-    return _threefry_2x32()((key[0], key[1]), lax.iota(jnp.uint32, count))
+    return threefry_2x32((key[0], key[1]), lax.iota(jnp.uint32, count))
 
 
 def key(seed):
@@ -63,7 +57,7 @@ def fold_in(key, data):
     flat = data.reshape(-1)
     count = flat.shape[0]
     words = jnp.concatenate([(flat >> np.uint64(32)).astype(jnp.uint32), flat.astype(jnp.uint32)])
-    hashed = _threefry_2x32()((key[0], key[1]), words)
+    hashed = threefry_2x32((key[0], key[1]), words)
     return jnp.stack([hashed[:count], hashed[count:]], axis=-1).reshape(data.shape + (2,))
 
 
