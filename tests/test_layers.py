@@ -49,7 +49,7 @@ LAYERS: list[tuple[str, list[str]]] = [
 ]
 
 # The imports written inside a function, each with its reason: only the extension's loader
-# (IPython is optional for the core, STYLE 6). What a low layer's object needs from a high
+# (IPython is optional for the core: docs/guides/architecture.md, "What stays lazy"). What a low layer's object needs from a high
 # one is installed on it from above (the rich display by numbat.notebook._display, the
 # operators by numbat._ops.composite.tensor_methods), never imported from below on first use.
 DOCUMENTED_LAZY = {

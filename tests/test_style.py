@@ -1,4 +1,5 @@
-"""The code, tests and tutorials pass ruff's lint and format checks (STYLE.md's tooling)."""
+"""The code style the tests hold (docs/guides/architecture.md, "Code style"): the code, tests and
+tutorials pass ruff's lint and format checks, and no function is over 60 lines without its reason."""
 
 import ast
 import pathlib
