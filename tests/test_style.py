@@ -68,3 +68,21 @@ def test_no_function_is_over_60_lines_without_its_reason():
             if not justified:
                 unexplained.append(f"{relative}:{name} ({length} lines)")
     assert unexplained == [], "split these, or say why each is one piece (# one piece: ...)"
+
+
+# Where a Tensor is built past its __init__ (`object.__new__(Tensor)`), with why: every other
+# result tensor is built by `numbat._tensor._result.result` or by `Tensor(...)`.
+BUILT_INLINE = {
+    "numbat/_tensor/_result.py": "the one builder",
+    "numbat/backends/numpy_backend.py": "NumPyBackend.execute_binary: a call costs 3.5% of nbt.add on NumPy",
+}
+
+
+def test_result_tensors_are_built_in_one_place():
+    pattern = re.compile(r"(?:object\.__new__|\b_new)\(Tensor\)")
+    building = {
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "numbat").rglob("*.py"))
+        if pattern.search(path.read_text())
+    }
+    assert building == set(BUILT_INLINE), building

@@ -8,8 +8,8 @@ executable, which needs no `jax.enable_x64` at call time. The routes, cheapest f
 
 1. One tensor with the signature of the last one-tensor call (a loop), for an entry with
    one plain tensor out: compared field by field with `Defn._last_single`, a `SingleCall`
-   (`NO_CALL_YET` until such a call), then the entry runs and its result is built without
-   `Tensor.__init__`. This route is spelled out in `Defn.__call__` itself (see there why).
+   (`NO_CALL_YET` until such a call), then the entry runs and its result is built by
+   `_tensor._result.result`. This route is spelled out in `Defn.__call__` itself (see there why).
 2. `tensors`: tensors, alone or in tuples, lists and dicts (a model's parameters):
    `hot_key` reads the arguments' structure and each tensor's `(shape, type, names,
    backend)` in one walk, and the entry is the last such call's (`Defn._last_hot`) when
@@ -40,6 +40,7 @@ import jax
 from .. import telemetry
 from .._core._errors import ArgumentError
 from .._tensor import _check, _expr
+from .._tensor._result import result
 from .._tensor._tensor import Tensor, is_tensor
 from . import _effects, _evaluator, _lower, _signature, _trace, _vectorized_call
 
@@ -63,7 +64,6 @@ _NEVER = object()  # no tensor's type, names or backend is this object
 NO_CALL_YET = SingleCall(_NEVER, _NEVER, _NEVER, _NEVER, None, None, None, None)
 NO_HOT_CALL_YET = ((object(),), None)  # `Defn._last_hot` before a call on route 2: (key, entry)
 MAX_DEPTH = 16  # containers nested deeper take the general route, which checks the nesting
-_new = object.__new__
 
 
 class NotHot(Exception):
@@ -145,12 +145,7 @@ def tensors(defn, args: tuple):
         telemetry.cache_hit(defn.name, entry.key, counted=True)
     plain = entry.plain
     if plain is not None:
-        result = _new(Tensor)
-        result.data = out
-        result.type = plain[0]
-        result.names = plain[1]
-        result.backend = defn.backend
-        return result
+        return result(out, plain[0], plain[1], defn.backend)
     return outputs(defn, entry, out)
 
 
@@ -277,11 +272,7 @@ def outputs(defn, entry: _lower.Entry, out):
         _effects.raise_pending()
     backend = defn.backend
     datas = (out,) if entry.single else out
-    results = []
-    for data, (type_, names) in zip(datas, entry.outs):  # Tensor's __init__, inline
-        result = _new(Tensor)
-        result.data, result.type, result.names, result.backend = data, type_, names, backend
-        results.append(result)
+    results = [result(data, type_, names, backend) for data, (type_, names) in zip(datas, entry.outs)]
     if entry.shape == "tuple":
         return tuple(results)
     if entry.shape == "tree":

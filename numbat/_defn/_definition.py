@@ -26,13 +26,13 @@ import jax
 from .. import telemetry
 from .._ops import _dispatch
 from .._tensor import _expr
+from .._tensor._result import result
 from .._tensor._tensor import Tensor, recording
 from ..backends import _default
 from ..backends.xla_backend import XLABackend
 from . import _call, _lower, _options, _signature, _trace
 
 _current_recorder = recording.get  # the tracing recorder, read without a call in between
-_new = object.__new__
 
 
 def _to_tensor(backend):
@@ -187,12 +187,7 @@ class Defn:
                 self._hits[0] += 1
                 if telemetry.listened:
                     telemetry.cache_hit(self.name, last.key, counted=True)
-                result = _new(Tensor)
-                result.data = out
-                result.type = last.out_type
-                result.names = last.out_names
-                result.backend = self.backend
-                return result
+                return result(out, last.out_type, last.out_names, self.backend)
         if self._hot is None or options or _current_recorder() is not None:
             return _call.general(self, args, options)
         return _call.tensors(self, args)

@@ -76,7 +76,9 @@ class NumPyBackend(ArrayBackend):
             _fp_state.restore(token)
         if data.__class__ is not np.ndarray or data.dtype is not left.data.dtype:
             return self._wrap(out, data)
-        result = _new(Tensor)  # Tensor's __init__, inline: no frame
+        # Built inline, the one result tensor not built by `_tensor._result.result`: the call's
+        # frame measured 3.5% of `numbat bench eager`'s NumPy ratio (3.49x -> 3.61x, issue 50).
+        result = _new(Tensor)
         result.data = data
         result.type = type_
         result.names = out.names
