@@ -284,11 +284,6 @@ PRIVATE_ACROSS_MODULES = {
     ("numbat._ops.primitive.creation", "numbat._tensor._tensor._check_concrete"): "tensor state check",
     ("numbat.backends._eager_jit", "numbat._tensor._tensor._check_concrete"): "tensor state check",
     ("numbat.notebook._display", "numbat._tensor._tensor._is_traced"): "tensor state check",
-    # The recorder's context variable, read without a call (the hot paths; `_tensor.recording` is its public name).
-    ("numbat._ops._dispatch", "numbat._tensor._expr._current"): "hot path: to read _tensor.recording",
-    # The element-wise hot path inlines `_dispatch.run` (issue 50: one dispatch).
-    ("numbat._ops.primitive._apply", "numbat._ops._dispatch._FINE_SHAPES"): "hot path inlined: one dispatch",
-    ("numbat._ops.primitive._apply", "numbat._ops._dispatch._current_recorder"): "hot path inlined: one dispatch",
     # Inside one package: its modules share helpers not meant for the layers above.
     ("numbat._defn._evaluator", "numbat._defn._effects._hooks"): "the defn package's hook list",
     ("numbat._defn._trace", "numbat._defn._effects._hooks"): "the defn package's hook list",

@@ -14,8 +14,7 @@ import numpy as np
 
 from .._core import _names, _shape, _types
 from .._core._errors import ArgumentError
-from .._tensor import _expr
-from .._tensor._tensor import Template, Tensor, _is_deallocated
+from .._tensor._tensor import Template, Tensor, _is_deallocated, recording
 from .._tensor._tensor import VectorizedData as _VectorizedData
 from ..backends import _allocation, _fp_state, _subbyte
 from ..backends._contract import AbstractBackend
@@ -72,7 +71,7 @@ def binary_operands(left, right) -> tuple[Tensor, Tensor, _types.Type]:
 
 
 _FINE_SHAPES = _allocation.FINE
-_current_recorder = _expr._current.get  # the recorder of the defn tracing now, read without a call between
+_current_recorder = recording.get  # the recorder of the defn tracing now, read without a call between
 
 # Templates are immutable, and eager code makes the same few again and again: one cached
 # instance per (shape, type, names) costs half of building a new NamedTuple.

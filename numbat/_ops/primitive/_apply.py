@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from ..._core import _op_table, _types
 from ..._core._errors import ArgumentError
-from ..._tensor._tensor import Tensor
+from ..._tensor._tensor import Tensor, recording
+from ...backends import _allocation
 from .. import _dispatch
 
 _template = _dispatch.template  # the cached Template constructor
-_FINE_SHAPES = _dispatch._FINE_SHAPES
-_current_recorder = _dispatch._current_recorder
+_FINE_SHAPES = _allocation.FINE  # the shapes the allocation guard found small before
+_current_recorder = recording.get  # the recorder of the defn tracing now
 
 # Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
 # `complex`, which builds a complex number from real parts): the op table's `real_only`.
