@@ -12,6 +12,7 @@ import re
 import tomllib
 
 import jax
+import numpy as np
 import pytest
 
 import numbat as nbt
@@ -30,11 +31,13 @@ def test_this_jax_has_each_private_name_numbat_reads(module, attribute):
 
 
 def test_a_jax_lacking_a_name_gets_numbats_error_naming_it(monkeypatch):
-    monkeypatch.setattr(_jax_private, "_MODULES", {"jax._src.xla_bridge": object(), "jax._src.core": object()})
+    monkeypatch.setattr(_jax_private, "_MODULES", dict.fromkeys(_jax_private._MODULES, object()))
     assert _jax_private.missing() == [
         "jax._src.xla_bridge.backends_are_initialized",
         "jax._src.xla_bridge.canonicalize_platform",
         "jax._src.core.pytype_aval_mappings",
+        "jax._src.cache_key.get",
+        "jax._src.dispatch.runtime_tokens",
     ]
     with pytest.raises(nbt.ClientError, match=r"this JAX \(.*\) lacks jax\._src\.xla_bridge\.backends_are_initial"):
         _client.started()
@@ -45,6 +48,13 @@ def test_a_jax_lacking_a_name_gets_numbats_error_naming_it(monkeypatch):
 def test_the_private_names_do_their_jobs():
     assert _jax_private.backends_are_initialized() is _client.started()
     assert _jax_private.canonical_platform("cpu") == "cpu"
+    lowered = jax.jit(lambda x: x * 2).lower(jax.numpy.zeros(2))
+    device = jax.devices()[0]
+    options = jax.extend.backend.get_compile_options(num_replicas=1, num_partitions=1)
+    devices = np.array([device], dtype=object)
+    key = _jax_private.jax_cache_key(lowered.compiler_ir("stablehlo"), devices, options, device.client)
+    assert isinstance(key, str) and len(key) > 20
+    _jax_private.forget_runtime_tokens()  # with no token kept, nothing to forget: no error
     with pytest.raises(nbt.ArgumentError, match="JAX needs an array here and got a numbat Tensor"):
         jax.grad(lambda a: nbt.sum(a * a))(nbt.tensor([1.0, 2.0]))  # as test_jax_interop's
     with pytest.raises(_jax_private.DuplicateSpecError):

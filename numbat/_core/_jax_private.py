@@ -1,7 +1,7 @@
 """Every use of JAX's private modules (`jax._src`) in numbat, in one place.
 
 JAX promises nothing about `jax._src`: a release may move or drop any name in it. numbat
-reads four such names, each because no public API does the job (the comment at each says
+reads these names, each because no public API does the job (the comment at each says
 why); everything else goes through `jax`, `jax.numpy`, `jax.lax`, `jax.export`,
 `jax.extend` and `jaxlib.mlir`. pyproject.toml pins `jax` to the releases these names
 were run on. A JAX that lacks one of them still imports numbat where it can; the function
@@ -40,6 +40,23 @@ except ImportError:  # pragma: no cover - a JAX outside the pinned range
     _jax_core = None
 
 try:
+    # `get`: JAX's own persistent-cache key of a lowered module (its module, jaxlib, platform
+    # version, XLA flags, compile options, devices); the disk cache keys entries with it, and
+    # JAX exports no function for it. (The compile options it takes are public:
+    # `jax.extend.backend.get_compile_options`.)
+    from jax._src import cache_key as _cache_key
+except ImportError:  # pragma: no cover - a JAX outside the pinned range
+    _cache_key = None
+
+try:
+    # `runtime_tokens`: the ordered effects' tokens JAX keeps between calls; a stopped loop's
+    # token holds its error, and JAX has no public way to forget it (`jax.effects_barrier`
+    # raises it again).
+    from jax._src import dispatch as _dispatch
+except ImportError:  # pragma: no cover - a JAX outside the pinned range
+    _dispatch = None
+
+try:
     # `DuplicateSpecError`: what NamedSharding raises for a PartitionSpec naming an axis twice.
     # It subclasses Exception (not ValueError), and no public module exports it.
     from jax._src.named_sharding import DuplicateSpecError
@@ -58,8 +75,15 @@ NAMES = {
     ("jax._src.xla_bridge", "canonicalize_platform"): "nbt.xla.serialize/deserialize: jax.export's platform name",
     ("jax._src.core", "pytype_aval_mappings"): "numbat's error for a Tensor where JAX needs an array",
     ("jax._src.named_sharding", "DuplicateSpecError"): "nbt.xla.shard_jit: a spec naming an axis twice",
+    ("jax._src.cache_key", "get"): "the disk cache's key: JAX's own persistent-cache key",
+    ("jax._src.dispatch", "runtime_tokens"): "a stopped loop: forgetting the effect token that holds its error",
 }
-_MODULES = {"jax._src.xla_bridge": _xla_bridge, "jax._src.core": _jax_core}
+_MODULES = {
+    "jax._src.xla_bridge": _xla_bridge,
+    "jax._src.core": _jax_core,
+    "jax._src.cache_key": _cache_key,
+    "jax._src.dispatch": _dispatch,
+}
 
 
 def _lookup(module: str, attribute: str):
@@ -105,3 +129,13 @@ def canonical_platform(platform: str) -> str:
 def register_not_a_jax_value(cls: type, handler) -> None:
     """Make JAX call `handler(value)` where it reads the type of a `cls` value as an array's."""
     _need("jax._src.core", "pytype_aval_mappings")[cls] = handler
+
+
+def jax_cache_key(module, devices, compile_options, backend) -> str:
+    """JAX's persistent-cache key of a lowered `module` (its StableHLO) for `devices`."""
+    return _need("jax._src.cache_key", "get")(module, devices, compile_options, backend)
+
+
+def forget_runtime_tokens() -> None:
+    """Drops the effect tokens JAX keeps between calls (a stopped loop's holds its error)."""
+    _need("jax._src.dispatch", "runtime_tokens").clear()
