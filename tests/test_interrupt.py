@@ -70,6 +70,20 @@ def _stop_main_after(seconds: float) -> threading.Thread:
     return thread
 
 
+def _sigint_when_running(seconds: float) -> threading.Thread:
+    """Sends SIGINT `seconds` after a call runs on the main thread (not while it compiles)."""
+
+    def send():
+        while _interrupt.current_call(threading.main_thread()) is None:
+            time.sleep(0.01)
+        time.sleep(seconds)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    thread = threading.Thread(target=send, daemon=True)
+    thread.start()
+    return thread
+
+
 def _wakeup_fd() -> int:
     """The wakeup fd now (reading it sets it, so it is set back)."""
     fd = signal.set_wakeup_fd(-1)
@@ -108,6 +122,19 @@ def test_sigint_stops_a_compiled_loop_with_a_numbat_error_and_restores_the_handl
     assert signal.getsignal(signal.SIGINT) is before and _wakeup_fd() == fd_before
     count, value = run(nbt.tensor(1.0), nbt.tensor(4))  # the defn runs again
     assert (nbt.to_number(count), nbt.to_number(value)) == (4, 0.0625)
+
+
+def test_the_guides_runaway_loop_stops_on_sigint():
+    @nbt.defn(interruptible=True)
+    def runaway(x):  # as docs/guides/defn.md writes it: the condition never turns false
+        return nbt.while_loop(lambda s: (s[0] >= 0) | (s[0] < 0), lambda s: (s[0] + 1, s[1] * 0.5), (nbt.tensor(0), x))
+
+    _sigint_when_running(0.5)
+    stopped = (
+        r"^while_loop \(in defn .*runaway\) stopped after [\d,]+ iterations: interrupted \(Ctrl-C, Interrupt kernel"
+    )
+    with pytest.raises(nbt.Interrupted, match=stopped):
+        runaway(nbt.tensor(1.0))
 
 
 def test_a_stop_request_for_a_thread_stops_its_loop():
