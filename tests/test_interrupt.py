@@ -468,7 +468,10 @@ def _reply(client, msg_id, timeout):
             printed.append(message["content"]["text"])
         if message["msg_type"] == "status" and message["content"]["execution_state"] == "idle":
             break
-    return client.get_shell_msg(timeout=timeout)["content"], "".join(printed)
+    while True:  # skip replies to earlier requests (start_new_kernel's kernel_info may be left)
+        reply = client.get_shell_msg(timeout=timeout)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            return reply["content"], "".join(printed)
 
 
 def test_interrupt_kernel_stops_a_never_ending_loop_and_keeps_the_variables():
