@@ -107,7 +107,7 @@ def _script(code: str, timeout: float = 120) -> str:
         )
     except subprocess.TimeoutExpired as error:
         pytest.fail(f"the script hung for {timeout} s; it printed {error.stdout!r}")
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 0 and "Exception ignored" not in done.stderr, done.stdout + done.stderr
     return done.stdout
 
 
@@ -229,6 +229,25 @@ def test_a_stop_the_platform_reports_at_effects_barrier_is_interrupted(monkeypat
         _effects.raise_pending()
     with pytest.raises(nbt.Interrupted, match="while_loop step stopped after 1,024 iterations"), nbt.interruptible():
         barrier()
+
+
+def test_a_stop_the_platform_reports_at_exit_is_not_printed():
+    printed = _script(
+        """
+        import jax
+        from jax._src import dispatch
+        import numbat as nbt
+
+        class Reported:  # a token whose program a check stopped, as a GPU reports it at the barrier
+            def block_until_ready(self):
+                raise jax.errors.JaxRuntimeError("INTERNAL: CpuCallback error: Stop: numbat.Interrupted: "
+                                                 "while_loop step stopped after 16 iterations")
+
+        dispatch.runtime_tokens.output_runtime_tokens["device"] = Reported()
+        print("exiting")
+        """
+    )
+    assert printed == "exiting\n"  # and nothing on stderr (the script's checks fail on any)
 
 
 def test_the_evaluator_stops_on_a_request_and_on_sigint():

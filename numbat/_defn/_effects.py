@@ -81,14 +81,10 @@ def raise_pending() -> None:
     error, such as SystemExit) is raised as it is, so an interrupt inside a callback
     reaches the caller as an interrupt, and the defn runs again on the next call. A loop
     check's stop that the platform reports only here is raised as `numbat.Interrupted`."""
-    try:
-        jax.effects_barrier()
-    except Exception as error:
-        stopped = _interrupt.reported_stop(error)
-        if stopped is None:
-            raise
+    stopped = _interrupt.barrier()
+    if stopped is not None:
         drop_pending()
-        raise stopped from None
+        raise stopped
     with _errors_lock:
         pending, _errors[:] = list(_errors), []
     if pending:
@@ -100,11 +96,7 @@ def raise_pending() -> None:
 
 def drop_pending() -> None:
     """Drops what the callbacks of a stopped call kept (its result is never read)."""
-    try:
-        jax.effects_barrier()
-    except Exception as error:
-        if _interrupt.reported_stop(error) is None:
-            raise
+    _interrupt.barrier()
     with _errors_lock:
         _errors.clear()
 

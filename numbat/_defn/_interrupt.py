@@ -409,14 +409,22 @@ def watched(call, name: str):
     return run
 
 
-def _barrier_at_exit() -> None:
-    """At exit, waits for the callbacks still running, and drops a check's `Stop` that a
-    platform reports only then (JAX's own barrier at exit would print it as an error)."""
+def barrier() -> Interrupted | None:
+    """`jax.effects_barrier()`: waits for the callbacks of the calls so far. A check's
+    `Stop` that the platform reports only there is returned as `Interrupted` (and JAX's
+    tokens that carry it are forgotten, else every later barrier, JAX's own at exit
+    included, would report it again); any other error is raised."""
     try:
         jax.effects_barrier()
     except Exception as error:
-        if reported_stop(error) is None:
+        stopped = reported_stop(error)
+        if stopped is None:
             raise
+        from jax._src import dispatch  # the tokens have no public API to forget them
+
+        dispatch.runtime_tokens.clear()
+        return stopped
+    return None
 
 
-atexit.register(_barrier_at_exit)
+atexit.register(barrier)  # after JAX's own: runs before it, so a stop is not printed at exit
