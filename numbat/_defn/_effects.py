@@ -101,6 +101,9 @@ def drop_pending() -> None:
         _errors.clear()
 
 
+_interrupt.on_stop.append(drop_pending)
+
+
 def hook(tensor, fun_or_name, name=None):
     """Calls `fun_or_name(value)` with the tensor's value when the code runs, and returns
     `tensor`. With a name (a string) instead of a function, the defn's `hooks=` option

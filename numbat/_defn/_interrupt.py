@@ -44,6 +44,7 @@ import time
 
 import jax
 import numpy as np
+from jax._src import dispatch as _jax_dispatch  # its effect tokens have no public API to forget them
 
 from .._core._errors import ArgumentError, Interrupted
 from . import _options
@@ -69,6 +70,7 @@ _active: list = []  # every running call, oldest first
 _runs: dict = {}  # run id -> Run: one execution of a checked loop
 _run_ids = itertools.count(1)
 _state = {"pipe": None, "late": False}  # the wakeup pipe; a SIGINT that found no call to stop
+on_stop: list = []  # called when a call stops: `_effects` drops what its hooks kept
 
 
 class Stop(Exception):
@@ -400,9 +402,8 @@ def watched(call, name: str):
                 _ready(out)
             return out
         except Interrupted:
-            from . import _effects
-
-            _effects.drop_pending()
+            for drop in on_stop:
+                drop()
             raise
 
     run.__name__ = f"interruptible_{name}"
@@ -420,9 +421,7 @@ def barrier() -> Interrupted | None:
         stopped = reported_stop(error)
         if stopped is None:
             raise
-        from jax._src import dispatch  # the tokens have no public API to forget them
-
-        dispatch.runtime_tokens.clear()
+        _jax_dispatch.runtime_tokens.clear()
         return stopped
     return None
 

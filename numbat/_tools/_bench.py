@@ -29,6 +29,7 @@ import numpy as np
 
 import numbat as nbt
 
+from .._defn import _interrupt
 from ..notebook import _html, _strip
 from . import _bench_kernels
 from ._bench_timing import format_time, measure, paired_difference, paired_ratio, samples, summarize
@@ -248,8 +249,6 @@ def interrupt_suite(size: int, rounds: int) -> list[dict]:
 
 def _stop_latency(stops: int) -> float:
     """The median time (s) from a SIGINT to the `numbat.Interrupted` of a never-ending loop."""
-    from .._defn import _interrupt
-
     forever = nbt.defn(
         lambda x, n: nbt.while_loop(
             lambda s: (n < 0) | (s[0] < n), lambda s: (s[0] + 1, s[1] * 0.5), (nbt.tensor(0), x)
