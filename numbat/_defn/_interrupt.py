@@ -385,17 +385,20 @@ watching = interruptible
 def _ready(out) -> None:
     """Waits for a call's result (one array or a tuple of them)."""
     for data in out if isinstance(out, tuple) else (out,):
-        if not isinstance(data, jax.core.Tracer):  # a call under the caller's own JAX transformation
-            data.block_until_ready()
+        data.block_until_ready()
 
 
 def watched(call, name: str):
     """`call` (a compiled defn entry) run as an interruptible call: it waits for its own
     result with the check armed (so a call queued behind earlier work stops too), and
     raises `Interrupted` when a check stopped one of its loops, dropping what the stopped
-    program's hooks left."""
+    program's hooks left (`on_stop`). Called with tracers (inside the caller's `jax.jit`)
+    it raises TypeError, and the defn's call traces anew, with checks that raise."""
 
     def run(*datas):
+        for data in datas:
+            if isinstance(data, jax.core.Tracer):  # the caller's own `jax.jit`: the defn traces anew
+                raise TypeError("an interruptible defn called with tracers traces into the caller's transformation")
         try:
             with Scope():
                 out = call(*datas)
