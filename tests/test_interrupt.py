@@ -561,3 +561,30 @@ def test_a_stop_request_reaches_a_loop_called_from_a_worker_thread():
     assert _interrupt.request_stop(worker) is not None
     worker.join(timeout=10)
     assert not worker.is_alive() and len(caught) == 1
+
+
+def test_once_a_call_stopped_its_later_loops_end_at_their_first_check(monkeypatch):
+    replies, check, asking = [], _interrupt.check, [True]
+
+    def counted(*args):
+        if asking[0] and len(replies) == 10:
+            _interrupt.request_stop()  # this thread's call (the program runs on it)
+        reply = check(*args)
+        replies.append(int(reply[1]))
+        return reply
+
+    monkeypatch.setattr(_interrupt, "check", counted)
+
+    @nbt.defn(interruptible=True)
+    def nested(x):
+        def inner(i, s):  # a fori_loop of 1,000 inner loops of 1,000 iterations each
+            return nbt.while_loop(lambda t: t[0] < 1000, lambda t: (t[0] + 1, t[1] + 1.0), (nbt.tensor(0), s))[1]
+
+        return nbt.fori_loop(0, 1000, inner, x)
+
+    with pytest.raises(nbt.Interrupted, match=r"while_loop \(in defn .*nested\) stopped after [\d,]+ iterations"):
+        nested(nbt.tensor(0.0))
+    stop = replies.index(0)
+    assert stop == 10 and replies[stop:] == [0] * (len(replies) - stop) and len(replies) > 900, replies[:20]
+    asking[0] = False  # no more requests: the next call runs every loop to its end
+    assert nbt.to_number(nested(nbt.tensor(0.0))) == 1_000_000.0

@@ -204,9 +204,10 @@ def check(label: str, raising: bool, run_id, done, stride):
     run.count += done
     _take_signals()
     call = run.call
-    if call is not None and call.requested:
+    if call is not None and (call.requested or call.stopped is not None):  # stopped: its other loops end too
         call.requested = False
-        call.stopped = (label, run.count)
+        if call.stopped is None:
+            call.stopped = (label, run.count)
         _runs.pop(run_id, None)
         if raising and RAISE_FROM_CALLBACK:
             raise Stop(f"{_MARK} {label} stopped after {run.count:,} iterations")
