@@ -340,11 +340,11 @@ class Scope:
             _runs.pop(run_id, None)
         late = call.sigint and call.requested  # a SIGINT for this call that no check took
         if self.installed:
-            late = late or _state["late"]
-            _state["late"] = False
             previous = self.previous_handler
             # A handler installed outside Python reads as None: the default is the closest.
             _signal.signal(signal.SIGINT, _signal.SIG_DFL if previous is None else previous)
+            late = late or _state["late"]  # one that came once the call was forgotten
+            _state["late"] = False
         elif late and call.thread is not threading.main_thread():
             late = False  # another thread's call: Ctrl-C is the main thread's
         return late
