@@ -104,10 +104,10 @@ class Call:
 class Run:
     """One execution of a checked loop: its call, its exact iteration count, its last check."""
 
-    __slots__ = ("call", "count", "last_count", "last_time", "loop")
+    __slots__ = ("call", "count", "last_count", "last_time")
 
-    def __init__(self, loop: str, call: Call | None, now: float):
-        self.loop, self.call, self.count, self.last_count, self.last_time = loop, call, 0, 0, now
+    def __init__(self, call: Call | None, now: float):
+        self.call, self.count, self.last_count, self.last_time = call, 0, 0, now
 
 
 def current_call(thread: threading.Thread | None = None) -> Call | None:
@@ -193,7 +193,7 @@ def check(label: str, raising: bool, run_id, done, stride):
     now, run_id, done, stride = time.monotonic(), int(run_id), int(done), int(stride)
     run = _runs.get(run_id)
     if run is None:
-        run = Run(label, _bind(), now)
+        run = Run(_bind(), now)
         run_id = next(_run_ids) % ((1 << 31) - 1) or next(_run_ids)
         _runs[run_id] = run
         if run.call is not None:
@@ -378,9 +378,6 @@ def interruptible() -> Scope:
     False
     """
     return Scope()
-
-
-watching = interruptible
 
 
 def _ready(out) -> None:
