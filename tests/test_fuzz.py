@@ -178,6 +178,14 @@ def test_calls_the_fuzzing_found_are_numbat_errors(call, message):
         call()
 
 
+@pytest.mark.parametrize("backend", [nbt.NumPyBackend(), nbt.XLABackend()], ids=["numpy", "xla"])
+def test_a_window_op_over_a_scalar_is_the_scalar_on_both_backends(backend):
+    # New seeds 200 and 201 (16 calls a function): NumPy's pad refused the empty widths of a
+    # scalar ("`pad_width` must be of integral type"); XLA gave the scalar.
+    for op in (nbt.window_sum, nbt.window_min, nbt.window_max, nbt.window_product):
+        assert nbt.to_number(op(nbt.tensor(2, backend=backend), (), padding="valid")) == 2
+
+
 JUNK_LINES = [
     "",
     "'",
