@@ -56,7 +56,8 @@ def execute(backend, op: str, out: Template, inputs: tuple, params: dict) -> Ten
         # Creation ops place their data themselves. An op of many inputs (concatenate, stack)
         # runs eagerly too: a program of n parameters takes XLA time and memory that grow
         # faster than n (20,000 scalars: 53 s and 4 GB), and jit would keep one per count;
-        # jax.numpy's eager concatenate joins 16 at a time, in programs it caches by shape.
+        # eagerly, the backend's concatenate joins 16 at a time, each join a small program
+        # that JAX caches by its shapes (tests/test_costs.py).
         with jax.enable_x64(True):
             if _subbyte.involved(out, inputs):
                 return _subbyte.call(backend, op, out, inputs, params)
