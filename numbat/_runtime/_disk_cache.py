@@ -6,9 +6,9 @@ debug information, jaxlib's version, the platform and its version, the XLA flags
 `XLA_FLAGS`, `LIBTPU_INIT_ARGS` and the command line, the serialized compile options, which
 carry the debug options XLA parsed from the flags when the client started and JAX's
 optimization settings, and the devices' topology or kinds), computed on the compile options
-JAX's compile builds, and beside it the module's text, the JAX and jaxlib versions, the
-platform, its version, the kind and id of each device, x64 and the default matmul precision in
-force. numbat keeps its own entries rather than turning on JAX's persistent cache: that cache
+JAX's compile builds, and beside it the module's text (whose types and dot precisions carry
+x64 and the matmul precision), the JAX and jaxlib versions, the platform, its version, and
+the kind and id of each device. numbat keeps its own entries rather than turning on JAX's persistent cache: that cache
 is process-wide (it would cache the user's own `jax.jit` code and change JAX's settings under
 it, decision 11), and JAX reads and deserializes its entries itself, with no place for the
 signature check below. The file holds a
@@ -51,7 +51,6 @@ import jax
 import numpy as np
 from jax._src import cache_key as _jax_cache_key
 from jax._src import compiler as _jax_compiler
-from jax._src import config as _jax_config
 from jax.experimental import serialize_executable
 
 from .._core._errors import ArgumentError
@@ -80,7 +79,7 @@ def _devices(lowered: jax.stages.Lowered) -> list | None:
 
 def key(lowered: jax.stages.Lowered) -> str:
     """The entry key for `lowered`: a SHA-256 of everything that changes its executable
-    (`key_parts`), under the settings in force (a defn's lowering context: x64, its precision)."""
+    (`key_parts`)."""
     return hashlib.sha256(
         "\n".join(f"{name}={value}" for name, value in key_parts(lowered).items()).encode()
     ).hexdigest()
@@ -90,8 +89,9 @@ def key_parts(lowered: jax.stages.Lowered) -> dict[str, str]:
     """What `key` digests, by name: JAX's own persistent-cache key for `lowered` (its module,
     jaxlib, the platform version, the XLA flags in the environment and as XLA parsed them into
     the compile options, JAX's compile settings, the devices' topology), and beside it the
-    module's text, the versions, the platform, each device's kind and id, x64 and the matmul
-    precision in force. Raises `_Unusable` when JAX cannot key it."""
+    module's text, the versions, the platform, each device's kind and id, and `XLA_FLAGS`.
+    x64 and the matmul precision are in the module: its types and each dot's precision.
+    Raises `_Unusable` when JAX cannot key it."""
     devices = _devices(lowered) or [jax.devices()[0]]
     backend = devices[0].client
     try:
@@ -115,8 +115,6 @@ def key_parts(lowered: jax.stages.Lowered) -> dict[str, str]:
         "jax": jax.__version__,
         "jaxlib": importlib.metadata.version("jaxlib"),
         **device_facts(devices),
-        "x64": str(_jax_config.enable_x64.value),
-        "matmul precision": str(_jax_config.default_matmul_precision.value),
         "XLA_FLAGS": os.environ.get("XLA_FLAGS", ""),
     }
 
