@@ -1,5 +1,5 @@
 """The disk cache's key holds everything that changes the compiled program (docs/design.md,
-decision 21): XLA flags, compile options, precision, x64, the platform and its version, the
+decision 22): XLA flags, compile options, precision, x64, the platform and its version, the
 device kind, the JAX and jaxlib versions. Flipping any of them is a miss, never a silent
 wrong answer loaded from disk; flipping it back is a hit again."""
 

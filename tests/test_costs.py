@@ -1,4 +1,4 @@
-"""Costs counted as they are paid (docs/design.md, decision 21): stack and concatenate take
+"""Costs counted as they are paid (docs/design.md, decision 22): stack and concatenate take
 time and memory linear in their inputs, a tensor file's per-tensor overhead counts in its
 summed size, and an archive's members are summed before any is read."""
 

@@ -1,7 +1,7 @@
 """A persistent cache of compiled executables on disk (EXLA's disk cache).
 
 An entry is keyed by a digest of everything that changes the executable (`key`, docs/design.md
-decision 21): JAX's own persistent-cache key of the lowered module (the module stripped of
+decision 22): JAX's own persistent-cache key of the lowered module (the module stripped of
 debug information, jaxlib's version, the platform and its version, the XLA flags in
 `XLA_FLAGS`, `LIBTPU_INIT_ARGS` and the command line, the serialized compile options, which
 carry the debug options XLA parsed from the flags when the client started and JAX's
