@@ -51,6 +51,13 @@ def _positive(op: str, name: str, value, kind=float):
     return kind(value)
 
 
+def _flag(op: str, name: str, value) -> bool:
+    """Checks a True/False option (an array's truth is ambiguous; a number is a mistake)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ArgumentError(f"linalg.{op}: {name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def _real_only(tensor, op: str):
     if tensor.type.is_complex:
         raise ArgumentError(f"linalg.{op} is not implemented for complex inputs (as in Nx), got {tensor.type}")
@@ -95,7 +102,7 @@ def qr(tensor, mode="reduced", eps=1.0e-10):
     """
     tensor = _matrix(tensor, "qr")
     eps = _positive("qr", "eps", eps)
-    if mode not in ("reduced", "complete"):
+    if not isinstance(mode, str) or mode not in ("reduced", "complete"):
         raise ArgumentError(f'linalg.qr: mode must be "reduced" or "complete", got {mode!r}')
     *batch, m, n = tensor.shape
     k = min(m, n) if mode == "reduced" else m
@@ -134,7 +141,7 @@ def svd(tensor, full_matrices=True, max_iter=None):
     *batch, m, n = tensor.shape
     k = min(m, n)
     type_ = _float(tensor)
-    full = bool(full_matrices)
+    full = _flag("svd", "full_matrices", full_matrices)
     options = {"full_matrices": full, "max_iter": max_iter, "compute": type_.dtype}  # s is real, the input not
     u = _primitive.decompose(tensor, "svd", (*batch, m, m if full else k), type_, 0, **options)
     s = _primitive.decompose(tensor, "svd", (*batch, k), _types.to_real(type_), 1, **options)
@@ -339,6 +346,9 @@ def norm(tensor, ord=None, axes=None, keep_axes=False):
     indices = tuple(range(tensor.rank)) if axes is None else _names.axes_indices(tensor.names, axes)
     if len(indices) not in (1, 2):
         raise ArgumentError(f"linalg.norm works over 1 or 2 axes, got axes {list(indices)} of shape {tensor.shape}")
+    if ord is not None and not isinstance(ord, (str, int, float, np.integer, np.floating)):
+        raise ArgumentError(f"linalg.norm: ord must be None, a name or a number, got {ord!r}")
+    keep_axes = _flag("norm", "keep_axes", keep_axes)
     if len(indices) == 1 and not (ord in _VECTOR_ORDS or (isinstance(ord, (int, float)) and ord > 0)):
         raise ArgumentError(f"linalg.norm: invalid vector ord {ord!r}")
     if len(indices) == 2 and ord not in _MATRIX_ORDS:
@@ -355,7 +365,7 @@ def norm(tensor, ord=None, axes=None, keep_axes=False):
         names=names,
         axes=indices,
         compute=compute,
-        keep_axes=bool(keep_axes),
+        keep_axes=keep_axes,
         ord=numpy_ord,
     )
 

@@ -84,8 +84,18 @@ def _event(function: str, event) -> Event:
 
 
 def detach(handler_id: str) -> bool:
-    """Removes a handler; returns whether it was attached."""
+    """Removes a handler; returns whether it was attached. An id is a str, as `attach` takes.
+
+    >>> nbt.telemetry.detach("never-attached")
+    False
+    >>> nbt.telemetry.detach({"a": 1})
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: telemetry.detach: handler_id must be a str, got {'a': 1}
+    """
     global listened
+    if not isinstance(handler_id, str):
+        raise ArgumentError(f"telemetry.detach: handler_id must be a str, got {handler_id!r}")
     with _lock:
         removed = _handlers.pop(handler_id, None) is not None
         listened = bool(_handlers)

@@ -31,7 +31,7 @@ def _unique(prefix):
 
 
 # What a test about the host client sets in its child process: XLA there has the host client
-# alone, on a machine with a GPU as on one without (DESIGN decision 21: a test says which client
+# alone, on a machine with a GPU as on one without (docs/design.md, decision 21: a test says which client
 # it is about).
 HOST_ONLY = {"JAX_PLATFORMS": "cpu"}
 

@@ -1,7 +1,8 @@
 """The worker of tests/test_allocation.py's sweep of the public API: every public numbat
 callable (found as the fuzz worker finds them) is called with sizes of about 10**12 bytes,
 one argument at a time (an element count, a shape, a zero-stride NumPy view, a vectorized
-tensor, a 1 MB tensor whose outer product is 10**12 bytes), and each outcome is reported as
+tensor, a 1 MB tensor whose outer product is 10**12 bytes, and an empty shape whose other
+dimensions multiply out past 64 bits), and each outcome is reported as
 one JSON line: a result, a numbat error, or a foreign error with its type and message.
 
 Run as `python tests/allocation_worker.py`; it limits its own address space to 64 GiB first,
@@ -51,6 +52,7 @@ def huge_values() -> dict:
         "shape": SHAPE,
         "view": np.broadcast_to(np.uint8(1), SHAPE),  # 10**12 bytes that take none
         "vectorized": nbt.vectorize(nbt.iota((10**6, 1), type="u8"), "v"),  # x 10**6 entries of any result
+        "empty": (2**33, 2**33, 0),  # no elements, yet XLA multiplies out the rest (and aborted, issue 49)
     }
 
 
@@ -66,11 +68,11 @@ def _plan(fun):
     required = [p for p in positional if p.default is p.empty]
     yield "filler", len(required), None, None, None
     for position, parameter in enumerate(required):
-        for value in ("count", "shape", "view", "vectorized"):
+        for value in ("count", "shape", "view", "vectorized", "empty"):
             yield f"{parameter.name}={value}", len(required), position, None, value
     for parameter in parameters:
         if parameter.name in SIZED and parameter.default is not parameter.empty:
-            for value in ("count", "shape"):
+            for value in ("count", "shape", "empty"):
                 yield f"{parameter.name}={value}", len(required), None, parameter.name, value
 
 

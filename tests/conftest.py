@@ -52,8 +52,8 @@ def pytest_xdist_auto_num_workers(config):
 
 
 class _NbvalOnTheHost:
-    """nbval's kernel runs on the host client: the tutorials' outputs were recorded there (DESIGN
-    decision 21). Its kernel starts in the setup of a notebook's first cell, with this process's
+    """nbval's kernel runs on the host client: the tutorials' outputs were recorded there
+    (docs/design.md, decision 21). Its kernel starts in the setup of a notebook's first cell, with this process's
     environment: for that setup the environment is `_shell.host_kernel_env()`'s. A plugin, not a
     hook of this file: a conftest's hooks see only the items under its folder, and the
     notebooks are in notebooks/."""

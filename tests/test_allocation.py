@@ -297,3 +297,44 @@ def test_a_tensor_file_whose_structure_holds_a_string_is_damaged():
     header = json.dumps({"structure": {"tuple": ["abc"]}, "compressed": False}).encode()
     with pytest.raises(nbt.ArgumentError, match=r"deserialize: the data is damaged or truncated"):
         nbt.deserialize(b"NUMBAT-TENSORS-1\n" + struct.pack("<Q", len(header)) + header)
+
+
+def test_empty_shapes_whose_dimensions_overflow_64_bits_are_numbat_errors_and_the_process_lives():
+    # Issue 49: the guard returned early for 0 elements, and XLA aborted the process
+    # ("overflow in static extent product") on each of these. A process of its own: on main it died.
+    code = """
+    import numbat as nbt
+    calls = {
+        "iota": lambda: nbt.iota((2**33, 2**33, 0), type="f32"),
+        "broadcast": lambda: nbt.broadcast(0.0, (2**62, 0, 4)),
+        "reshape": lambda: nbt.reshape(nbt.iota((0,), type="f32"), (2**33, 2**33, 0)),
+        "reshape in a defn": lambda: nbt.defn(lambda t: nbt.reshape(t, (2**33, 2**33, 0)))(nbt.iota((0,))),
+        "iota on NumPy": lambda: nbt.iota((0, 2**62), type="f32", backend=nbt.NumPyBackend()),
+        "template": lambda: nbt.compile(lambda t: t, [nbt.template((2**33, 2**33, 0), "f32")]),
+        "vectorized": lambda: nbt.iota((2**60, 0), vectorized_axes={"v": 4}),
+    }
+    for name, call in calls.items():
+        try:
+            call()
+            print(name, "no error")
+        except nbt.AllocationError as error:
+            print(name, "|", str(error).split(" (at most")[0])
+    print("alive", nbt.to_number(nbt.sum(nbt.reshape(nbt.iota((0,)), (0, 2**30)))))
+    """
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    expected = {
+        "iota": ("iota", "f32[8589934592][8589934592][0]", 295147905179352825856),
+        "broadcast": ("broadcast", "f32[4611686018427387904][0][4]", 73786976294838206464),
+        "reshape": ("reshape", "f32[8589934592][8589934592][0]", 295147905179352825856),
+        "reshape in a defn": ("reshape", "s32[8589934592][8589934592][0]", 295147905179352825856),
+        "iota on NumPy": ("iota", "f32[0][4611686018427387904]", 18446744073709551616),
+        "template": ("template", "f32[8589934592][8589934592][0]", 295147905179352825856),
+        "vectorized": ("iota", "s32[4][1152921504606846976][0]", 18446744073709551616),
+    }
+    assert result.stdout.splitlines() == [
+        f"{name} | {op}: the nonzero dimensions of {shape} take {size} bytes multiplied out, more than 64 bits can count"
+        for name, (op, shape, size) in expected.items()
+    ] + ["alive 0"]

@@ -62,7 +62,7 @@ def test_stop_stops_an_interruptible_loop_fed_by_the_chart():
             chart.stop()
 
     train = nbt.defn(
-        lambda w: nbt.while_loop(lambda s: s[0] >= 0, _step, (nbt.tensor(0), w)),
+        lambda w: nbt.while_loop(lambda s: (s[0] >= 0) | (s[0] < 0), _step, (nbt.tensor(0), w)),
         hooks={"loss": feed},
         interruptible=True,
     )
@@ -91,6 +91,70 @@ def test_bad_names_and_values_are_refused():
         nbt.notebook.live("loss", every=-1)
 
 
-def test_the_stop_button_interrupts_the_kernel_through_the_server():
-    assert 'class="numbat-live-stop"' in _live.STOP_BUTTON
-    assert "/interrupt'" in _live.STOP_BUTTON and "method: 'POST'" in _live.STOP_BUTTON
+def test_the_stop_button_interrupts_its_own_kernel_only():
+    kernel = "0d6c1b2e-5a4f-4c3b-9e8d-7f6a5b4c3d2e"
+    bundle = _live.stop_button(kernel)
+    assert 'class="numbat-live-stop"' in bundle["text/html"]
+    assert f"(this, '{kernel}')" in bundle["text/html"]  # the request names this kernel
+    assert "api/kernels/' + kernel + '/interrupt'" in bundle["text/html"] and "method: 'POST'" in bundle["text/html"]
+    assert "api/sessions" not in bundle["text/html"] and "busy" not in bundle["text/html"]  # no other kernel
+    assert bundle["text/plain"] == "<numbat live chart's Stop button: interrupts the kernel that showed it>"
+    with pytest.raises(nbt.ArgumentError, match="a kernel id is letters, digits and dashes"):
+        _live.stop_button("x'); alert('")
+
+
+def test_the_kernel_id_comes_from_the_connection_file(monkeypatch):
+    from ipykernel import connect, kernelapp
+
+    assert _live.kernel_id() is None  # no kernel here
+    monkeypatch.setattr(kernelapp.IPKernelApp, "initialized", classmethod(lambda cls: True))
+    monkeypatch.setattr(connect, "get_connection_file", lambda: "/run/jupyter/kernel-0d6c1b2e-5a4f.json")
+    assert _live.kernel_id() == "0d6c1b2e-5a4f"
+    monkeypatch.setattr(connect, "get_connection_file", lambda: "/tmp/my-own-connection.json")
+    assert _live.kernel_id() is None
+
+
+def test_shown_in_a_kernel_the_button_says_what_it_is_in_plain_text(monkeypatch):
+    shown = []
+    monkeypatch.setattr(_live, "kernel_id", lambda: "1a2b")
+    monkeypatch.setattr("IPython.display.display", lambda *args, **kwargs: shown.append((args, kwargs)))
+    nbt.notebook.live("loss").show()
+    (button,), options = shown[0]
+    assert options == {"raw": True} and "(this, '1a2b')" in button["text/html"]
+    assert "IPython.core.display.HTML" not in button["text/plain"]
+
+
+def test_a_series_named_like_a_parameter_is_refused():
+    for name in ("step", "title", "every", "stop_button"):
+        with pytest.raises(nbt.ArgumentError, match=f"a series cannot be named '{name}'"):
+            nbt.notebook.live(name, "loss")
+
+
+def test_stop_asks_the_loop_of_the_thread_that_entered_the_chart():
+    import threading
+    import time
+
+    chart = nbt.notebook.live("loss", every=3600, stop_button=False)
+    chart._handle = _Handle()
+    train = nbt.defn(
+        lambda w: nbt.while_loop(lambda s: (s[0] >= 0) | (s[0] < 0), _step, (nbt.tensor(0), w)),
+        hooks=chart.hooks(),
+        interruptible=True,
+    )
+    caught = []
+
+    def run():
+        with chart:
+            try:
+                train(nbt.tensor(0.0))
+            except nbt.Interrupted as error:
+                caught.append(error)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    deadline = time.monotonic() + 30
+    while not chart.values["loss"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert chart.stop() is not None  # from the main thread, where no call runs
+    worker.join(timeout=10)
+    assert len(caught) == 1 and "stopped after" in str(caught[0])

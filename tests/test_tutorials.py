@@ -262,7 +262,7 @@ def test_values_are_read_from_tensors_and_number_lines():
 
 @pytest.mark.parametrize("name", TUTORIALS)
 def test_tutorial_values_on_the_default_device_are_the_hosts_within_tolerances(executed_cells, name):
-    """DESIGN decision 21: outputs recorded on the host are compared on the host (nbval, pinned to
+    """docs/design.md, decision 21: outputs recorded on the host are compared on the host (nbval, pinned to
     it by tests/conftest.py); on the default device the values are compared within TOLERANCES.
     On a machine without a GPU the default device is the host: the comparison still runs."""
     rtol, atol = TOLERANCES[name]

@@ -106,3 +106,17 @@ def dot(left: tuple, right: tuple) -> tuple:
             f"with axis {right_axis} of size {right[right_axis]} in shape {tuple(right)}"
         )
     return tuple(left[:-1]) + tuple(right[:right_axis]) + tuple(right[right_axis + 1 :])
+
+
+EXTENT_LIMIT = 1 << 63  # XLA and NumPy count sizes in int64
+
+
+def extent(shape) -> int:
+    """The product of `shape`'s nonzero dimensions: what XLA and NumPy multiply out (and
+    refuse when it overflows 64 bits, in bytes) even when another dimension is 0, so an
+    empty tensor's dimensions are bounded too (docs/design.md, decision 22).
+
+    >>> extent((2**33, 2**33, 0)), extent((2, 0, 3)), extent(())
+    (73786976294838206464, 6, 1)
+    """
+    return math.prod(int(size) for size in shape if size)

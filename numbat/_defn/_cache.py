@@ -35,6 +35,7 @@ def is_cached(fun, args, **options) -> bool:
     if signature in fun._cache:
         return True
     if fun.compiler == "xla" and isinstance(fun.cache, (str, os.PathLike)):  # a call would load it from disk
-        lowered, _, _, _ = fun.lower(signature)
-        return _disk_cache.is_stored(lowered, fun.cache)
+        lowered, _, _, plain_jit = fun.lower(signature)
+        with fun.lowering_context(not plain_jit):  # keyed under the settings a call compiles under
+            return _disk_cache.is_stored(lowered, fun.cache)
     return False

@@ -39,10 +39,11 @@ import jax
 
 from .. import telemetry
 from .._core._errors import ArgumentError
+from .._core._scoped import scoped
 from .._tensor import _check, _expr
 from .._tensor._result import result
 from .._tensor._tensor import Tensor, is_tensor
-from . import _effects, _evaluator, _lower, _signature, _trace, _vectorized_call
+from . import _effects, _evaluator, _interrupt, _lower, _signature, _trace, _vectorized_call
 
 _logger = logging.getLogger("numbat.defn")
 
@@ -229,7 +230,8 @@ def traced(defn, signature: _signature.Signature, datas: list):
     (x64 for 64-bit inputs, precision) and compiles with it, so the defn compiles no
     executable of its own and emits no compilation event."""
     flat, info = _trace.trace(defn, signature)
-    with _lower.lowering_context(defn, any(t.type.bits >= 64 for t in signature.templates)):
+    wide = any(t.type.bits >= 64 for t in signature.templates)
+    with _lower.lowering_context(defn, wide), scoped(_interrupt.unseen, True):  # its loop checks raise to stop
         out = jax.jit(flat)(*datas)
     outs = (out,) if info["single"] else out
     results = [Tensor(data, t.type, t.names, defn.backend) for data, t in zip(outs, info["templates"])]

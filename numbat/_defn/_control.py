@@ -354,18 +354,19 @@ def _traced_while(condition, body, state, backend, before: tuple, recorder, unro
 
 
 def _eager_while(condition, body, state, backend, before):
-    """The loop run in Python (eagerly, or on the Evaluator): a Stop button's request or
-    Ctrl-C between or inside iterations stops it with `numbat.Interrupted`."""
+    """The loop run in Python (eagerly, or on the Evaluator), as an interruptible call of
+    its own (`_interrupt.Scope`): a stop request for it, or Ctrl-C between or inside
+    iterations, stops it with `numbat.Interrupted`."""
     count = 0
     try:
-        while _predicate(condition(state), backend, "while_loop condition").to_numpy().item():
-            if _interrupt.requested():
-                raise KeyboardInterrupt
-            state = _as_state(body(state), backend, "while_loop body result")
-            _check_state(before, _templates(state), "while_loop")
-            count += 1
+        with _interrupt.Scope() as call:
+            while _predicate(condition(state), backend, "while_loop condition").to_numpy().item():
+                if _interrupt.requested(call):
+                    raise KeyboardInterrupt
+                state = _as_state(body(state), backend, "while_loop body result")
+                _check_state(before, _templates(state), "while_loop")
+                count += 1
     except KeyboardInterrupt:
-        _interrupt.clear()
         raise _interrupt.interrupted(_interrupt.label(body, eager=True), count) from None
     return state
 
@@ -373,12 +374,12 @@ def _eager_while(condition, body, state, backend, before):
 def _checked(test, step, state, label: str):
     """`jax.lax.while_loop(test, step, state)` that asks between strides whether to stop
     (see `_interrupt`): an inner loop runs up to `stride` steps, then a host callback
-    checks and returns the next stride; a loop that ends within a stride does not call back."""
-    # 32-bit counters keep the code 32-bit (jit's fast call path); the check counts the wraps.
-    uint32, int32 = jax.numpy.uint32, jax.numpy.int32
+    returns the run's id and the next stride, 0 to stop, which the outer loop's condition
+    reads; a loop that ends within a stride does not call back."""
+    int32 = jax.numpy.int32  # 32-bit values keep the code 32-bit (jit's fast call path); Python counts
 
     def inner(carry):
-        count, stride, state = carry
+        run, stride, state = carry
 
         def more(inner_carry):
             k, state = inner_carry
@@ -389,18 +390,17 @@ def _checked(test, step, state, label: str):
             return k + 1, step(state)
 
         k, state = jax.lax.while_loop(more, once, (int32(0), state))
-        count = count + k.astype(uint32)
-        ask = functools.partial(_interrupt.check, label)
-        stride = jax.lax.cond(
+        ask = functools.partial(_interrupt.check, label, _interrupt.raising())
+        reply = jax.lax.cond(
             test(state),
-            lambda: io_callback(ask, jax.ShapeDtypeStruct((), int32), count, stride),
-            lambda: stride,
+            lambda: io_callback(ask, jax.ShapeDtypeStruct((2,), int32), run, k, stride),
+            lambda: jax.numpy.stack([run, stride]),
         )
-        return count, stride, state
+        return reply[0], reply[1], state
 
     _interrupt.traced_checks[0] += 1
-    first = (uint32(0), int32(_interrupt.FIRST_STRIDE), state)
-    return jax.lax.while_loop(lambda carry: test(carry[2]), inner, first)[2]
+    first = (int32(0), int32(_interrupt.FIRST_STRIDE), state)
+    return jax.lax.while_loop(lambda carry: (carry[1] > 0) & test(carry[2]), inner, first)[2]
 
 
 def fori_loop(start: int, stop: int, body, state):
@@ -446,10 +446,29 @@ def fori_loop(start: int, stop: int, body, state):
                 f"fori_loop: {name} must be an int or an integer scalar tensor, "
                 f"got {_format.header(bound.type, bound.shape, bound.names)}"
             )
+    label = None if static else _interrupt.label(body, kind="fori_loop")
     with jax.enable_x64(True):
-        final = jax.lax.fori_loop(*[b if isinstance(b, int) else b.data for b in bounds], step, state)
+        datas = [b if isinstance(b, int) else b.data for b in bounds]
+        final = jax.lax.fori_loop(*datas, step, state) if label is None else _checked_fori(*datas, step, state, label)
     if recorder is not None:
         params = {name: b for name, b in zip(("start", "stop"), bounds) if isinstance(b, int)}
         inputs = (*[b for b in bounds if not isinstance(b, int)], *_leaves(state)[0])
         recorder.record_many("fori_loop", inputs, params, _leaves(final)[0], subgraphs=tuple(graphs[-1:]))
     return final
+
+
+def _checked_fori(start, stop, step, state, label: str):
+    """`jax.lax.fori_loop(start, stop, step, state)` with tensor bounds, as a checked
+    while_loop over `(i, state)` (see `_checked`)."""
+    dtypes = [b.dtype for b in (start, stop) if not isinstance(b, int)]  # a Python int takes the other's type
+    dtype = jax.numpy.promote_types(dtypes[0], dtypes[-1])
+    start, stop = jax.numpy.asarray(start, dtype), jax.numpy.asarray(stop, dtype)
+
+    def test(carry):
+        return carry[0] < stop
+
+    def once(carry):
+        i, state = carry
+        return i + 1, step(i, state)
+
+    return _checked(test, once, (start, state), label)[1]

@@ -23,6 +23,7 @@ from .._ops.composite.vectorization import devectorize
 from .._tensor import _check, _expr
 from .._tensor._tensor import Tensor, is_tensor
 from ..backends.numpy_backend import NumPyBackend
+from . import _interrupt
 
 # The hooks of the defn being traced (its `hooks=` option), and whether the trace used any.
 _hooks: contextvars.ContextVar[dict | None] = contextvars.ContextVar("numbat_hooks", default=None)
@@ -78,8 +79,12 @@ def raise_pending() -> None:
     """Waits for the callbacks of the calls so far, then raises the first error a hook
     raised, as a `HookError`; a KeyboardInterrupt (or other exception that is not an
     error, such as SystemExit) is raised as it is, so an interrupt inside a callback
-    reaches the caller as an interrupt, and the defn runs again on the next call."""
-    jax.effects_barrier()
+    reaches the caller as an interrupt, and the defn runs again on the next call. A loop
+    check's stop that the platform reports only here is raised as `numbat.Interrupted`."""
+    stopped = _interrupt.barrier()
+    if stopped is not None:
+        drop_pending()
+        raise stopped
     with _errors_lock:
         pending, _errors[:] = list(_errors), []
     if pending:
@@ -87,6 +92,16 @@ def raise_pending() -> None:
         if not isinstance(error, Exception):
             raise error
         raise HookError(f"{what} raised {type(error).__name__}: {error}") from error
+
+
+def drop_pending() -> None:
+    """Drops what the callbacks of a stopped call kept (its result is never read)."""
+    _interrupt.barrier()
+    with _errors_lock:
+        _errors.clear()
+
+
+_interrupt.on_stop.append(drop_pending)
 
 
 def hook(tensor, fun_or_name, name=None):

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._core import _names, _types
 from .._core._errors import ArgumentError
-from .._ops import _convert
+from .._ops import _convert, _vectorized
 from .._ops.composite.vectorization import vectorize
 from .._tensor._tensor import Template, Tensor
 from ..backends import _allocation, _default
@@ -76,7 +76,11 @@ def deserialize(blob: bytes, backend=None):
         payload = blob[start + length :]
         templates: list[Template] = []
         total = _claimed(header["structure"], templates)  # the header's sizes, summed and checked
-        _allocation.check_all("deserialize", "the tensors of this file", templates, backend)  # before inflating
+        # before inflating, each tensor charged what making it costs too (a header of 200,000
+        # scalars in 6.4 MB took 916 MB to load)
+        _allocation.check_all(
+            "deserialize", "the tensors of this file", templates, backend, per_item=_allocation.PER_TENSOR
+        )
         if header["compressed"]:
             payload = zlib.decompressobj().decompress(payload, total + 1)  # a zlib bomb stops at the claim
         if len(payload) != total:
@@ -97,6 +101,7 @@ def _claimed(node: dict, templates: list) -> int:
             continue
         type_name, shape, names, size = node["tensor"]
         vectorized = tuple((str(name), int(count)) for name, count in node.get("vectorized", ()))
+        _vectorized.unique_names("a tensor of the header", [name for name, _ in vectorized])
         shape = tuple(count for _, count in vectorized) + tuple(int(d) for d in shape)
         if any(d < 0 for d in shape):
             raise ValueError(f"the header's shape {list(shape)} has a negative dimension")
@@ -177,22 +182,90 @@ def load_numpy(source, backend=None) -> Tensor:
 
 
 def load_numpy_archive(source, backend=None) -> dict:
-    """The tensors of a NumPy .npz archive (its bytes, or a path), by name."""
-    archive = _np_load(source, "load_numpy_archive", backend)
-    if isinstance(archive, np.ndarray):
-        raise ArgumentError("load_numpy_archive: this is a single .npy array; use nbt.load_numpy")
-    with archive:
-        tensors = {}
-        for name in archive.files:
-            op = f"load_numpy_archive ({name})"
-            member = name + ".npy" if name + ".npy" in archive.zip.namelist() else name
-            try:
-                with archive.zip.open(member) as file:
-                    _vet_header(file, archive.zip.getinfo(member).file_size, op, backend)
-            except (ValueError, OSError, EOFError, zipfile.BadZipFile) as error:
-                raise ArgumentError(f"{op}: cannot read it as NumPy data ({error})") from None
-            tensors[name] = _from_array(archive[name], backend, op)
-        return tensors
+    """The tensors of a NumPy .npz archive (its bytes, or a path), by name (a member's name
+    without its `.npy`, as `np.load` names it).
+
+    Every member's header is read and checked against its data first, and the members are
+    summed against the device (each charged what making a tensor costs too) before any is
+    read; the member checked is the member read. An archive with two members that NumPy
+    names alike (`a.npy` and `a`) is refused: which one `np.load` reads is not the one a
+    reader of the names would expect.
+
+    >>> import io, numpy as np
+    >>> buffer = io.BytesIO(); np.savez(buffer, w=np.array([1.5, 2.0]), b=np.array(3, np.int8))
+    >>> sorted((name, str(t.type)) for name, t in nbt.load_numpy_archive(buffer.getvalue()).items())
+    [('b', 's8'), ('w', 'f64')]
+    """
+    op = "load_numpy_archive"
+    with _opened(source, op) as (file, where):
+        magic = file.read(6)
+        if magic == b"\x93NUMPY":
+            raise ArgumentError(f"{op}: this is a single .npy array; use nbt.load_numpy")
+        file.seek(0)
+        try:
+            archive = zipfile.ZipFile(file)
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
+            raise ArgumentError(f"{op}: cannot read {where} as a .npz archive ({error})") from None
+        with archive:
+            members = _members(archive, op)
+            templates = [_vetted(archive, info, f"{op} ({name})", backend) for name, info in members.items()]
+            _allocation.check_all(
+                op, "the members of this archive", templates, backend, per_item=_allocation.PER_TENSOR
+            )
+            return {name: _member(archive, info, f"{op} ({name})", backend) for name, info in members.items()}
+
+
+def _opened(source, op: str):
+    """A context giving `(file, where)`: `source`'s bytes as a file, or its path opened."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return contextlib.nullcontext((io.BytesIO(bytes(source)), "these bytes"))
+    if not isinstance(source, (str, os.PathLike)):
+        raise ArgumentError(f"{op} takes the file's bytes or its path, got {type(source).__name__}")
+    try:
+        file = open(source, "rb")  # noqa: SIM115 - closed by the context returned
+    except OSError as error:
+        raise ArgumentError(f"{op}: cannot read {source!r} as NumPy data ({error})") from None
+    return _closing(file, repr(source))
+
+
+@contextlib.contextmanager
+def _closing(file, where: str):
+    with file:
+        yield file, where
+
+
+def _members(archive: zipfile.ZipFile, op: str) -> dict:
+    """Each member of `archive` by the name `np.load` gives it (`a.npy` and `a` are both `a`);
+    two members of one name refuse the archive."""
+    members: dict = {}
+    for info in archive.infolist():
+        name = info.filename.removesuffix(".npy")
+        if name in members:
+            raise ArgumentError(
+                f"{op}: members {members[name].filename!r} and {info.filename!r} are both read as {name!r}; "
+                "an archive whose member names collide so is refused (rename one)"
+            )
+        members[name] = info
+    return members
+
+
+def _vetted(archive: zipfile.ZipFile, info: zipfile.ZipInfo, op: str, backend) -> Template:
+    """The template of member `info`, its header checked against the data it holds."""
+    try:
+        with archive.open(info) as file:
+            return _vet_header(file, info.file_size, op, backend)
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, NotImplementedError, RuntimeError) as error:
+        raise ArgumentError(f"{op}: cannot read it as NumPy data ({error})") from None
+
+
+def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, op: str, backend) -> Tensor:
+    """The tensor of member `info` (vetted before, by `_vetted`)."""
+    try:
+        with archive.open(info) as file:
+            array = np.lib.format.read_array(file, allow_pickle=False)
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, NotImplementedError, RuntimeError) as error:
+        raise ArgumentError(f"{op}: cannot read it as NumPy data ({error})") from None
+    return _from_array(array, backend, op)
 
 
 def _np_load(source, op: str, backend):
@@ -214,9 +287,10 @@ def _np_load(source, op: str, backend):
         raise ArgumentError(f"{op}: cannot read {where} as NumPy data ({error})") from None
 
 
-def _vet_header(file, size: int, op: str, backend) -> None:
+def _vet_header(file, size: int, op: str, backend) -> Template:
     """Reads a .npy header from `file` (`size` bytes in all) and refuses a shape that the data
-    does not hold or that the device cannot, before NumPy allocates it."""
+    does not hold or that the device cannot, before NumPy allocates it. Returns the template of
+    what NumPy will allocate (bytes, for a dtype with no Nx type: refused once read)."""
     version = np.lib.format.read_magic(file)
     if version == (1, 0):
         shape, _, dtype = np.lib.format.read_array_header_1_0(file)
@@ -225,15 +299,18 @@ def _vet_header(file, size: int, op: str, backend) -> None:
     else:
         raise ValueError(f".npy format version {version} is not one numbat reads (1.0 or 2.0)")
     if dtype.hasobject:
-        return  # refused by np.load (no pickles)
+        raise ValueError("it holds Python objects, which only a pickle can load; numbat loads no pickles")
     needed = math.prod(shape) * dtype.itemsize
     if needed > size - file.tell():
         raise ValueError(f"the header claims {needed} bytes of {dtype} data for shape {shape}; the file holds fewer")
     try:
-        type_ = _types.U8 if dtype.kind == "b" else _types.of_dtype(dtype)
-    except ArgumentError:
-        return  # refused with its reason once loaded
-    _allocation.check(op, Template(tuple(shape), type_, (None,) * len(shape)), backend, public=False)
+        template = Template(
+            tuple(shape), _types.U8 if dtype.kind == "b" else _types.of_dtype(dtype), (None,) * len(shape)
+        )
+    except ArgumentError:  # refused with its reason once loaded
+        template = Template((needed,), _types.U8, (None,))
+    _allocation.check(op, template, backend, public=False)
+    return template
 
 
 def _from_array(array: np.ndarray, backend, op: str) -> Tensor:

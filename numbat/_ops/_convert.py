@@ -63,6 +63,11 @@ def tensor(data, type=None, names=None, backend=None) -> Tensor:
     requested = None if type is None else _types.parse(type)
     array, inferred = _host_array(data, requested)
     type_ = inferred if requested is None else requested
+    if not type_.is_complex and array.dtype.kind == "c":  # NumPy would drop the imaginary parts, with a warning
+        raise ArgumentError(
+            f"cannot build a {type_} tensor from complex values in {_preview(data)}; pass a complex type, or "
+            "the real parts (nbt.real of a complex tensor, .real of an array)"
+        )
     if type_.is_integer and array.dtype.kind in "fc" and not isinstance(data, (np.ndarray, jax.Array)):
         raise ArgumentError(
             f"cannot build a {type_} tensor from floats in {_preview(data)}; pass integers or a float type"

@@ -156,7 +156,21 @@ def pairs(function: str, axes, auto: bool, empty: bool = False) -> list:
             (auto and size == "auto") or (isinstance(size, int) and not isinstance(size, bool) and size > 0)
         ):
             raise ArgumentError(f"{function}: expected a (name, size) pair, got {item!r}")
+    unique_names(function, [name for name, _ in pairs])
     return list(pairs)
+
+
+def unique_names(function: str, names: list) -> None:
+    """Raises when vectorized axis `names` repeat one: every op on such a tensor would fail
+    (its axes cannot be told apart), so it is refused where it is made.
+
+    >>> unique_names("vectorize", ["v", "w", "v"])
+    Traceback (most recent call last):
+    ...
+    numbat.ArgumentError: vectorize: vectorized axis names must be unique, got ['v', 'w', 'v']
+    """
+    if len(set(names)) != len(names):
+        raise ArgumentError(f"{function}: vectorized axis names must be unique, got {list(names)}")
 
 
 def over_leading_axes(tensor: Tensor, axes: list) -> Tensor:

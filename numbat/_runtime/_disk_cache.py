@@ -1,7 +1,17 @@
 """A persistent cache of compiled executables on disk (EXLA's disk cache).
 
-An entry is keyed by a digest of everything that determines the executable: the
-lowered module's text, the JAX and jaxlib versions, and the device. The file holds a
+An entry is keyed by a digest of everything that changes the executable (`key`, docs/design.md
+decision 22): JAX's own persistent-cache key of the lowered module (the module stripped of
+debug information, jaxlib's version, the platform and its version, the XLA flags in
+`XLA_FLAGS`, `LIBTPU_INIT_ARGS` and the command line, the serialized compile options, which
+carry the debug options XLA parsed from the flags when the client started and JAX's
+optimization settings, and the devices' topology or kinds), computed on the compile options
+JAX's compile builds, and beside it the module's text (whose types and dot precisions carry
+x64 and the matmul precision), the JAX and jaxlib versions, the platform, its version, and
+the kind and id of each device. numbat keeps its own entries rather than turning on JAX's persistent cache: that cache
+is process-wide (it would cache the user's own `jax.jit` code and change JAX's settings under
+it, decision 11), and JAX reads and deserializes its entries itself, with no place for the
+signature check below. The file holds a
 magic string, an HMAC-SHA256 made with this user's secret key (`_signing`: 32 random
 bytes in `$NUMBAT_DATA_DIR`, `$XDG_DATA_HOME/numbat` or `~/.local/share/numbat`, mode
 0600), a one-line JSON header (the key, the compile time it saves) and the executable
@@ -38,12 +48,16 @@ import time
 import warnings
 
 import jax
+import numpy as np
+from jax._src import cache_key as _jax_cache_key
+from jax._src import compiler as _jax_compiler
 from jax.experimental import serialize_executable
 
 from .._core._errors import ArgumentError
 from . import _regular_file, _signing
 
 MAGIC = b"numbat-xla-cache-v2\n"
+KEY_VERSION = "2"  # what the key digests changed: an entry keyed the old way is a miss
 MAX_ENTRY_BYTES = 1 << 29  # larger executables are compiled without the cache
 _logger = logging.getLogger("numbat.xla.cache")
 
@@ -64,17 +78,55 @@ def _devices(lowered: jax.stages.Lowered) -> list | None:
 
 
 def key(lowered: jax.stages.Lowered) -> str:
-    """The entry key for `lowered`: a SHA-256 of its module text and the toolchain."""
-    device = (_devices(lowered) or jax.devices())[0]
-    parts = [
-        lowered.as_text(),
-        jax.__version__,
-        importlib.metadata.version("jaxlib"),
-        device.platform,
-        device.device_kind,
-        str(device.id),
-    ]
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    """The entry key for `lowered`: a SHA-256 of everything that changes its executable
+    (`key_parts`)."""
+    return hashlib.sha256(
+        "\n".join(f"{name}={value}" for name, value in key_parts(lowered).items()).encode()
+    ).hexdigest()
+
+
+def key_parts(lowered: jax.stages.Lowered) -> dict[str, str]:
+    """What `key` digests, by name: JAX's own persistent-cache key for `lowered` (its module,
+    jaxlib, the platform version, the XLA flags in the environment and as XLA parsed them into
+    the compile options, JAX's compile settings, the devices' topology), and beside it the
+    module's text, the versions, the platform, each device's kind and id, and `XLA_FLAGS`.
+    x64 and the matmul precision are in the module: its types and each dot's precision.
+    Raises `_Unusable` when JAX cannot key it."""
+    devices = _devices(lowered) or [jax.devices()[0]]
+    backend = devices[0].client
+    try:
+        options = _jax_compiler.get_compile_options(
+            num_replicas=1,
+            num_partitions=len(devices),
+            device_assignment=np.array(devices, dtype=object).reshape(1, len(devices)),
+            env_options_overrides={},
+            detailed_logging=True,
+            backend=backend,
+        )
+        jax_key = _jax_cache_key.get(
+            lowered.compiler_ir("stablehlo"), np.array(devices, dtype=object), options, backend
+        )
+    except (AttributeError, TypeError, ValueError, RuntimeError) as error:  # JAX's internals moved
+        raise _Unusable(f"JAX cannot key it ({type(error).__name__}: {error})") from None
+    return {
+        "numbat": KEY_VERSION,
+        "jax key": jax_key,
+        "module": lowered.as_text(),
+        "jax": jax.__version__,
+        "jaxlib": importlib.metadata.version("jaxlib"),
+        **device_facts(devices),
+        "XLA_FLAGS": os.environ.get("XLA_FLAGS", ""),
+    }
+
+
+def device_facts(devices: list) -> dict[str, str]:
+    """The platform (with its version: the CUDA, ROCm or TPU runtime's) and each device's kind
+    and id, as `key` digests them."""
+    backend = devices[0].client
+    return {
+        "platform": f"{backend.platform} {backend.platform_version}",
+        "devices": ", ".join(f"{device.device_kind} #{device.id}" for device in devices),
+    }
 
 
 def _path(directory: str, entry_key: str) -> str:
@@ -161,7 +213,11 @@ def compile(lowered: jax.stages.Lowered, directory: str) -> tuple[object, bool, 
     try:
         os.makedirs(directory, exist_ok=True)
         entry_key = key(lowered)
-        path = _path(directory, entry_key)
+    except (OSError, _Unusable) as error:
+        _warn(f"numbat: the disk cache {directory} cannot be used ({error}); compiling without it")
+        return lowered.compile(), False, 0
+    path = _path(directory, entry_key)
+    try:
         found = _read(path, entry_key)
     except (OSError, _signing.KeyFileError) as error:
         _warn(f"numbat: the disk cache {directory} cannot be used ({error}); compiling without it")

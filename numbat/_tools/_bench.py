@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 import jax
 import jax.numpy as jnp
@@ -26,6 +29,7 @@ import numpy as np
 
 import numbat as nbt
 
+from .._defn import _interrupt
 from ..notebook import _html, _strip
 from . import _bench_kernels
 from ._bench_timing import format_time, measure, paired_difference, paired_ratio, samples, summarize
@@ -235,7 +239,43 @@ def interrupt_suite(size: int, rounds: int) -> list[dict]:
         names = list(cases)
         calls = 1 if limit > 1000 else _CALLS_PER_SAMPLE
         results.append(_comparison(f"while_loop's interrupt check, {what}", cases, [tuple(names)], rounds, calls))
+    extra_us = results[0]["ratios"][0]["extra_us"]
+    results[0]["figures"] = {
+        "check's cost per iteration (ns)": round(extra_us * 1000 / size, 3),
+        "stop latency, SIGINT to numbat.Interrupted (ms, median of 5)": round(_stop_latency(5) * 1000, 1),
+    }
     return results
+
+
+def _stop_latency(stops: int) -> float:
+    """The median time (s) from a SIGINT to the `numbat.Interrupted` of a never-ending loop."""
+    forever = nbt.defn(
+        lambda x, n: nbt.while_loop(
+            lambda s: (n < 0) | (s[0] < n), lambda s: (s[0] + 1, s[1] * 0.5), (nbt.tensor(0), x)
+        ),
+        interruptible=True,
+    )
+    x = nbt.tensor(1.0)
+    forever(x, nbt.tensor(1))
+    took = []
+    for _ in range(stops):
+        sent = []
+
+        def send(sent=sent):
+            while _interrupt.current_call(threading.main_thread()) is None:
+                time.sleep(0.001)
+            time.sleep(0.2)
+            sent.append(time.perf_counter())
+            os.kill(os.getpid(), signal.SIGINT)
+
+        sender = threading.Thread(target=send, daemon=True)
+        sender.start()
+        try:
+            forever(x, nbt.tensor(-1))
+        except nbt.Interrupted:
+            took.append(time.perf_counter() - sent[0])
+        sender.join()
+    return statistics.median(took)
 
 
 DEFAULT_SIZES = {

@@ -39,6 +39,9 @@ def _jitted(backend, op: str, out: Template, params: tuple, types: tuple, *datas
     return {"whole": result}  # several results, or one of another template: as a pytree
 
 
+MANY_INPUTS = 64  # more inputs than this run eagerly, not as one jitted program
+
+
 def execute(backend, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
     """Runs `backend.<op>` through the jitted function for its signature."""
     if params:
@@ -49,7 +52,12 @@ def execute(backend, op: str, out: Template, inputs: tuple, params: dict) -> Ten
             params_key = None
     else:
         params_key = ()
-    if params_key is None or not inputs:  # creation ops place their data themselves
+    if params_key is None or not inputs or len(inputs) > MANY_INPUTS:
+        # Creation ops place their data themselves. An op of many inputs (concatenate, stack)
+        # runs eagerly too: a program of n parameters takes XLA time and memory that grow
+        # faster than n (20,000 scalars: 53 s and 4 GB), and jit would keep one per count;
+        # eagerly, the backend's concatenate joins 16 at a time, each join a small program
+        # that JAX caches by its shapes (tests/test_costs.py).
         with jax.enable_x64(True):
             if _subbyte.involved(out, inputs):
                 return _subbyte.call(backend, op, out, inputs, params)

@@ -6,11 +6,11 @@ The chart is a matplotlib picture shown with a display id and replaced in place
 (`update_display_data`) at most every `every` seconds, and once more when the `with`
 block ends, so a saved notebook keeps the final picture in every front-end (nbconvert
 and nbval included, where widgets do not run: the output is a PNG, not widget state).
-Its Stop button asks Jupyter to interrupt the kernel, as "Interrupt kernel" does: an
-interruptible compiled loop stops with `numbat.Interrupted`, a Python loop with
-KeyboardInterrupt. (A widget button's click is a message that the kernel reads only
+Its Stop button asks Jupyter to interrupt the kernel that showed it (by the id in its
+connection file; no other kernel), as "Interrupt kernel" does: an interruptible compiled
+loop stops with `numbat.Interrupted`, a Python loop with KeyboardInterrupt. (A widget button's click is a message that the kernel reads only
 after the running cell ends, so a button that must stop a running cell goes through
-the server's interrupt instead.) `chart.stop()` asks the same from Python.
+the server's interrupt instead.) `chart.stop()` asks the chart's loop to stop from Python.
 
 >>> chart = live("loss", every=0)
 >>> for step in range(3):
@@ -24,6 +24,8 @@ the server's interrupt instead.) `chart.stop()` asks the same from Python.
 from __future__ import annotations
 
 import io
+import os
+import re
 import threading
 import time
 import typing
@@ -34,26 +36,54 @@ from .._core._errors import ArgumentError
 from .._defn import _interrupt
 from ._plots import _pyplot
 
-# The Stop button: the kernel of the notebook in view (or the one busy kernel) is
-# interrupted through the Jupyter server's REST API, with the page's token and XSRF cookie.
-_STOP_SCRIPT = """(async function (button) {
+# The Stop button: the kernel it was shown by (its id, from the kernel's connection file)
+# is interrupted through the Jupyter server's REST API, with the page's token and XSRF
+# cookie; never another kernel (a notebook's path in the page's address names no kernel
+# for sure, and interrupting every busy one stops other notebooks' work).
+_STOP_SCRIPT = """(async function (button, kernel) {
   const config = JSON.parse(document.getElementById('jupyter-config-data')?.textContent || '{}');
   const base = (config.baseUrl || '/').replace(/\\/?$/, '/');
   const xsrf = (document.cookie.match(/_xsrf=([^;]+)/) || [])[1];
   const headers = {'Content-Type': 'application/json'};
   if (config.token) headers['Authorization'] = 'token ' + config.token;
   if (xsrf) headers['X-XSRFToken'] = decodeURIComponent(xsrf);
-  const sessions = await (await fetch(base + 'api/sessions', {headers})).json();
-  const path = decodeURIComponent(location.pathname).split('/tree/')[1] || '';
-  let chosen = sessions.filter(s => s.path === path || s.notebook?.path === path);
-  if (chosen.length !== 1) chosen = sessions.filter(s => s.kernel.execution_state === 'busy');
-  for (const s of chosen) await fetch(base + 'api/kernels/' + s.kernel.id + '/interrupt', {method: 'POST', headers});
-  button.textContent = 'Stopping…';
-})(this)"""
-STOP_BUTTON = (
-    '<button class="numbat-live-stop" title="Interrupt the kernel: the running loop stops" '
-    f'onclick="{_STOP_SCRIPT.replace(chr(34), "&quot;")}">■ Stop</button>'
-)
+  const reply = await fetch(base + 'api/kernels/' + kernel + '/interrupt', {method: 'POST', headers});
+  button.textContent = reply.ok ? 'Stopping…' : 'Stop failed (' + reply.status + ')';
+})(this, 'KERNEL')"""
+STOP_TEXT = "<numbat live chart's Stop button: interrupts the kernel that showed it>"
+
+
+def kernel_id() -> str | None:
+    """The id of the Jupyter kernel this runs in (its connection file is `kernel-<id>.json`
+    when a Jupyter server started it), or None outside such a kernel."""
+    try:
+        from ipykernel.connect import get_connection_file
+        from ipykernel.kernelapp import IPKernelApp
+    except ImportError:
+        return None
+    if not IPKernelApp.initialized():
+        return None
+    match = re.fullmatch(r"kernel-([0-9A-Za-z-]+)\.json", os.path.basename(get_connection_file()))
+    return match.group(1) if match else None
+
+
+def stop_button(kernel: str) -> dict:
+    """The Stop button's display bundle: an HTML button that interrupts `kernel` (an id),
+    and a plain text that says what it is.
+
+    >>> "api/kernels/' + kernel + '/interrupt" in stop_button("1a2b")["text/html"]
+    True
+    >>> stop_button("1a2b")["text/plain"]
+    "<numbat live chart's Stop button: interrupts the kernel that showed it>"
+    """
+    if not re.fullmatch(r"[0-9A-Za-z-]+", kernel):
+        raise ArgumentError(f"live chart: a kernel id is letters, digits and dashes, got {kernel!r}")
+    script = _STOP_SCRIPT.replace("'KERNEL'", f"'{kernel}'").replace(chr(34), "&quot;")
+    html = (
+        '<button class="numbat-live-stop" title="Interrupt this kernel: the running loop stops" '
+        f'onclick="{script}">■ Stop</button>'
+    )
+    return {"text/html": html, "text/plain": STOP_TEXT}
 
 
 class LiveChart:
@@ -68,6 +98,7 @@ class LiveChart:
         self.draws = 0  # how many pictures were drawn
         self._drawn_at = -float("inf")
         self._handle = None
+        self._thread = None  # the thread that entered `with chart:`, whose loop its Stop stops
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -101,9 +132,15 @@ class LiveChart:
         """`{name: hook}` for every name: `nbt.defn(fun, hooks=chart.hooks())`."""
         return {name: self.hook(name) for name in self.names}
 
-    def stop(self) -> None:
-        """Stops the running interruptible loop at its next check, as the Stop button does."""
-        _interrupt.request_stop()
+    def stop(self):
+        """Stops the chart's running interruptible loop at its next check, as the Stop button
+        does: the call running on the thread that entered `with chart:`, else on this
+        thread (a hook asking), else on the main thread. Returns the call it asked (None
+        when none runs: nothing is kept for a later one)."""
+        thread = self._thread
+        if thread is not None and _interrupt.current_call(thread) is not None:
+            return _interrupt.request_stop(thread)
+        return _interrupt.request_stop()
 
     def figure(self):
         """The chart as a matplotlib figure (one line per name, by step)."""
@@ -145,19 +182,21 @@ class LiveChart:
 
     def show(self) -> None:
         """Shows the chart (and its Stop button) in the cell; later draws replace it in place."""
-        from IPython.display import HTML, display
+        from IPython.display import display
 
-        if self.stop_button:
-            display(HTML(STOP_BUTTON))
+        kernel = kernel_id() if self.stop_button else None
+        if kernel is not None:  # in a kernel a Jupyter server started: its Stop button
+            display(stop_button(kernel), raw=True)
         self._handle = display(self._bundle(), raw=True, display_id=True)
 
     def __enter__(self) -> typing.Self:
+        self._thread = threading.current_thread()
         self.show()
         return self
 
     def __exit__(self, *exc) -> None:
         self.draw()  # the last values, throttled or not
-        self._handle = None
+        self._handle = self._thread = None
 
 
 def _scalar(value, name: str) -> float:
@@ -165,6 +204,9 @@ def _scalar(value, name: str) -> float:
     if array.size != 1:
         raise ArgumentError(f"live chart: {name} must be a scalar, got shape {array.shape}")
     return float(array.reshape(()))
+
+
+RESERVED = ("step", "title", "every", "stop_button")  # parameters of live and chart.log
 
 
 def live(*names: str, title: str | None = None, every: float = 0.25, stop_button: bool = True) -> LiveChart:
@@ -180,6 +222,12 @@ def live(*names: str, title: str | None = None, every: float = 0.25, stop_button
     """
     if not names or not all(isinstance(name, str) and name for name in names):
         raise ArgumentError(f"live needs the names of the scalars to draw, got {names!r}")
+    taken = [name for name in names if name in RESERVED]
+    if taken:
+        raise ArgumentError(
+            f"live: a series cannot be named {taken[0]!r}, the name of a parameter of live or chart.log "
+            f"({', '.join(RESERVED)}): chart.log({taken[0]}=...) would set it, not draw it; name it otherwise"
+        )
     if not isinstance(every, (int, float)) or every < 0:
         raise ArgumentError(f"live: every must be a number of seconds >= 0, got {every!r}")
     return LiveChart(tuple(names), title, float(every), bool(stop_button))

@@ -292,4 +292,5 @@ def _spec(function: str, axes) -> list:
             raise ArgumentError(
                 f"{function}: expected a vectorized axis to be a name or a (name, positive size) pair, got {item!r}"
             )
+    _vectorized.unique_names(function, [name for name, _ in spec])
     return spec

@@ -17,7 +17,7 @@ from ..._core import _format, _names, _types
 from ..._core._errors import ArgumentError
 from ..._tensor import _check
 from ..._tensor._tensor import Template, Tensor, _check_concrete
-from ...backends import _default
+from ...backends import _allocation, _default
 from .. import _dispatch, _vectorized
 from .._convert import tensor as _new_tensor  # named so for functions whose argument is `tensor`
 from .shape import reshape
@@ -29,6 +29,13 @@ def template(shape: Sequence[int], type="f32", names=None) -> Template:
     >>> nbt.template((3,), "s32")
     Template(shape=(3,), type=Type('s', 32), names=(None,))
     """
+    out = _template(shape, type, names)
+    _allocation.check_extent("template", out)  # what XLA would abort on when it compiles for it
+    return out
+
+
+def _template(shape, type, names) -> Template:
+    """The template of a creation op (its allocation guard checks it when the op runs)."""
     shape = _check_shape(shape)
     return Template(shape, _types.parse(type), _names.normalize(names, len(shape)))
 
@@ -70,7 +77,7 @@ def iota(shape, axis=None, type="s32", names=None, backend=None, vectorized_axes
       ]
     >
     """
-    out = template(shape, type, names)
+    out = _template(shape, type, names)
     index = None if axis is None else _names.axis_index(out.names, axis)
     result = _dispatch.run("iota", out, (), _default.resolve(backend), axis=index)
     return _vectorized_over(result, vectorized_axes, "iota")
@@ -93,7 +100,7 @@ def eye(shape, type="s32", names=None, backend=None, vectorized_axes=None) -> Te
     """
     if isinstance(shape, int):
         shape = (shape, shape)
-    out = template(shape, type, names)
+    out = _template(shape, type, names)
     if vectorized_axes and len(out.shape) == 1:  # Nx: the first row of an identity matrix
         row = eye((1, out.shape[0]), type=type, backend=backend)
         return _vectorized_over(reshape(row, out.shape, out.names), vectorized_axes, "eye")

@@ -12,6 +12,8 @@ import numpy as np
 
 from ._base import ArrayBase
 
+GROUP = 16  # operands an XLA concatenate joins at once (as jax.numpy's concatenate does)
+
 
 class Array(ArrayBase):
     def reshape(self, out, tensor):
@@ -44,7 +46,15 @@ class Array(ArrayBase):
         return self._wrap(out, data)
 
     def concatenate(self, out, *tensors, axis):
-        return self._wrap(out, self.xp.concatenate([self._as(t, out) for t in tensors], axis=axis))
+        datas = [self._as(t, out) for t in tensors]
+        if self.xp is np:
+            return self._wrap(out, np.concatenate(datas, axis=axis))
+        # Joined GROUP at a time, in a tree: an XLA concatenate of n operands (and, eagerly, a
+        # program of n parameters) takes time and memory that grow faster than n. Each level
+        # copies the data once, so memory stays within twice the result.
+        while len(datas) > GROUP:
+            datas = [jax.lax.concatenate(datas[i : i + GROUP], axis) for i in range(0, len(datas), GROUP)]
+        return self._wrap(out, jax.lax.concatenate(datas, axis) if len(datas) > 1 else datas[0])
 
     def reverse(self, out, tensor, axes):
         return self._wrap(out, self.xp.flip(self._as(tensor, out), axes))

@@ -23,7 +23,7 @@ class Array(ArrayBase):
         else:  # padding never wins: the type's lowest (max) or highest (min) value
             init = extreme(data.dtype, -1 if kind == "max" else 1)
         if xp is np:
-            padded = np.pad(data, padding, constant_values=init)
+            padded = np.pad(data, padding, constant_values=init) if data.ndim else data  # NumPy: [] is no width
             dilated = tuple((w - 1) * d + 1 for w, d in zip(window, dilations))
             views = np.lib.stride_tricks.sliding_window_view(padded, dilated)
             views = views[tuple(slice(None, None, s) for s in strides)]

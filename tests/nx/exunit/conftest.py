@@ -44,6 +44,6 @@ def promised_precision():
     promise (`_paths.promised_precision`: "highest"), on every platform (the CPU's f32 is
     unchanged by it; on NVIDIA GPUs since Ampere XLA's default is TF32, whose 3.2e-4 relative
     error on an H200 failed the grad and linalg cases). docs/guides/xla.md, "Precision on each
-    platform"; DESIGN decision 21."""
+    platform"; docs/design.md, decision 21."""
     with _paths.promised_precision():
         yield
