@@ -17,6 +17,7 @@ import pytest
 from jax._src import config as jax_config
 
 import numbat as nbt
+from numbat._core import _jax_private
 from numbat._defn import _signature
 from numbat._runtime import _disk_cache
 
@@ -152,7 +153,9 @@ def test_when_jax_cannot_key_a_module_the_defn_compiles_without_the_cache(tmp_pa
     def broken(*args, **kwargs):
         raise TypeError("get() got an unexpected keyword argument")
 
-    monkeypatch.setattr(_disk_cache, "_jax_cache_key", types.SimpleNamespace(get=broken))  # a JAX that moved it
+    monkeypatch.setitem(
+        _jax_private._MODULES, "jax._src.cache_key", types.SimpleNamespace(get=broken)
+    )  # a JAX that moved it
     f = nbt.defn(lambda x: x * 2, cache=str(tmp_path))
     with pytest.warns(_disk_cache.CacheWarning, match="JAX cannot key it"):
         result = f(nbt.tensor([2.0]))

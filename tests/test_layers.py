@@ -168,6 +168,7 @@ LAZY_PACKAGES = {
     "ipywidgets": "the widgets, an optional install (the message says what to install)",
     "matplotlib": "the plots, an optional install (the message says what to install)",
     "pygments": "the graph view's source highlighting, through IPython",
+    "ipykernel": "the live chart's Stop button reads the kernel's connection file, inside a kernel only",
     "jupyter_client": "the `numbat kernel` and `numbat doctor` commands' kernel specs only",
     "nbformat": "`numbat doctor --check` runs a notebook; a test extra",
     "nbclient": "`numbat doctor --check` runs a notebook; a test extra",

@@ -44,8 +44,8 @@ import time
 
 import jax
 import numpy as np
-from jax._src import dispatch as _jax_dispatch  # its effect tokens have no public API to forget them
 
+from .._core import _jax_private
 from .._core._errors import ArgumentError, Interrupted
 from . import _options
 
@@ -422,7 +422,7 @@ def barrier() -> Interrupted | None:
         stopped = reported_stop(error)
         if stopped is None:
             raise
-        _jax_dispatch.runtime_tokens.clear()
+        _jax_private.forget_runtime_tokens()
         return stopped
     return None
 

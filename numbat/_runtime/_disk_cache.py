@@ -48,11 +48,11 @@ import time
 import warnings
 
 import jax
+import jax.extend.backend
 import numpy as np
-from jax._src import cache_key as _jax_cache_key
-from jax._src import compiler as _jax_compiler
 from jax.experimental import serialize_executable
 
+from .._core import _jax_private
 from .._core._errors import ArgumentError
 from . import _regular_file, _signing
 
@@ -95,7 +95,7 @@ def key_parts(lowered: jax.stages.Lowered) -> dict[str, str]:
     devices = _devices(lowered) or [jax.devices()[0]]
     backend = devices[0].client
     try:
-        options = _jax_compiler.get_compile_options(
+        options = jax.extend.backend.get_compile_options(
             num_replicas=1,
             num_partitions=len(devices),
             device_assignment=np.array(devices, dtype=object).reshape(1, len(devices)),
@@ -103,7 +103,7 @@ def key_parts(lowered: jax.stages.Lowered) -> dict[str, str]:
             detailed_logging=True,
             backend=backend,
         )
-        jax_key = _jax_cache_key.get(
+        jax_key = _jax_private.jax_cache_key(
             lowered.compiler_ir("stablehlo"), np.array(devices, dtype=object), options, backend
         )
     except (AttributeError, TypeError, ValueError, RuntimeError) as error:  # JAX's internals moved
