@@ -12,8 +12,11 @@ on the host, for XLA's special values); the float64 NumPy function the different
 checks it against (`reference`); the Nx function it mirrors (`nx`); and, for an op with no
 code of its own in its backend family, the array-module function that computes it
 (`array_function`, called as `xp.<array_function>(*operands)` on NumPy and jax.numpy);
-and whether it is public (`public`: `floor_divide` and `mod`, which Nx lacks, serve the
-operators `//` and `%` only).
+whether it is public (`public`: `floor_divide` and `mod`, which Nx lacks, serve the
+operators `//` and `%` only); and the real interval its operands are drawn from
+(`domain`, `(low, high)`, the whole line unless given): `tests/test_differential.py` checks
+the op against its `reference` at random points of that interval and next to its finite
+ends, besides the edge-value grid.
 
 What reads it: the backend families build their method tables from it
 (`backends/_families/_tables.build`), `_ops/primitive/_apply.REAL_ONLY` and
@@ -56,6 +59,7 @@ class Op:
     nx: str | None = None
     array_function: str | None = None
     public: bool = True
+    domain: tuple[float, float] = (-math.inf, math.inf)
 
     @property
     def arity(self) -> int:
@@ -66,13 +70,19 @@ def _erf_reference(fun):
     return np.vectorize(fun, otypes=[float])
 
 
+def _round_half_away(x):
+    """Rounding half away from zero (Nx's `round`), in float64."""
+    whole = np.trunc(x)
+    return np.where(np.abs(x - whole) >= 0.5, whole + np.sign(x), whole)
+
+
 TABLE = [
     # elementwise
     Op("add", "elementwise", "binary", "same", reference=np.add, nx="add"),
     Op("subtract", "elementwise", "binary", "same", reference=np.subtract, nx="subtract"),
     Op("multiply", "elementwise", "binary", "same", reference=np.multiply, nx="multiply"),
     Op("divide", "elementwise", "binary", "floating", complex_as_xla=True, reference=np.divide, nx="divide"),
-    Op("pow", "elementwise", "binary", "same", complex_as_xla=True, nx="pow"),
+    Op("pow", "elementwise", "binary", "same", complex_as_xla=True, reference=np.power, nx="pow"),
     Op("quotient", "elementwise", "binary", "integers", real_only=True, nx="quotient"),
     Op("remainder", "elementwise", "binary", "same", real_only=True, reference=np.fmod, nx="remainder"),
     Op("floor_divide", "elementwise", "binary", "same", real_only=True, public=False),
@@ -91,7 +101,7 @@ TABLE = [
     Op("sign", "math", "unary", "same", reference=np.sign, nx="sign"),
     Op("floor", "math", "unary", "same", real_only=True, reference=np.floor, nx="floor"),
     Op("ceil", "math", "unary", "same", real_only=True, reference=np.ceil, nx="ceil"),
-    Op("round", "math", "unary", "same", real_only=True, nx="round"),
+    Op("round", "math", "unary", "same", real_only=True, reference=_round_half_away, nx="round"),
     Op("exp", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.exp, nx="exp"),
     Op("expm1", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.expm1, nx="expm1"),
     Op(
@@ -103,6 +113,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.log,
+        domain=(0.0, math.inf),
         nx="log",
     ),
     Op(
@@ -114,6 +125,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.log1p,
+        domain=(-1.0, math.inf),
         nx="log1p",
     ),
     Op(
@@ -125,6 +137,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.log2,
+        domain=(0.0, math.inf),
         nx="log2",
     ),
     Op(
@@ -136,6 +149,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.log10,
+        domain=(0.0, math.inf),
         nx="log10",
     ),
     Op(
@@ -145,7 +159,7 @@ TABLE = [
         "floating",
         narrow=True,
         complex_as_xla=True,
-        reference=lambda x: 0.5 * (1 + np.tanh(x / 2)),
+        reference=lambda x: 1 / (1 + np.exp(-x)),  # not 0.5 * (1 + tanh(x / 2)): 1 + tanh cancels for x < -20
         nx="sigmoid",
     ),
     Op(
@@ -157,6 +171,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.sqrt,
+        domain=(0.0, math.inf),
         nx="sqrt",
     ),
     Op(
@@ -168,6 +183,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=lambda x: 1 / np.sqrt(x),
+        domain=(0.0, math.inf),
         nx="rsqrt",
     ),
     Op(
@@ -223,6 +239,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arcsin,
+        domain=(-1.0, 1.0),
         nx="asin",
     ),
     Op(
@@ -234,6 +251,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arccos,
+        domain=(-1.0, 1.0),
         nx="acos",
     ),
     Op(
@@ -280,6 +298,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arccosh,
+        domain=(1.0, math.inf),
         nx="acosh",
     ),
     Op(
@@ -291,16 +310,17 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arctanh,
+        domain=(-1.0, 1.0),
         nx="atanh",
     ),
     Op("erf", "math", "unary", "floating", real_only=True, narrow=True, reference=_erf_reference(math.erf), nx="erf"),
     Op(
         "erfc", "math", "unary", "floating", real_only=True, narrow=True, reference=_erf_reference(math.erfc), nx="erfc"
     ),
-    Op("erf_inv", "math", "unary", "floating", real_only=True, narrow=True, nx="erf_inv"),
+    Op("erf_inv", "math", "unary", "floating", real_only=True, narrow=True, domain=(-1.0, 1.0), nx="erf_inv"),
     Op("abs", "math", "own_type", "real", complex_as_xla=True, reference=np.abs, nx="abs"),
-    Op("is_nan", "math", "own_type", "u8", nx="is_nan"),
-    Op("is_infinity", "math", "own_type", "u8", nx="is_infinity"),
+    Op("is_nan", "math", "own_type", "u8", reference=np.isnan, nx="is_nan"),
+    Op("is_infinity", "math", "own_type", "u8", reference=np.isinf, nx="is_infinity"),
     # bitwise
     Op("bitwise_not", "bitwise", "unary", "integers", nx="bitwise_not"),
     Op("population_count", "bitwise", "unary", "integers", nx="population_count"),
