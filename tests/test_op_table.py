@@ -121,18 +121,14 @@ def _throwaway_front_end(tensor):
     return _apply.unary("throwaway_exp2", tensor, _types.to_floating)
 
 
-@pytest.fixture
-def throwaway_op(monkeypatch):
-    """`throwaway_exp2` (2 ** x, computed by `xp.exp2`) added as a new op is: its table entry and
-    its front-end function; the rest is what numbat does at import, redone for this op."""
+def add_table_op(monkeypatch, op, front_end):
+    """`op` added as a new op of the math family is: its table entry and its front-end function
+    `front_end`; the rest is what numbat does at import, redone for this op (undone afterwards)."""
     from numbat._ops.primitive import math as front_math
     from numbat.backends._families import math as back_math
 
-    op = _op_table.Op(
-        "throwaway_exp2", "math", "unary", "floating", narrow=True, reference=np.exp2, array_function="exp2"
-    )
     monkeypatch.setitem(_op_table.OPS, op.name, op)
-    monkeypatch.setattr(front_math, op.name, _throwaway_front_end, raising=False)
+    monkeypatch.setattr(front_math, op.name, front_end, raising=False)
     # What import does: the backend family's tables, the contract, the public API.
     monkeypatch.setattr(back_math.Array, op.name, None, raising=False)  # removed again afterwards
     _tables.fill(back_math.Array, unary={op.name: _tables.build("math", back_math.CODE)["unary"][op.name]})
@@ -141,9 +137,51 @@ def throwaway_op(monkeypatch):
     delattr(_contract.AbstractBackend, op.name)
     assert _contract.declare_table_ops(_contract.AbstractBackend) == [op.name]
     exported = nbt._table_ops_not_imported(vars(nbt))
-    assert exported == {op.name: _throwaway_front_end}
+    assert exported == {op.name: front_end}
     monkeypatch.setattr(nbt, op.name, exported[op.name], raising=False)
     return op
+
+
+@pytest.fixture
+def throwaway_op(monkeypatch):
+    """`throwaway_exp2` (2 ** x, computed by `xp.exp2`) added through the table."""
+    op = _op_table.Op(
+        "throwaway_exp2", "math", "unary", "floating", narrow=True, reference=np.exp2, compute=lambda xp, x: xp.exp2(x)
+    )
+    return add_table_op(monkeypatch, op, _throwaway_front_end)
+
+
+def _log1mexp_reference(x):
+    """log(1 - e ** x) for x < 0, in float64, without cancellation."""
+    return np.where(x > -np.log(2), np.log(-np.expm1(x)), np.log1p(-np.exp(x)))
+
+
+@pytest.mark.parametrize(
+    "compute, wrong",
+    [
+        (lambda xp, x: xp.log(1 - xp.exp(x)), True),  # 1 - e ** -1e-8 is 0 in f32: -inf, not -18.4
+        (lambda xp, x: xp.where(x > -0.6931472, xp.log(-xp.expm1(x)), xp.log1p(-xp.exp(x))), False),
+    ],
+)
+def test_a_wrong_formula_added_through_the_table_fails_the_differential_test(monkeypatch, compute, wrong):
+    from test_differential import check_on_domains
+
+    op = _op_table.Op(
+        "throwaway_log1mexp",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        reference=_log1mexp_reference,
+        domain=(-np.inf, 0.0),
+        compute=compute,
+    )
+    add_table_op(monkeypatch, op, lambda tensor: _apply.unary(op.name, tensor, _types.to_floating))
+    table = {**OPS, op.name: op}
+    references = {op.name: op.reference}
+    for type_name in ("f32", "f64"):
+        failures = check_on_domains([op.name], type_name, {op.name: nbt.throwaway_log1mexp}, references, table)
+        assert bool([line for line in failures if "vs float64 reference" in line]) == wrong, failures
 
 
 def test_a_new_op_is_its_table_entry_and_its_front_end_function(throwaway_op, backend):

@@ -9,9 +9,10 @@ output's; `compare`, both in their merged type); its result-type rule (`result`:
 float-precision flags (`narrow`: computed in f32 for the 8-bit floats; `wide_on_numpy`:
 in f64 on the NumPy backend; `complex_as_xla`: complex data on NumPy computed by jax.numpy
 on the host, for XLA's special values); the float64 NumPy function the differential test
-checks it against (`reference`); the Nx function it mirrors (`nx`); and, for an op with no
-code of its own in its backend family, the array-module function that computes it
-(`array_function`, called as `xp.<array_function>(*operands)` on NumPy and jax.numpy);
+checks it against (`reference`); the Nx function it mirrors (`nx`); its computation
+(`compute`, a function of `(xp, *operands)` written once for NumPy and jax.numpy alike; None
+for an op whose family module writes its code, `backends/_families/<family>.CODE`: jax.lax's
+primitives on XLA, JAX's host functions on NumPy, algorithms of their own);
 whether it is public (`public`: `floor_divide` and `mod`, which Nx lacks, serve the
 operators `//` and `%` only); and the real interval its operands are drawn from
 (`domain`, `(low, high)`, the whole line unless given): `tests/test_differential.py` checks
@@ -57,7 +58,7 @@ class Op:
     complex_as_xla: bool = False
     reference: typing.Callable | None = None
     nx: str | None = None
-    array_function: str | None = None
+    compute: typing.Callable | None = None
     public: bool = True
     domain: tuple[float, float] = (-math.inf, math.inf)
 
@@ -84,9 +85,26 @@ TABLE = [
     Op("divide", "elementwise", "binary", "floating", complex_as_xla=True, reference=np.divide, nx="divide"),
     Op("pow", "elementwise", "binary", "same", complex_as_xla=True, reference=np.power, nx="pow"),
     Op("quotient", "elementwise", "binary", "integers", real_only=True, nx="quotient"),
-    Op("remainder", "elementwise", "binary", "same", real_only=True, reference=np.fmod, nx="remainder"),
+    Op(
+        "remainder",
+        "elementwise",
+        "binary",
+        "same",
+        real_only=True,
+        reference=np.fmod,
+        compute=lambda xp, a, b: xp.fmod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.fmod(a, b),
+        nx="remainder",
+    ),
     Op("floor_divide", "elementwise", "binary", "same", real_only=True, public=False),
-    Op("mod", "elementwise", "binary", "same", real_only=True, public=False),
+    Op(
+        "mod",
+        "elementwise",
+        "binary",
+        "same",
+        real_only=True,
+        compute=lambda xp, a, b: xp.mod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.mod(a, b),
+        public=False,
+    ),
     Op("atan2", "elementwise", "binary", "floating", reference=np.arctan2, nx="atan2"),
     Op("min", "elementwise", "binary", "same", real_only=True, reference=np.minimum, nx="min"),
     Op("max", "elementwise", "binary", "same", real_only=True, reference=np.maximum, nx="max"),
@@ -99,8 +117,26 @@ TABLE = [
     # math
     Op("negate", "math", "unary", "same", reference=np.negative, nx="negate"),
     Op("sign", "math", "unary", "same", reference=np.sign, nx="sign"),
-    Op("floor", "math", "unary", "same", real_only=True, reference=np.floor, nx="floor"),
-    Op("ceil", "math", "unary", "same", real_only=True, reference=np.ceil, nx="ceil"),
+    Op(
+        "floor",
+        "math",
+        "unary",
+        "same",
+        real_only=True,
+        reference=np.floor,
+        compute=lambda xp, x: x if x.dtype.kind in "iu" else xp.floor(x),
+        nx="floor",
+    ),
+    Op(
+        "ceil",
+        "math",
+        "unary",
+        "same",
+        real_only=True,
+        reference=np.ceil,
+        compute=lambda xp, x: x if x.dtype.kind in "iu" else xp.ceil(x),
+        nx="ceil",
+    ),
     Op("round", "math", "unary", "same", real_only=True, reference=_round_half_away, nx="round"),
     Op("exp", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.exp, nx="exp"),
     Op("expm1", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.expm1, nx="expm1"),
@@ -138,6 +174,7 @@ TABLE = [
         complex_as_xla=True,
         reference=np.log2,
         domain=(0.0, math.inf),
+        compute=lambda xp, x: xp.log2(x),
         nx="log2",
     ),
     Op(
@@ -150,6 +187,7 @@ TABLE = [
         complex_as_xla=True,
         reference=np.log10,
         domain=(0.0, math.inf),
+        compute=lambda xp, x: xp.log10(x),
         nx="log10",
     ),
     Op(
@@ -160,6 +198,7 @@ TABLE = [
         narrow=True,
         complex_as_xla=True,
         reference=lambda x: 1 / (1 + np.exp(-x)),  # not 0.5 * (1 + tanh(x / 2)): 1 + tanh cancels for x < -20
+        compute=lambda xp, x: 1 / (1 + xp.exp(-x)),
         nx="sigmoid",
     ),
     Op(
@@ -184,6 +223,7 @@ TABLE = [
         complex_as_xla=True,
         reference=lambda x: 1 / np.sqrt(x),
         domain=(0.0, math.inf),
+        compute=lambda xp, x: 1 / xp.sqrt(x),
         nx="rsqrt",
     ),
     Op(
@@ -240,6 +280,7 @@ TABLE = [
         complex_as_xla=True,
         reference=np.arcsin,
         domain=(-1.0, 1.0),
+        compute=lambda xp, x: xp.arcsin(x),
         nx="asin",
     ),
     Op(
@@ -252,6 +293,7 @@ TABLE = [
         complex_as_xla=True,
         reference=np.arccos,
         domain=(-1.0, 1.0),
+        compute=lambda xp, x: xp.arccos(x),
         nx="acos",
     ),
     Op(
@@ -263,10 +305,31 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arctan,
+        compute=lambda xp, x: xp.arctan(x),
         nx="atan",
     ),
-    Op("sinh", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.sinh, nx="sinh"),
-    Op("cosh", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.cosh, nx="cosh"),
+    Op(
+        "sinh",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        complex_as_xla=True,
+        reference=np.sinh,
+        compute=lambda xp, x: xp.sinh(x),
+        nx="sinh",
+    ),
+    Op(
+        "cosh",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        complex_as_xla=True,
+        reference=np.cosh,
+        compute=lambda xp, x: xp.cosh(x),
+        nx="cosh",
+    ),
     Op(
         "tanh",
         "math",
@@ -287,6 +350,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arcsinh,
+        compute=lambda xp, x: xp.arcsinh(x),
         nx="asinh",
     ),
     Op(
@@ -299,6 +363,7 @@ TABLE = [
         complex_as_xla=True,
         reference=np.arccosh,
         domain=(1.0, math.inf),
+        compute=lambda xp, x: xp.arccosh(x),
         nx="acosh",
     ),
     Op(
@@ -311,6 +376,7 @@ TABLE = [
         complex_as_xla=True,
         reference=np.arctanh,
         domain=(-1.0, 1.0),
+        compute=lambda xp, x: xp.arctanh(x),
         nx="atanh",
     ),
     Op("erf", "math", "unary", "floating", real_only=True, narrow=True, reference=_erf_reference(math.erf), nx="erf"),
@@ -318,26 +384,58 @@ TABLE = [
         "erfc", "math", "unary", "floating", real_only=True, narrow=True, reference=_erf_reference(math.erfc), nx="erfc"
     ),
     Op("erf_inv", "math", "unary", "floating", real_only=True, narrow=True, domain=(-1.0, 1.0), nx="erf_inv"),
-    Op("abs", "math", "own_type", "real", complex_as_xla=True, reference=np.abs, nx="abs"),
-    Op("is_nan", "math", "own_type", "u8", reference=np.isnan, nx="is_nan"),
-    Op("is_infinity", "math", "own_type", "u8", reference=np.isinf, nx="is_infinity"),
+    Op(
+        "abs",
+        "math",
+        "own_type",
+        "real",
+        complex_as_xla=True,
+        reference=np.abs,
+        compute=lambda xp, x: xp.abs(x),
+        nx="abs",
+    ),
+    Op(
+        "is_nan",
+        "math",
+        "own_type",
+        "u8",
+        reference=np.isnan,
+        compute=lambda xp, x: xp.zeros(x.shape, bool) if x.dtype.kind in "iu" else xp.isnan(x),
+        nx="is_nan",
+    ),
+    Op(
+        "is_infinity",
+        "math",
+        "own_type",
+        "u8",
+        reference=np.isinf,
+        compute=lambda xp, x: xp.zeros(x.shape, bool) if x.dtype.kind in "iu" else xp.isinf(x),
+        nx="is_infinity",
+    ),
     # bitwise
-    Op("bitwise_not", "bitwise", "unary", "integers", nx="bitwise_not"),
+    Op("bitwise_not", "bitwise", "unary", "integers", compute=lambda xp, x: xp.bitwise_not(x), nx="bitwise_not"),
     Op("population_count", "bitwise", "unary", "integers", nx="population_count"),
     Op("count_leading_zeros", "bitwise", "unary", "integers", nx="count_leading_zeros"),
-    Op("logical_not", "bitwise", "own_type", "u8", nx="logical_not"),
-    Op("bitwise_and", "bitwise", "binary", "integers", nx="bitwise_and"),
-    Op("bitwise_or", "bitwise", "binary", "integers", nx="bitwise_or"),
-    Op("bitwise_xor", "bitwise", "binary", "integers", nx="bitwise_xor"),
-    Op("left_shift", "bitwise", "binary", "integers", nx="left_shift"),
-    Op("right_shift", "bitwise", "binary", "integers", nx="right_shift"),
-    Op("logical_and", "bitwise", "compare", "u8", nx="logical_and"),
-    Op("logical_or", "bitwise", "compare", "u8", nx="logical_or"),
-    Op("logical_xor", "bitwise", "compare", "u8", nx="logical_xor"),
+    Op("logical_not", "bitwise", "own_type", "u8", compute=lambda xp, x: x == 0, nx="logical_not"),
+    Op("bitwise_and", "bitwise", "binary", "integers", compute=lambda xp, a, b: xp.bitwise_and(a, b), nx="bitwise_and"),
+    Op("bitwise_or", "bitwise", "binary", "integers", compute=lambda xp, a, b: xp.bitwise_or(a, b), nx="bitwise_or"),
+    Op("bitwise_xor", "bitwise", "binary", "integers", compute=lambda xp, a, b: xp.bitwise_xor(a, b), nx="bitwise_xor"),
+    Op("left_shift", "bitwise", "binary", "integers", compute=lambda xp, a, b: xp.left_shift(a, b), nx="left_shift"),
+    Op("right_shift", "bitwise", "binary", "integers", compute=lambda xp, a, b: xp.right_shift(a, b), nx="right_shift"),
+    Op("logical_and", "bitwise", "compare", "u8", compute=lambda xp, a, b: (a != 0) & (b != 0), nx="logical_and"),
+    Op("logical_or", "bitwise", "compare", "u8", compute=lambda xp, a, b: (a != 0) | (b != 0), nx="logical_or"),
+    Op("logical_xor", "bitwise", "compare", "u8", compute=lambda xp, a, b: (a != 0) ^ (b != 0), nx="logical_xor"),
     # complex
-    Op("conjugate", "complex", "unary", "complex", nx="conjugate"),
-    Op("real", "complex", "own_type", "parts", nx="real"),
-    Op("imag", "complex", "own_type", "parts", nx="imag"),
+    Op("conjugate", "complex", "unary", "complex", compute=lambda xp, x: xp.conjugate(x), nx="conjugate"),
+    Op("real", "complex", "own_type", "parts", compute=lambda xp, x: xp.real(x), nx="real"),
+    Op(
+        "imag",
+        "complex",
+        "own_type",
+        "parts",
+        compute=lambda xp, x: xp.imag(x) if x.dtype.kind == "c" else xp.zeros_like(x),
+        nx="imag",
+    ),
     Op("phase", "complex", "own_type", "parts", complex_as_xla=True, nx="phase"),
     Op("complex", "complex", "compare", "complex", real_only=True, nx="complex"),
 ]

@@ -1,11 +1,11 @@
 """The table machinery of the element-wise families (elementwise, math, bitwise, complex).
 
 Those ops differ only in the function applied. The op table (`_core/_op_table.py`) says
-which ops a family has and how each converts its operands; the family module writes the
-code of those that need their own (`(xp, *arrays) -> array`), `build` makes the family's
-tables from both (an op with no code of its own computes `xp.<array_function>`, and the
-table's `narrow`, `wide_on_numpy` and `complex_as_xla` flags wrap the function as `narrow`
-and `complex_as_xla` say), and `fill` makes every name a method of its `Array` (`op(out, tensor)` or
+which ops a family has, how each converts its operands and, in its `compute`, what it
+computes (`(xp, *arrays) -> array`); the family module writes the code of those an entry
+cannot hold (jax.lax's primitives on XLA, JAX's host functions on NumPy: its `CODE`),
+`build` makes the family's tables from both (the table's `narrow`, `wide_on_numpy` and
+`complex_as_xla` flags wrap the function as `narrow` and `complex_as_xla` say), and `fill` makes every name a method of its `Array` (`op(out, tensor)` or
 `op(out, left, right)`, as the backend contract, `backends/_contract.py`, declares it). A table entry is
 a function of `(xp, *arrays)`, written once for NumPy and jax.numpy alike; the few
 functions NumPy lacks (erf, erf_inv) are computed with JAX's host implementation there
@@ -112,25 +112,26 @@ def narrow(fun, wide_on_numpy: bool):
     return wrapped
 
 
-def _array_function(op: _op_table.Op):
-    """The function of an op with no code of its own: `xp.<op.array_function>`."""
-    if op.array_function is None:
-        raise ArgumentError(f"op {op.name!r} of the op table has no code in its family and no array_function")
-    name = op.array_function
-    return lambda xp, *arrays: getattr(xp, name)(*arrays)
-
-
 def build(family: str, code: dict) -> dict[str, dict]:
     """The family's tables, by kind (`unary`, `own_type`, `binary`, `compare`): each op of
-    the op table in `family`, computed by its entry in `code` (else `xp.<array_function>`),
-    wrapped as its flags say (`narrow`, then `complex_as_xla`)."""
+    the op table in `family`, computed by its entry's `compute` or, for an op whose entry has
+    none (code that needs the family's helpers: jax.lax's primitives on XLA, JAX's host
+    functions on NumPy), by the family's `code`; wrapped as its flags say (`narrow`, then
+    `complex_as_xla`)."""
     ops = [op for op in _op_table.OPS.values() if op.family == family]
     unknown = set(code) - {op.name for op in ops}
     if unknown:
         raise ArgumentError(f"the {family} family has code for ops the op table does not list: {sorted(unknown)}")
+    twice = sorted(op.name for op in ops if op.compute is not None and op.name in code)
+    missing = sorted(op.name for op in ops if op.compute is None and op.name not in code)
+    if twice or missing:
+        raise ArgumentError(
+            f"each op of the op table needs one computation, its entry's compute or its family's code: "
+            f"{family} has both for {twice} and neither for {missing}"
+        )
     tables: dict[str, dict] = {"unary": {}, "own_type": {}, "binary": {}, "compare": {}}
     for op in ops:
-        fun = code[op.name] if op.name in code else _array_function(op)
+        fun = op.compute if op.compute is not None else code[op.name]
         if op.narrow:
             fun = narrow(fun, op.wide_on_numpy)
         if op.complex_as_xla:
