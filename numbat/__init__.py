@@ -273,7 +273,7 @@ from .xla._sharding import Mesh as Mesh
 # against this module's names and `__all__`.
 def _table_ops_not_imported(namespace: dict) -> dict:
     """The public ops of the op table missing from `namespace`, from their family's front-end module."""
-    ops = _op_table.OPS.items()
+    ops = {**_op_table.OPS, **_op_table.REDUCTIONS}.items()
     return {name: getattr(vars(_primitive)[op.family], name) for name, op in ops if op.public and name not in namespace}
 
 

@@ -33,6 +33,14 @@ layer, so that both the backends and the front-end read it without an import run
 ('math', 1, 'floating')
 >>> sorted(name for name, op in OPS.items() if op.family == "complex")
 ['complex', 'conjugate', 'imag', 'phase', 'real']
+>>> sorted(name for name, op in REDUCTIONS.items() if op.keeps_nan)
+['reduce_max', 'reduce_min']
+
+The reductions have entries of their own (`Reduction`, in `REDUCTIONS`): the reduction family
+fills in a method for each entry with a `compute`, the backend contract declares an entry it
+does not write out, `_ops/primitive/reduction.py` refuses complex tensors for `real_only`, the
+XLA profiler's NaN-check note reads `NAN_CHECKED`, and the differential tests' references and
+lists of reductions are made from it.
 """
 
 from __future__ import annotations
@@ -441,3 +449,51 @@ TABLE = [
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in TABLE}
+
+
+@dataclasses.dataclass(frozen=True)
+class Reduction:
+    """One reduction's facts (`REDUCTIONS`): its name; its result-type rule (`result`:
+    `aggregate`, integers summed in at least 32 bits; `same`; `u8`, a truth value, whose
+    operand keeps its own type where the others' is converted to the output's); whether Nx
+    refuses complex tensors (`real_only`); whether XLA's CPU compiler can lose a NaN that Nx
+    keeps, so that the backend checks for one and the profiler names the check (`keeps_nan`);
+    its computation (`compute`, `(xp, data, axes, keep_axes) -> array`, or None where the
+    reduction family writes the method: product's complex data on the host, reduce_max's
+    shift); the float64 NumPy reference (`reference`, with `axis` and `keepdims`); the Nx
+    function it mirrors (`nx`)."""
+
+    name: str
+    result: str
+    real_only: bool = False
+    keeps_nan: bool = False
+    compute: typing.Callable | None = None
+    reference: typing.Callable | None = None
+    nx: str | None = None
+    public: bool = True
+    family: str = "reduction"
+
+
+def _reduced(fun, predicate: bool = False):
+    """`fun(x, axis=axes, keepdims=keep_axes)` of the array module, of `x != 0` for a predicate."""
+    name = fun.__name__
+    if predicate:
+        return lambda xp, x, axes, keep_axes: getattr(xp, name)(x != 0, axis=axes, keepdims=keep_axes)
+    return lambda xp, x, axes, keep_axes: getattr(xp, name)(x, axis=axes, keepdims=keep_axes)
+
+
+REDUCTION_TABLE = [
+    Reduction("sum", "aggregate", compute=_reduced(np.sum), reference=np.sum, nx="sum"),
+    Reduction("product", "aggregate", nx="product"),
+    Reduction("reduce_max", "same", real_only=True, keeps_nan=True, reference=np.max, nx="reduce_max"),
+    Reduction("reduce_min", "same", real_only=True, keeps_nan=True, reference=np.min, nx="reduce_min"),
+    Reduction("all", "u8", compute=_reduced(np.all, predicate=True), nx="all"),
+    Reduction("any", "u8", compute=_reduced(np.any, predicate=True), nx="any"),
+]
+
+REDUCTIONS: dict[str, Reduction] = {op.name: op for op in REDUCTION_TABLE}
+
+# The ops whose float answer keeps a NaN where XLA's CPU max and min can lose one: the table's
+# reductions with `keeps_nan`, and the window and sort ops that check too (their families are
+# not entries yet).
+NAN_CHECKED = frozenset({op.name for op in REDUCTION_TABLE if op.keeps_nan} | {"window_max", "window_min", "top_k"})
