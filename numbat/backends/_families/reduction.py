@@ -143,15 +143,15 @@ def _reduction_method(op: _op_table.Reduction):
     def method(self, out, tensor, axes, keep_axes):
         xp = self.xp
         data = xp.asarray(tensor.data) if own_type else self._as(tensor, out)
-        reduce = lambda values: compute(xp, values, axes, keep_axes)
         if op.keeps_nan:
+            reduce = lambda values: compute(xp, values, axes, keep_axes)
             result = keeping_nan(
                 self, data, reduce, lambda values: xp.any(xp.isnan(values), axis=axes, keepdims=keep_axes)
             )
         else:
-            result = reduce(data)
-        result = xp.asarray(result)
-        return self._wrap(out, result if result.dtype == out.type.dtype else result.astype(out.type.dtype))
+            result = compute(xp, data, axes, keep_axes)
+        dtype = out.type.dtype
+        return self._wrap(out, result if result.dtype == dtype else xp.asarray(result).astype(dtype))
 
     method.__name__ = method.__qualname__ = op.name
     return method
