@@ -3,11 +3,12 @@
 
 An entry gives the op's name and family; how the backend converts its operands (`kind`:
 `unary`, the operand in the output's type; `own_type`, in its own; `binary`, both in the
-output's; `compare`, both in their merged type); its result-type rule (`result`: `same`,
-`floating`, `real`, `u8`, `integers`, `parts` or `complex`, the rules of the front-end's
-`_apply.unary`/`binary` calls); whether Nx refuses complex operands (`real_only`); the
-float-precision flags (`narrow`: computed in f32 for the 8-bit floats; `wide_on_numpy`:
-in f64 on the NumPy backend; `complex_as_xla`: complex data on NumPy computed by jax.numpy
+output's; `merged`, both in their merged type, whatever the output's: the comparisons, the
+logical ops, `complex`); its result-type rule (`result`: `same`; `same_integer`, the operands'
+own type, integers only; `floating`, `real`, `u8`, `parts` or `complex`, the rules of the
+front-end's `_apply.unary`/`binary` calls); whether Nx refuses complex operands (`real_only`); the
+float-precision flags, each on its own (`narrow`: computed in f32 for the 8-bit floats;
+`wide_on_numpy`: every float narrower than f64 computed in f64 on the NumPy backend; `complex_as_xla`: complex data on NumPy computed by jax.numpy
 on the host, for XLA's special values); the float64 NumPy function the differential test
 checks it against (`reference`); the Nx function it mirrors (`nx`); its computation
 (`compute`, a function of `(xp, *operands)` written once for NumPy and jax.numpy alike; None
@@ -92,7 +93,7 @@ TABLE = [
     Op("multiply", "elementwise", "binary", "same", reference=np.multiply, nx="multiply"),
     Op("divide", "elementwise", "binary", "floating", complex_as_xla=True, reference=np.divide, nx="divide"),
     Op("pow", "elementwise", "binary", "same", complex_as_xla=True, reference=np.power, nx="pow"),
-    Op("quotient", "elementwise", "binary", "integers", real_only=True, nx="quotient"),
+    Op("quotient", "elementwise", "binary", "same_integer", real_only=True, nx="quotient"),
     Op(
         "remainder",
         "elementwise",
@@ -116,12 +117,12 @@ TABLE = [
     Op("atan2", "elementwise", "binary", "floating", reference=np.arctan2, nx="atan2"),
     Op("min", "elementwise", "binary", "same", real_only=True, reference=np.minimum, nx="min"),
     Op("max", "elementwise", "binary", "same", real_only=True, reference=np.maximum, nx="max"),
-    Op("equal", "elementwise", "compare", "u8", nx="equal"),
-    Op("not_equal", "elementwise", "compare", "u8", nx="not_equal"),
-    Op("less", "elementwise", "compare", "u8", real_only=True, nx="less"),
-    Op("less_equal", "elementwise", "compare", "u8", real_only=True, nx="less_equal"),
-    Op("greater", "elementwise", "compare", "u8", real_only=True, nx="greater"),
-    Op("greater_equal", "elementwise", "compare", "u8", real_only=True, nx="greater_equal"),
+    Op("equal", "elementwise", "merged", "u8", nx="equal"),
+    Op("not_equal", "elementwise", "merged", "u8", nx="not_equal"),
+    Op("less", "elementwise", "merged", "u8", real_only=True, nx="less"),
+    Op("less_equal", "elementwise", "merged", "u8", real_only=True, nx="less_equal"),
+    Op("greater", "elementwise", "merged", "u8", real_only=True, nx="greater"),
+    Op("greater_equal", "elementwise", "merged", "u8", real_only=True, nx="greater_equal"),
     # math
     Op("negate", "math", "unary", "same", reference=np.negative, nx="negate"),
     Op("sign", "math", "unary", "same", reference=np.sign, nx="sign"),
@@ -421,18 +422,43 @@ TABLE = [
         nx="is_infinity",
     ),
     # bitwise
-    Op("bitwise_not", "bitwise", "unary", "integers", compute=lambda xp, x: xp.bitwise_not(x), nx="bitwise_not"),
-    Op("population_count", "bitwise", "unary", "integers", nx="population_count"),
-    Op("count_leading_zeros", "bitwise", "unary", "integers", nx="count_leading_zeros"),
+    Op("bitwise_not", "bitwise", "unary", "same_integer", compute=lambda xp, x: xp.bitwise_not(x), nx="bitwise_not"),
+    Op("population_count", "bitwise", "unary", "same_integer", nx="population_count"),
+    Op("count_leading_zeros", "bitwise", "unary", "same_integer", nx="count_leading_zeros"),
     Op("logical_not", "bitwise", "own_type", "u8", compute=lambda xp, x: x == 0, nx="logical_not"),
-    Op("bitwise_and", "bitwise", "binary", "integers", compute=lambda xp, a, b: xp.bitwise_and(a, b), nx="bitwise_and"),
-    Op("bitwise_or", "bitwise", "binary", "integers", compute=lambda xp, a, b: xp.bitwise_or(a, b), nx="bitwise_or"),
-    Op("bitwise_xor", "bitwise", "binary", "integers", compute=lambda xp, a, b: xp.bitwise_xor(a, b), nx="bitwise_xor"),
-    Op("left_shift", "bitwise", "binary", "integers", compute=lambda xp, a, b: xp.left_shift(a, b), nx="left_shift"),
-    Op("right_shift", "bitwise", "binary", "integers", compute=lambda xp, a, b: xp.right_shift(a, b), nx="right_shift"),
-    Op("logical_and", "bitwise", "compare", "u8", compute=lambda xp, a, b: (a != 0) & (b != 0), nx="logical_and"),
-    Op("logical_or", "bitwise", "compare", "u8", compute=lambda xp, a, b: (a != 0) | (b != 0), nx="logical_or"),
-    Op("logical_xor", "bitwise", "compare", "u8", compute=lambda xp, a, b: (a != 0) ^ (b != 0), nx="logical_xor"),
+    Op(
+        "bitwise_and",
+        "bitwise",
+        "binary",
+        "same_integer",
+        compute=lambda xp, a, b: xp.bitwise_and(a, b),
+        nx="bitwise_and",
+    ),
+    Op(
+        "bitwise_or", "bitwise", "binary", "same_integer", compute=lambda xp, a, b: xp.bitwise_or(a, b), nx="bitwise_or"
+    ),
+    Op(
+        "bitwise_xor",
+        "bitwise",
+        "binary",
+        "same_integer",
+        compute=lambda xp, a, b: xp.bitwise_xor(a, b),
+        nx="bitwise_xor",
+    ),
+    Op(
+        "left_shift", "bitwise", "binary", "same_integer", compute=lambda xp, a, b: xp.left_shift(a, b), nx="left_shift"
+    ),
+    Op(
+        "right_shift",
+        "bitwise",
+        "binary",
+        "same_integer",
+        compute=lambda xp, a, b: xp.right_shift(a, b),
+        nx="right_shift",
+    ),
+    Op("logical_and", "bitwise", "merged", "u8", compute=lambda xp, a, b: (a != 0) & (b != 0), nx="logical_and"),
+    Op("logical_or", "bitwise", "merged", "u8", compute=lambda xp, a, b: (a != 0) | (b != 0), nx="logical_or"),
+    Op("logical_xor", "bitwise", "merged", "u8", compute=lambda xp, a, b: (a != 0) ^ (b != 0), nx="logical_xor"),
     # complex
     Op("conjugate", "complex", "unary", "complex", compute=lambda xp, x: xp.conjugate(x), nx="conjugate"),
     Op("real", "complex", "own_type", "parts", compute=lambda xp, x: xp.real(x), nx="real"),
@@ -445,7 +471,7 @@ TABLE = [
         nx="imag",
     ),
     Op("phase", "complex", "own_type", "parts", complex_as_xla=True, nx="phase"),
-    Op("complex", "complex", "compare", "complex", real_only=True, nx="complex"),
+    Op("complex", "complex", "merged", "complex", real_only=True, nx="complex"),
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in TABLE}
