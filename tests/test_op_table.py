@@ -137,7 +137,7 @@ def add_table_op(monkeypatch, op, front_end):
     monkeypatch.setattr(_contract.AbstractBackend, op.name, None, raising=False)
     delattr(_contract.AbstractBackend, op.name)
     assert _contract.declare_table_ops(_contract.AbstractBackend) == [op.name]
-    exported = nbt._table_ops_not_imported(vars(nbt))
+    exported = nbt._table_exports(vars(nbt))
     assert exported == {op.name: front_end}
     monkeypatch.setattr(nbt, op.name, exported[op.name], raising=False)
     return op

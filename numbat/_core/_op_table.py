@@ -23,8 +23,8 @@ ends, besides the edge-value grid.
 What reads it: the backend families build their method tables from it
 (`backends/_families/_tables.build`), `_ops/primitive/_apply.REAL_ONLY` and
 `tests/test_differential.py`'s references are made from it, the backend contract declares
-an entry it does not list by name, `numbat/__init__.py` exports an entry not imported by
-name, and `tests/test_op_table.py` checks it against the front-end functions, the public
+an entry it does not list by name, `numbat/__init__.py` exports every public entry (its
+`_table_exports`), and `tests/test_op_table.py` checks it against the front-end functions, the public
 API, the API page and `docs/_ext/nx_functions.txt`; the API page's list of the table's ops
 (`docs/_ext/numbat_op_table.py`) is made from it. It lives in `_core`, the lowest
 layer, so that both the backends and the front-end read it without an import running up.
