@@ -24,6 +24,7 @@ from numbat._core import _op_table, _types
 from numbat._core._errors import ArgumentError
 from numbat._ops.composite import math as composite_math
 from numbat._ops.primitive import _apply
+from numbat._ops.primitive import reduction as reduction_front
 from numbat.backends import _contract
 from numbat.backends._families import _tables
 
@@ -108,7 +109,7 @@ def test_the_api_page_lists_every_public_op_of_the_table():
 
 def _unlisted_on_the_api_page() -> set[str]:
     listed = set(_autosummaries()["numbat"])
-    return {name for name, op in OPS.items() if op.public and name not in listed}
+    return {name for name, op in {**OPS, **_op_table.REDUCTIONS}.items() if op.public and name not in listed}
 
 
 def test_the_nx_functions_named_are_nxs():
@@ -202,6 +203,13 @@ def test_a_new_op_is_its_table_entry_and_its_front_end_function(throwaway_op, ba
     assert "throwaway_exp2" in _contract.AbstractBackend.__abstractmethods__
     # The API page lists it from the table (docs/_ext/numbat_op_table.py): no line to add.
     assert "throwaway_exp2" in _autosummaries()["numbat"] and _unlisted_on_the_api_page() == set()
+    # The differential check at random points of its domain: the four paths and the entry's reference agree.
+    from test_differential import check_on_domains
+
+    table, references = {**OPS, throwaway_op.name: throwaway_op}, {throwaway_op.name: throwaway_op.reference}
+    assert (
+        check_on_domains([throwaway_op.name], "f32", {throwaway_op.name: nbt.throwaway_exp2}, references, table) == []
+    )
 
 
 def test_the_precision_flags_wrap_on_their_own():
@@ -214,3 +222,61 @@ def test_the_precision_flags_wrap_on_their_own():
     assert _tables.wide_on_numpy(record)(jnp, jnp.asarray(f32)).dtype == f32.dtype
     assert seen == [np.dtype(np.float32), np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float32)]
     assert [op.name for op in OPS.values() if op.wide_on_numpy and not op.narrow] == []  # none yet, but allowed
+
+
+def _throwaway_sum_of_squares(tensor, axes=None, keep_axes=False):
+    return reduction_front._reduce("throwaway_sum_of_squares", tensor, axes, keep_axes)
+
+
+@pytest.fixture
+def throwaway_reduction(monkeypatch):
+    """`throwaway_sum_of_squares` added as a new reduction is: its table entry and its front-end
+    function; the rest is what numbat does at import, redone for this op (undone afterwards)."""
+    from numbat.backends._families import reduction as back_reduction
+
+    op = _op_table.Reduction(
+        "throwaway_sum_of_squares",
+        "same",
+        compute=lambda xp, x, axes, keep_axes: xp.sum(x * x, axis=axes, keepdims=keep_axes),
+        reference=lambda x, axis=None, keepdims=False: np.sum(x * x, axis=axis, keepdims=keepdims),
+    )
+    monkeypatch.setitem(_op_table.REDUCTIONS, op.name, op)
+    monkeypatch.setattr(reduction_front, op.name, _throwaway_sum_of_squares, raising=False)
+    monkeypatch.setattr(back_reduction.Array, op.name, None, raising=False)  # removed again afterwards
+    delattr(back_reduction.Array, op.name)
+    assert op.name in back_reduction.fill(back_reduction.Array)  # what import does, redone
+    monkeypatch.setattr(_contract.AbstractBackend, "__abstractmethods__", _contract.AbstractBackend.__abstractmethods__)
+    monkeypatch.setattr(_contract.AbstractBackend, op.name, None, raising=False)
+    delattr(_contract.AbstractBackend, op.name)
+    assert _contract.declare_table_ops(_contract.AbstractBackend) == [op.name]
+    exported = nbt._table_exports(vars(nbt))
+    assert exported == {op.name: _throwaway_sum_of_squares}
+    monkeypatch.setattr(nbt, op.name, exported[op.name], raising=False)
+    return op
+
+
+def test_a_new_reduction_is_its_table_entry_and_its_front_end_function(throwaway_reduction, backend):
+    import _differential as d
+
+    x = np.array([[0.5, 3.0], [1.0, -2.0]], np.float32)
+    result = nbt.throwaway_sum_of_squares(nbt.tensor(x), axes=[1])
+    assert result.backend is backend and result.type == _types.parse("f32") and result.shape == (2,)
+    np.testing.assert_allclose(result.to_numpy(), [9.25, 5.0])
+    assert nbt.throwaway_sum_of_squares(nbt.tensor(x, names=["i", "j"]), axes=["j"], keep_axes=True).shape == (2, 1)
+    gradient = nbt.grad(lambda t: nbt.throwaway_sum_of_squares(t))(nbt.tensor(x))
+    np.testing.assert_allclose(gradient.to_numpy(), 2 * x)
+    vectorized = nbt.throwaway_sum_of_squares(nbt.vectorize(nbt.tensor(x), "rows"))
+    assert vectorized.vectorized_axes == (("rows", 2),)
+    np.testing.assert_allclose(nbt.devectorize(vectorized).to_numpy(), [9.25, 5.0])
+    assert "throwaway_sum_of_squares" in str(nbt.debug_expr(nbt.throwaway_sum_of_squares)(nbt.tensor(x)))
+    np.testing.assert_allclose(nbt.jit(nbt.throwaway_sum_of_squares)(nbt.tensor(x)).to_numpy(), 14.25)
+    assert "throwaway_sum_of_squares" in _contract.AbstractBackend.__abstractmethods__
+    assert callable(nbt.NumPyBackend.throwaway_sum_of_squares) and callable(nbt.XLABackend.throwaway_sum_of_squares)
+    # The API page lists it from the table (docs/_ext/numbat_op_table.py): no line to add.
+    assert "throwaway_sum_of_squares" in _autosummaries()["numbat"] and _unlisted_on_the_api_page() == set()
+    # The differential check: the four paths agree and match the entry's reference.
+    failures = []
+    fun = lambda t: nbt.throwaway_sum_of_squares(t, axes=[1])
+    expected = d.compare_paths({"ss": fun}, [x], "f32", failures)
+    assert failures == [] and expected["ss"][0] == "ok"
+    np.testing.assert_allclose(expected["ss"][4], throwaway_reduction.reference(x.astype(np.float64), axis=(1,)))
