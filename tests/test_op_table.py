@@ -280,3 +280,17 @@ def test_a_new_reduction_is_its_table_entry_and_its_front_end_function(throwaway
     expected = d.compare_paths({"ss": fun}, [x], "f32", failures)
     assert failures == [] and expected["ss"][0] == "ok"
     np.testing.assert_allclose(expected["ss"][4], throwaway_reduction.reference(x.astype(np.float64), axis=(1,)))
+
+
+def test_an_op_has_one_computation_its_entrys_or_its_familys(monkeypatch):
+    from numbat.backends._families import math as back_math
+
+    both = _op_table.Op("throwaway_both", "math", "unary", "floating", compute=lambda xp, x: x)
+    neither = _op_table.Op("throwaway_neither", "math", "unary", "floating")
+    monkeypatch.setitem(_op_table.OPS, both.name, both)
+    monkeypatch.setitem(_op_table.OPS, neither.name, neither)
+    with pytest.raises(ArgumentError, match=r"both for \['throwaway_both'\] and neither for \['throwaway_neither'\]"):
+        _tables.build("math", {**back_math.CODE, both.name: lambda xp, x: x})
+    with pytest.raises(ArgumentError, match="code for ops the op table does not list"):
+        _tables.build("math", {**back_math.CODE, "throwaway_unknown": lambda xp, x: x})
+    assert sum(op.compute is not None for op in OPS.values()) >= 30  # the entries that hold their computation
