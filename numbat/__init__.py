@@ -116,23 +116,6 @@ from ._ops.composite.vectorization import devectorize as devectorize
 from ._ops.composite.vectorization import reshape_vectors as reshape_vectors
 from ._ops.composite.vectorization import revectorize as revectorize
 from ._ops.composite.vectorization import vectorize as vectorize
-from ._ops.primitive.bitwise import bitwise_and as bitwise_and
-from ._ops.primitive.bitwise import bitwise_not as bitwise_not
-from ._ops.primitive.bitwise import bitwise_or as bitwise_or
-from ._ops.primitive.bitwise import bitwise_xor as bitwise_xor
-from ._ops.primitive.bitwise import count_leading_zeros as count_leading_zeros
-from ._ops.primitive.bitwise import left_shift as left_shift
-from ._ops.primitive.bitwise import logical_and as logical_and
-from ._ops.primitive.bitwise import logical_not as logical_not
-from ._ops.primitive.bitwise import logical_or as logical_or
-from ._ops.primitive.bitwise import logical_xor as logical_xor
-from ._ops.primitive.bitwise import population_count as population_count
-from ._ops.primitive.bitwise import right_shift as right_shift
-from ._ops.primitive.complex import complex as complex
-from ._ops.primitive.complex import conjugate as conjugate
-from ._ops.primitive.complex import imag as imag
-from ._ops.primitive.complex import phase as phase
-from ._ops.primitive.complex import real as real
 from ._ops.primitive.creation import as_type as as_type
 from ._ops.primitive.creation import bitcast as bitcast
 from ._ops.primitive.creation import broadcast as broadcast
@@ -145,24 +128,8 @@ from ._ops.primitive.cumulative import cumulative_max as cumulative_max
 from ._ops.primitive.cumulative import cumulative_min as cumulative_min
 from ._ops.primitive.cumulative import cumulative_product as cumulative_product
 from ._ops.primitive.cumulative import cumulative_sum as cumulative_sum
-from ._ops.primitive.elementwise import add as add
-from ._ops.primitive.elementwise import atan2 as atan2
 from ._ops.primitive.elementwise import clip as clip
-from ._ops.primitive.elementwise import divide as divide
-from ._ops.primitive.elementwise import equal as equal
-from ._ops.primitive.elementwise import greater as greater
-from ._ops.primitive.elementwise import greater_equal as greater_equal
-from ._ops.primitive.elementwise import less as less
-from ._ops.primitive.elementwise import less_equal as less_equal
-from ._ops.primitive.elementwise import max as max
-from ._ops.primitive.elementwise import min as min
-from ._ops.primitive.elementwise import multiply as multiply
-from ._ops.primitive.elementwise import not_equal as not_equal
-from ._ops.primitive.elementwise import pow as pow
-from ._ops.primitive.elementwise import quotient as quotient
-from ._ops.primitive.elementwise import remainder as remainder
 from ._ops.primitive.elementwise import select as select
-from ._ops.primitive.elementwise import subtract as subtract
 from ._ops.primitive.fft import fft as fft
 from ._ops.primitive.fft import fft2 as fft2
 from ._ops.primitive.fft import ifft as ifft
@@ -176,50 +143,12 @@ from ._ops.primitive.indexing import put_slice as put_slice
 from ._ops.primitive.indexing import slice as slice
 from ._ops.primitive.indexing import take as take
 from ._ops.primitive.indexing import take_along_axis as take_along_axis
-from ._ops.primitive.math import abs as abs
-from ._ops.primitive.math import acos as acos
-from ._ops.primitive.math import acosh as acosh
-from ._ops.primitive.math import asin as asin
-from ._ops.primitive.math import asinh as asinh
-from ._ops.primitive.math import atan as atan
-from ._ops.primitive.math import atanh as atanh
-from ._ops.primitive.math import cbrt as cbrt
-from ._ops.primitive.math import ceil as ceil
-from ._ops.primitive.math import cos as cos
-from ._ops.primitive.math import cosh as cosh
-from ._ops.primitive.math import erf as erf
-from ._ops.primitive.math import erf_inv as erf_inv
-from ._ops.primitive.math import erfc as erfc
-from ._ops.primitive.math import exp as exp
-from ._ops.primitive.math import expm1 as expm1
-from ._ops.primitive.math import floor as floor
-from ._ops.primitive.math import is_infinity as is_infinity
-from ._ops.primitive.math import is_nan as is_nan
-from ._ops.primitive.math import log1p as log1p
-from ._ops.primitive.math import log2 as log2
-from ._ops.primitive.math import log10 as log10
-from ._ops.primitive.math import negate as negate
-from ._ops.primitive.math import round as round
-from ._ops.primitive.math import rsqrt as rsqrt
-from ._ops.primitive.math import sigmoid as sigmoid
-from ._ops.primitive.math import sign as sign
-from ._ops.primitive.math import sin as sin
-from ._ops.primitive.math import sinh as sinh
-from ._ops.primitive.math import sqrt as sqrt
 from ._ops.primitive.math import stop_grad as stop_grad
-from ._ops.primitive.math import tan as tan
-from ._ops.primitive.math import tanh as tanh
 from ._ops.primitive.products import conv as conv
 from ._ops.primitive.products import dot as dot
-from ._ops.primitive.reduction import all as all
-from ._ops.primitive.reduction import any as any
 from ._ops.primitive.reduction import argmax as argmax
 from ._ops.primitive.reduction import argmin as argmin
-from ._ops.primitive.reduction import product as product
 from ._ops.primitive.reduction import reduce as reduce
-from ._ops.primitive.reduction import reduce_max as reduce_max
-from ._ops.primitive.reduction import reduce_min as reduce_min
-from ._ops.primitive.reduction import sum as sum
 from ._ops.primitive.shape import axes as axes
 from ._ops.primitive.shape import axis_index as axis_index
 from ._ops.primitive.shape import axis_size as axis_size
@@ -268,17 +197,19 @@ from .notebook import unload_ipython_extension as unload_ipython_extension
 from .xla._sharding import Mesh as Mesh
 
 
-# An op of the op table (`_core/_op_table.py`) not imported by name above (a new element-wise
-# op) comes from its family's front-end module; tests/test_op_table.py checks the table
-# against this module's names and `__all__`.
-def _table_ops_not_imported(namespace: dict) -> dict:
-    """The public ops of the op table missing from `namespace`, from their family's front-end module."""
-    ops = _op_table.OPS.items()
+# The op table's public ops (`_core/_op_table.py`: the element-wise ops and the reductions) are
+# exported from the table, each from its family's front-end module (`_ops/primitive/<family>.py`)
+# unless a name above already gives it (a composite such as `log`): a new op of the table needs no
+# line here (docs/guides/adding_an_op.md); tests/test_op_table.py checks the table against this
+# module's names and `__all__`.
+def _table_exports(namespace: dict) -> dict:
+    """The op table's public ops missing from `namespace`, from their family's front-end module."""
+    ops = {**_op_table.OPS, **_op_table.REDUCTIONS}.items()
     return {name: getattr(vars(_primitive)[op.family], name) for name, op in ops if op.public and name not in namespace}
 
 
-_TABLE_EXPORTED = list(_table_ops_not_imported(globals()))
-globals().update(_table_ops_not_imported(globals()))
+_TABLE_OPS = sorted(name for name, op in {**_op_table.OPS, **_op_table.REDUCTIONS}.items() if op.public)
+globals().update(_table_exports(globals()))
 
 # Every public op raises numbat's ArgumentError for an unknown option (not a bare TypeError).
 # Every public function refuses an unknown keyword with numbat's error, not Python's TypeError.
@@ -409,22 +340,11 @@ __all__ = [
     "Tensor",
     "Type",
     "XLABackend",
-    "abs",
-    "acos",
-    "acosh",
-    "add",
-    "all",
     "all_close",
-    "any",
     "argmax",
     "argmin",
     "argsort",
     "as_type",
-    "asin",
-    "asinh",
-    "atan",
-    "atan2",
-    "atanh",
     "axes",
     "axis_index",
     "axis_size",
@@ -434,30 +354,19 @@ __all__ = [
     "bf16",
     "bit_size",
     "bitcast",
-    "bitwise_and",
-    "bitwise_not",
-    "bitwise_or",
-    "bitwise_xor",
     "broadcast",
     "broadcast_vectors",
     "byte_size",
     "c64",
     "c128",
-    "cbrt",
-    "ceil",
     "clip",
     "compatible",
     "compile",
-    "complex",
     "concatenate",
     "cond",
-    "conjugate",
     "constants",
     "container",
     "conv",
-    "cos",
-    "cosh",
-    "count_leading_zeros",
     "covariance",
     "cumulative_max",
     "cumulative_min",
@@ -472,14 +381,7 @@ __all__ = [
     "deserialize",
     "devectorize",
     "diff",
-    "divide",
     "dot",
-    "equal",
-    "erf",
-    "erf_inv",
-    "erfc",
-    "exp",
-    "expm1",
     "eye",
     "f8",
     "f16",
@@ -490,7 +392,6 @@ __all__ = [
     "fill",
     "flat_size",
     "flatten",
-    "floor",
     "fori_loop",
     "from_binary",
     "from_dlpack",
@@ -498,12 +399,9 @@ __all__ = [
     "global_default_backend",
     "global_default_defn_options",
     "grad",
-    "greater",
-    "greater_equal",
     "hook",
     "ifft",
     "ifft2",
-    "imag",
     "indexed_add",
     "indexed_put",
     "inspect_expr",
@@ -513,69 +411,39 @@ __all__ = [
     "iota",
     "irfft",
     "is_cached",
-    "is_infinity",
-    "is_nan",
     "jacobian",
     "jit",
     "jit_apply",
-    "left_shift",
-    "less",
-    "less_equal",
     "linalg",
     "linspace",
     "load_ipython_extension",
     "load_numpy",
     "load_numpy_archive",
-    "log",
-    "log1p",
-    "log2",
-    "log10",
-    "logical_and",
-    "logical_not",
-    "logical_or",
-    "logical_xor",
     "logsumexp",
     "make_diagonal",
-    "max",
     "mean",
     "median",
-    "min",
     "mode",
-    "multiply",
     "names",
-    "negate",
     "new_axis",
-    "not_equal",
     "notebook",
     "outer",
     "pad",
     "pad_outer",
-    "phase",
-    "population_count",
-    "pow",
     "print_expr",
     "print_value",
-    "product",
     "put_diagonal",
     "put_slice",
-    "quotient",
     "random",
     "rank",
-    "real",
     "reduce",
-    "reduce_max",
-    "reduce_min",
     "reflect",
-    "remainder",
     "rename",
     "reshape",
     "reshape_vectors",
     "revectorize",
     "reverse",
     "rfft",
-    "right_shift",
-    "round",
-    "rsqrt",
     "runtime_call",
     "s2",
     "s4",
@@ -586,27 +454,18 @@ __all__ = [
     "select",
     "serialize",
     "shape",
-    "sigmoid",
-    "sign",
-    "sin",
-    "sinh",
     "size",
     "slice",
     "slice_along_axis",
     "sort",
     "split",
-    "sqrt",
     "squeeze",
     "stack",
     "standard_deviation",
     "stop_grad",
-    "subtract",
-    "sum",
     "take",
     "take_along_axis",
     "take_diagonal",
-    "tan",
-    "tanh",
     "telemetry",
     "template",
     "tensor",
@@ -648,4 +507,4 @@ __all__ = [
     "with_default_backend",
     "xla",
 ]
-__all__.extend(_TABLE_EXPORTED)  # [] while every op of the table is imported by name above
+__all__ += [name for name in _TABLE_OPS if name not in __all__]  # the op table's, exported above

@@ -490,3 +490,38 @@ def compare_paths(funs: dict, arrays: list, type_name: str, failures: list, term
             if problem:
                 failures.append(f"{name}[{type_name}] {path}: {problem}")
     return results["numpy"]
+
+
+def domain_points(domain: tuple, type_name: str, size: int, seed: int) -> np.ndarray:
+    """`size` random values of the float type `type_name` in the real interval `domain`
+    (`(low, high)`, an op table entry's `domain`): half spread over it (log-uniform in
+    magnitude, from the type's smallest normal number to its largest, where a side is
+    infinite or the interval wide; uniform where it is narrow), half next to its finite
+    ends (inside, at log-uniform distances from a few ulps to the interval's width) and
+    next to zero. Subnormals are left to the edge grid (their own rule). Deterministic
+    for a `seed`."""
+    dtype = _dtype(type_name)
+    info = ml_dtypes.finfo(dtype)
+    tiny, big = float(info.smallest_normal), float(info.max)
+    low, high = max(float(domain[0]), -big), min(float(domain[1]), big)
+    rng = np.random.default_rng(seed)
+    spread, near = size // 2, size - size // 2
+    magnitudes = 10.0 ** rng.uniform(np.log10(tiny), np.log10(big), spread)
+    if high - low <= 16:
+        values = rng.uniform(low, high, spread)
+    elif low == -big and high == big:
+        values = magnitudes * rng.choice([-1.0, 1.0], spread)
+    elif high == big:
+        values = low + magnitudes
+    else:
+        values = high - magnitudes
+    ends = [end for end in (float(domain[0]), float(domain[1]), 0.0) if -big < end < big]
+    width = min(high - low, 1e4)
+    chosen = rng.choice(ends, near)
+    closest = np.where(chosen == 0, np.log10(tiny), np.log10(float(info.eps)) - 1)  # next to 0: down to tiny
+    distances = 10.0 ** rng.uniform(closest, np.log10(width))
+    inward = np.where(chosen == low, 1.0, np.where(chosen == high, -1.0, rng.choice([-1.0, 1.0], near)))
+    edge = chosen + inward * distances * np.fmax(np.abs(chosen), 1.0)
+    with np.errstate(all="ignore"):
+        points = np.concatenate([values, edge]).clip(low, high).astype(dtype)
+    return flushed(points)

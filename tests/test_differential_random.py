@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import numbat as nbt
+from numbat._core._op_table import REDUCTIONS as REDUCTION_TABLE
 from numbat.backends._cast import cast
 
 EXAMPLES = int(
@@ -44,16 +45,9 @@ BINARY = {
     "equal": None,
     "less": None,
 }
-# Reductions over axes and their float64 references.
-REDUCTIONS = {
-    "sum": np.sum,
-    "mean": np.mean,
-    "reduce_max": np.max,
-    "reduce_min": np.min,
-    "product": None,
-    "all": None,
-    "any": None,
-}
+# Reductions over axes and their float64 references: the op table's (`_core/_op_table.REDUCTIONS`),
+# and `mean`, a composite of `sum`.
+REDUCTIONS = {name: op.reference for name, op in REDUCTION_TABLE.items() if op.public} | {"mean": np.mean}
 
 
 def _pool(type_name: str) -> list:

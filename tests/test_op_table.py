@@ -12,6 +12,8 @@ import importlib
 import inspect
 import pathlib
 
+import jax.numpy as jnp
+import ml_dtypes
 import numpy as np
 import pytest
 from test_docs import _autosummaries
@@ -22,6 +24,7 @@ from numbat._core import _op_table, _types
 from numbat._core._errors import ArgumentError
 from numbat._ops.composite import math as composite_math
 from numbat._ops.primitive import _apply
+from numbat._ops.primitive import reduction as reduction_front
 from numbat.backends import _contract
 from numbat.backends._families import _tables
 
@@ -35,7 +38,7 @@ RULES = {
     "floating": _types.to_floating,
     "real": _types.to_real,
     "u8": lambda t: _types.U8,
-    "integers": lambda t: t,
+    "same_integer": lambda t: t,
     "parts": lambda t: _types.to_real(_types.to_floating(t)),
     "complex": lambda t: _types.to_complex(_types.to_floating(t)),
 }
@@ -49,16 +52,15 @@ def _front_end(op: _op_table.Op):
 def _expected_type(op: _op_table.Op, type_name: str):
     """The output type the table's rule gives, or None where the op must refuse the type."""
     type_ = _types.parse(type_name)
-    if (op.real_only and type_.is_complex) or (op.result == "integers" and not type_.is_integer):
+    if (op.real_only and type_.is_complex) or (op.result == "same_integer" and not type_.is_integer):
         return None
     return RULES[op.result](type_)
 
 
 def test_every_entry_is_well_formed():
     for op in OPS.values():
-        assert op.family in FAMILIES and op.kind in ("unary", "own_type", "binary", "compare"), op
+        assert op.family in FAMILIES and op.kind in ("unary", "own_type", "binary", "merged"), op
         assert op.result in RULES, op
-        assert not op.wide_on_numpy or op.narrow, f"{op.name}: wide_on_numpy without narrow"
 
 
 def test_each_family_implements_exactly_its_table_ops():
@@ -107,7 +109,7 @@ def test_the_api_page_lists_every_public_op_of_the_table():
 
 def _unlisted_on_the_api_page() -> set[str]:
     listed = set(_autosummaries()["numbat"])
-    return {name for name, op in OPS.items() if op.public and name not in listed}
+    return {name for name, op in {**OPS, **_op_table.REDUCTIONS}.items() if op.public and name not in listed}
 
 
 def test_the_nx_functions_named_are_nxs():
@@ -121,18 +123,14 @@ def _throwaway_front_end(tensor):
     return _apply.unary("throwaway_exp2", tensor, _types.to_floating)
 
 
-@pytest.fixture
-def throwaway_op(monkeypatch):
-    """`throwaway_exp2` (2 ** x, computed by `xp.exp2`) added as a new op is: its table entry and
-    its front-end function; the rest is what numbat does at import, redone for this op."""
+def add_table_op(monkeypatch, op, front_end):
+    """`op` added as a new op of the math family is: its table entry and its front-end function
+    `front_end`; the rest is what numbat does at import, redone for this op (undone afterwards)."""
     from numbat._ops.primitive import math as front_math
     from numbat.backends._families import math as back_math
 
-    op = _op_table.Op(
-        "throwaway_exp2", "math", "unary", "floating", narrow=True, reference=np.exp2, array_function="exp2"
-    )
     monkeypatch.setitem(_op_table.OPS, op.name, op)
-    monkeypatch.setattr(front_math, op.name, _throwaway_front_end, raising=False)
+    monkeypatch.setattr(front_math, op.name, front_end, raising=False)
     # What import does: the backend family's tables, the contract, the public API.
     monkeypatch.setattr(back_math.Array, op.name, None, raising=False)  # removed again afterwards
     _tables.fill(back_math.Array, unary={op.name: _tables.build("math", back_math.CODE)["unary"][op.name]})
@@ -140,10 +138,52 @@ def throwaway_op(monkeypatch):
     monkeypatch.setattr(_contract.AbstractBackend, op.name, None, raising=False)
     delattr(_contract.AbstractBackend, op.name)
     assert _contract.declare_table_ops(_contract.AbstractBackend) == [op.name]
-    exported = nbt._table_ops_not_imported(vars(nbt))
-    assert exported == {op.name: _throwaway_front_end}
+    exported = nbt._table_exports(vars(nbt))
+    assert exported == {op.name: front_end}
     monkeypatch.setattr(nbt, op.name, exported[op.name], raising=False)
     return op
+
+
+@pytest.fixture
+def throwaway_op(monkeypatch):
+    """`throwaway_exp2` (2 ** x, computed by `xp.exp2`) added through the table."""
+    op = _op_table.Op(
+        "throwaway_exp2", "math", "unary", "floating", narrow=True, reference=np.exp2, compute=lambda xp, x: xp.exp2(x)
+    )
+    return add_table_op(monkeypatch, op, _throwaway_front_end)
+
+
+def _log1mexp_reference(x):
+    """log(1 - e ** x) for x < 0, in float64, without cancellation."""
+    return np.where(x > -np.log(2), np.log(-np.expm1(x)), np.log1p(-np.exp(x)))
+
+
+@pytest.mark.parametrize(
+    "compute, wrong",
+    [
+        (lambda xp, x: xp.log(1 - xp.exp(x)), True),  # 1 - e ** -1e-8 is 0 in f32: -inf, not -18.4
+        (lambda xp, x: xp.where(x > -0.6931472, xp.log(-xp.expm1(x)), xp.log1p(-xp.exp(x))), False),
+    ],
+)
+def test_a_wrong_formula_added_through_the_table_fails_the_differential_test(monkeypatch, compute, wrong):
+    from test_differential import check_on_domains
+
+    op = _op_table.Op(
+        "throwaway_log1mexp",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        reference=_log1mexp_reference,
+        domain=(-np.inf, 0.0),
+        compute=compute,
+    )
+    add_table_op(monkeypatch, op, lambda tensor: _apply.unary(op.name, tensor, _types.to_floating))
+    table = {**OPS, op.name: op}
+    references = {op.name: op.reference}
+    for type_name in ("f32", "f64"):
+        failures = check_on_domains([op.name], type_name, {op.name: nbt.throwaway_log1mexp}, references, table)
+        assert bool([line for line in failures if "vs float64 reference" in line]) == wrong, failures
 
 
 def test_a_new_op_is_its_table_entry_and_its_front_end_function(throwaway_op, backend):
@@ -163,3 +203,94 @@ def test_a_new_op_is_its_table_entry_and_its_front_end_function(throwaway_op, ba
     assert "throwaway_exp2" in _contract.AbstractBackend.__abstractmethods__
     # The API page lists it from the table (docs/_ext/numbat_op_table.py): no line to add.
     assert "throwaway_exp2" in _autosummaries()["numbat"] and _unlisted_on_the_api_page() == set()
+    # The differential check at random points of its domain: the four paths and the entry's reference agree.
+    from test_differential import check_on_domains
+
+    table, references = {**OPS, throwaway_op.name: throwaway_op}, {throwaway_op.name: throwaway_op.reference}
+    assert (
+        check_on_domains([throwaway_op.name], "f32", {throwaway_op.name: nbt.throwaway_exp2}, references, table) == []
+    )
+
+
+def test_the_precision_flags_wrap_on_their_own():
+    # narrow: 8-bit floats in f32, on every backend; wide_on_numpy: floats below f64 in f64, on NumPy only
+    seen = []
+    record = lambda xp, x: seen.append(x.dtype) or x
+    f8, f32 = np.ones(2, ml_dtypes.float8_e4m3fn), np.ones(2, np.float32)
+    assert _tables.narrow(record)(np, f8).dtype == f8.dtype and _tables.narrow(record)(np, f32).dtype == f32.dtype
+    assert _tables.wide_on_numpy(record)(np, f32).dtype == f32.dtype
+    assert _tables.wide_on_numpy(record)(jnp, jnp.asarray(f32)).dtype == f32.dtype
+    assert seen == [np.dtype(np.float32), np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float32)]
+    assert [op.name for op in OPS.values() if op.wide_on_numpy and not op.narrow] == []  # none yet, but allowed
+
+
+def _throwaway_sum_of_squares(tensor, axes=None, keep_axes=False):
+    return reduction_front._reduce("throwaway_sum_of_squares", tensor, axes, keep_axes)
+
+
+@pytest.fixture
+def throwaway_reduction(monkeypatch):
+    """`throwaway_sum_of_squares` added as a new reduction is: its table entry and its front-end
+    function; the rest is what numbat does at import, redone for this op (undone afterwards)."""
+    from numbat.backends._families import reduction as back_reduction
+
+    op = _op_table.Reduction(
+        "throwaway_sum_of_squares",
+        "same",
+        compute=lambda xp, x, axes, keep_axes: xp.sum(x * x, axis=axes, keepdims=keep_axes),
+        reference=lambda x, axis=None, keepdims=False: np.sum(x * x, axis=axis, keepdims=keepdims),
+    )
+    monkeypatch.setitem(_op_table.REDUCTIONS, op.name, op)
+    monkeypatch.setattr(reduction_front, op.name, _throwaway_sum_of_squares, raising=False)
+    monkeypatch.setattr(back_reduction.Array, op.name, None, raising=False)  # removed again afterwards
+    delattr(back_reduction.Array, op.name)
+    assert op.name in back_reduction.fill(back_reduction.Array)  # what import does, redone
+    monkeypatch.setattr(_contract.AbstractBackend, "__abstractmethods__", _contract.AbstractBackend.__abstractmethods__)
+    monkeypatch.setattr(_contract.AbstractBackend, op.name, None, raising=False)
+    delattr(_contract.AbstractBackend, op.name)
+    assert _contract.declare_table_ops(_contract.AbstractBackend) == [op.name]
+    exported = nbt._table_exports(vars(nbt))
+    assert exported == {op.name: _throwaway_sum_of_squares}
+    monkeypatch.setattr(nbt, op.name, exported[op.name], raising=False)
+    return op
+
+
+def test_a_new_reduction_is_its_table_entry_and_its_front_end_function(throwaway_reduction, backend):
+    import _differential as d
+
+    x = np.array([[0.5, 3.0], [1.0, -2.0]], np.float32)
+    result = nbt.throwaway_sum_of_squares(nbt.tensor(x), axes=[1])
+    assert result.backend is backend and result.type == _types.parse("f32") and result.shape == (2,)
+    np.testing.assert_allclose(result.to_numpy(), [9.25, 5.0])
+    assert nbt.throwaway_sum_of_squares(nbt.tensor(x, names=["i", "j"]), axes=["j"], keep_axes=True).shape == (2, 1)
+    gradient = nbt.grad(lambda t: nbt.throwaway_sum_of_squares(t))(nbt.tensor(x))
+    np.testing.assert_allclose(gradient.to_numpy(), 2 * x)
+    vectorized = nbt.throwaway_sum_of_squares(nbt.vectorize(nbt.tensor(x), "rows"))
+    assert vectorized.vectorized_axes == (("rows", 2),)
+    np.testing.assert_allclose(nbt.devectorize(vectorized).to_numpy(), [9.25, 5.0])
+    assert "throwaway_sum_of_squares" in str(nbt.debug_expr(nbt.throwaway_sum_of_squares)(nbt.tensor(x)))
+    np.testing.assert_allclose(nbt.jit(nbt.throwaway_sum_of_squares)(nbt.tensor(x)).to_numpy(), 14.25)
+    assert "throwaway_sum_of_squares" in _contract.AbstractBackend.__abstractmethods__
+    assert callable(nbt.NumPyBackend.throwaway_sum_of_squares) and callable(nbt.XLABackend.throwaway_sum_of_squares)
+    # The API page lists it from the table (docs/_ext/numbat_op_table.py): no line to add.
+    assert "throwaway_sum_of_squares" in _autosummaries()["numbat"] and _unlisted_on_the_api_page() == set()
+    # The differential check: the four paths agree and match the entry's reference.
+    failures = []
+    fun = lambda t: nbt.throwaway_sum_of_squares(t, axes=[1])
+    expected = d.compare_paths({"ss": fun}, [x], "f32", failures)
+    assert failures == [] and expected["ss"][0] == "ok"
+    np.testing.assert_allclose(expected["ss"][4], throwaway_reduction.reference(x.astype(np.float64), axis=(1,)))
+
+
+def test_an_op_has_one_computation_its_entrys_or_its_familys(monkeypatch):
+    from numbat.backends._families import math as back_math
+
+    both = _op_table.Op("throwaway_both", "math", "unary", "floating", compute=lambda xp, x: x)
+    neither = _op_table.Op("throwaway_neither", "math", "unary", "floating")
+    monkeypatch.setitem(_op_table.OPS, both.name, both)
+    monkeypatch.setitem(_op_table.OPS, neither.name, neither)
+    with pytest.raises(ArgumentError, match=r"both for \['throwaway_both'\] and neither for \['throwaway_neither'\]"):
+        _tables.build("math", {**back_math.CODE, both.name: lambda xp, x: x})
+    with pytest.raises(ArgumentError, match="code for ops the op table does not list"):
+        _tables.build("math", {**back_math.CODE, "throwaway_unknown": lambda xp, x: x})
+    assert sum(op.compute is not None for op in OPS.values()) >= 30  # the entries that hold their computation

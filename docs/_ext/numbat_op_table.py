@@ -5,6 +5,7 @@ no line on the API page.
     ```{numbat-table-ops} elementwise math bitwise complex
     ```
 
+(and `reduction`, the table's reductions).
 It is a directive of MyST pages: it emits MyST text.
 
 The autosummary stub pages of these ops are written at `builder-inited`, as autosummary
@@ -21,14 +22,15 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
-FAMILIES = ("elementwise", "math", "bitwise", "complex")
+FAMILIES = ("elementwise", "math", "bitwise", "complex", "reduction")
 
 
 def table_ops(family: str) -> list[str]:
     """The public ops of the table in `family`, sorted."""
     from numbat._core import _op_table
 
-    return sorted(name for name, op in _op_table.OPS.items() if op.public and op.family == family)
+    entries = {**_op_table.OPS, **_op_table.REDUCTIONS}
+    return sorted(name for name, op in entries.items() if op.public and op.family == family)
 
 
 def autosummary(names: list[str], toctree: str = "generated") -> list[str]:

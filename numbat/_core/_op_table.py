@@ -3,23 +3,28 @@
 
 An entry gives the op's name and family; how the backend converts its operands (`kind`:
 `unary`, the operand in the output's type; `own_type`, in its own; `binary`, both in the
-output's; `compare`, both in their merged type); its result-type rule (`result`: `same`,
-`floating`, `real`, `u8`, `integers`, `parts` or `complex`, the rules of the front-end's
-`_apply.unary`/`binary` calls); whether Nx refuses complex operands (`real_only`); the
-float-precision flags (`narrow`: computed in f32 for the 8-bit floats; `wide_on_numpy`:
-in f64 on the NumPy backend; `complex_as_xla`: complex data on NumPy computed by jax.numpy
+output's; `merged`, both in their merged type, whatever the output's: the comparisons, the
+logical ops, `complex`); its result-type rule (`result`: `same`; `same_integer`, the operands'
+own type, integers only; `floating`, `real`, `u8`, `parts` or `complex`, the rules of the
+front-end's `_apply.unary`/`binary` calls); whether Nx refuses complex operands (`real_only`); the
+float-precision flags, each on its own (`narrow`: computed in f32 for the 8-bit floats;
+`wide_on_numpy`: every float narrower than f64 computed in f64 on the NumPy backend; `complex_as_xla`: complex data on NumPy computed by jax.numpy
 on the host, for XLA's special values); the float64 NumPy function the differential test
-checks it against (`reference`); the Nx function it mirrors (`nx`); and, for an op with no
-code of its own in its backend family, the array-module function that computes it
-(`array_function`, called as `xp.<array_function>(*operands)` on NumPy and jax.numpy);
-and whether it is public (`public`: `floor_divide` and `mod`, which Nx lacks, serve the
-operators `//` and `%` only).
+checks it against (`reference`); the Nx function it mirrors (`nx`); its computation
+(`compute`, a function of `(xp, *operands)` written once for NumPy and jax.numpy alike; None
+for an op whose family module writes its code, `backends/_families/<family>.CODE`: jax.lax's
+primitives on XLA, JAX's host functions on NumPy, algorithms of their own);
+whether it is public (`public`: `floor_divide` and `mod`, which Nx lacks, serve the
+operators `//` and `%` only); and the real interval its operands are drawn from
+(`domain`, `(low, high)`, the whole line unless given): `tests/test_differential.py` checks
+the op against its `reference` at random points of that interval and next to its finite
+ends, besides the edge-value grid.
 
 What reads it: the backend families build their method tables from it
 (`backends/_families/_tables.build`), `_ops/primitive/_apply.REAL_ONLY` and
 `tests/test_differential.py`'s references are made from it, the backend contract declares
-an entry it does not list by name, `numbat/__init__.py` exports an entry not imported by
-name, and `tests/test_op_table.py` checks it against the front-end functions, the public
+an entry it does not list by name, `numbat/__init__.py` exports every public entry (its
+`_table_exports`), and `tests/test_op_table.py` checks it against the front-end functions, the public
 API, the API page and `docs/_ext/nx_functions.txt`; the API page's list of the table's ops
 (`docs/_ext/numbat_op_table.py`) is made from it. It lives in `_core`, the lowest
 layer, so that both the backends and the front-end read it without an import running up.
@@ -29,6 +34,14 @@ layer, so that both the backends and the front-end read it without an import run
 ('math', 1, 'floating')
 >>> sorted(name for name, op in OPS.items() if op.family == "complex")
 ['complex', 'conjugate', 'imag', 'phase', 'real']
+>>> sorted(name for name, op in REDUCTIONS.items() if op.keeps_nan)
+['reduce_max', 'reduce_min']
+
+The reductions have entries of their own (`Reduction`, in `REDUCTIONS`): the reduction family
+fills in a method for each entry with a `compute`, the backend contract declares an entry it
+does not write out, `_ops/primitive/reduction.py` refuses complex tensors for `real_only`, the
+XLA profiler's NaN-check note reads `NAN_CHECKED`, and the differential tests' references and
+lists of reductions are made from it.
 """
 
 from __future__ import annotations
@@ -54,8 +67,9 @@ class Op:
     complex_as_xla: bool = False
     reference: typing.Callable | None = None
     nx: str | None = None
-    array_function: str | None = None
+    compute: typing.Callable | None = None
     public: bool = True
+    domain: tuple[float, float] = (-math.inf, math.inf)
 
     @property
     def arity(self) -> int:
@@ -66,32 +80,73 @@ def _erf_reference(fun):
     return np.vectorize(fun, otypes=[float])
 
 
+def _round_half_away(x):
+    """Rounding half away from zero (Nx's `round`), in float64."""
+    whole = np.trunc(x)
+    return np.where(np.abs(x - whole) >= 0.5, whole + np.sign(x), whole)
+
+
 TABLE = [
     # elementwise
     Op("add", "elementwise", "binary", "same", reference=np.add, nx="add"),
     Op("subtract", "elementwise", "binary", "same", reference=np.subtract, nx="subtract"),
     Op("multiply", "elementwise", "binary", "same", reference=np.multiply, nx="multiply"),
     Op("divide", "elementwise", "binary", "floating", complex_as_xla=True, reference=np.divide, nx="divide"),
-    Op("pow", "elementwise", "binary", "same", complex_as_xla=True, nx="pow"),
-    Op("quotient", "elementwise", "binary", "integers", real_only=True, nx="quotient"),
-    Op("remainder", "elementwise", "binary", "same", real_only=True, reference=np.fmod, nx="remainder"),
+    Op("pow", "elementwise", "binary", "same", complex_as_xla=True, reference=np.power, nx="pow"),
+    Op("quotient", "elementwise", "binary", "same_integer", real_only=True, nx="quotient"),
+    Op(
+        "remainder",
+        "elementwise",
+        "binary",
+        "same",
+        real_only=True,
+        reference=np.fmod,
+        compute=lambda xp, a, b: xp.fmod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.fmod(a, b),
+        nx="remainder",
+    ),
     Op("floor_divide", "elementwise", "binary", "same", real_only=True, public=False),
-    Op("mod", "elementwise", "binary", "same", real_only=True, public=False),
+    Op(
+        "mod",
+        "elementwise",
+        "binary",
+        "same",
+        real_only=True,
+        compute=lambda xp, a, b: xp.mod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.mod(a, b),
+        public=False,
+    ),
     Op("atan2", "elementwise", "binary", "floating", reference=np.arctan2, nx="atan2"),
     Op("min", "elementwise", "binary", "same", real_only=True, reference=np.minimum, nx="min"),
     Op("max", "elementwise", "binary", "same", real_only=True, reference=np.maximum, nx="max"),
-    Op("equal", "elementwise", "compare", "u8", nx="equal"),
-    Op("not_equal", "elementwise", "compare", "u8", nx="not_equal"),
-    Op("less", "elementwise", "compare", "u8", real_only=True, nx="less"),
-    Op("less_equal", "elementwise", "compare", "u8", real_only=True, nx="less_equal"),
-    Op("greater", "elementwise", "compare", "u8", real_only=True, nx="greater"),
-    Op("greater_equal", "elementwise", "compare", "u8", real_only=True, nx="greater_equal"),
+    Op("equal", "elementwise", "merged", "u8", nx="equal"),
+    Op("not_equal", "elementwise", "merged", "u8", nx="not_equal"),
+    Op("less", "elementwise", "merged", "u8", real_only=True, nx="less"),
+    Op("less_equal", "elementwise", "merged", "u8", real_only=True, nx="less_equal"),
+    Op("greater", "elementwise", "merged", "u8", real_only=True, nx="greater"),
+    Op("greater_equal", "elementwise", "merged", "u8", real_only=True, nx="greater_equal"),
     # math
     Op("negate", "math", "unary", "same", reference=np.negative, nx="negate"),
     Op("sign", "math", "unary", "same", reference=np.sign, nx="sign"),
-    Op("floor", "math", "unary", "same", real_only=True, reference=np.floor, nx="floor"),
-    Op("ceil", "math", "unary", "same", real_only=True, reference=np.ceil, nx="ceil"),
-    Op("round", "math", "unary", "same", real_only=True, nx="round"),
+    Op(
+        "floor",
+        "math",
+        "unary",
+        "same",
+        real_only=True,
+        reference=np.floor,
+        compute=lambda xp, x: x if x.dtype.kind in "iu" else xp.floor(x),
+        nx="floor",
+    ),
+    Op(
+        "ceil",
+        "math",
+        "unary",
+        "same",
+        real_only=True,
+        reference=np.ceil,
+        compute=lambda xp, x: x if x.dtype.kind in "iu" else xp.ceil(x),
+        nx="ceil",
+    ),
+    Op("round", "math", "unary", "same", real_only=True, reference=_round_half_away, nx="round"),
     Op("exp", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.exp, nx="exp"),
     Op("expm1", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.expm1, nx="expm1"),
     Op(
@@ -103,6 +158,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.log,
+        domain=(0.0, math.inf),
         nx="log",
     ),
     Op(
@@ -114,6 +170,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.log1p,
+        domain=(-1.0, math.inf),
         nx="log1p",
     ),
     Op(
@@ -125,6 +182,8 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.log2,
+        domain=(0.0, math.inf),
+        compute=lambda xp, x: xp.log2(x),
         nx="log2",
     ),
     Op(
@@ -136,6 +195,8 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.log10,
+        domain=(0.0, math.inf),
+        compute=lambda xp, x: xp.log10(x),
         nx="log10",
     ),
     Op(
@@ -145,7 +206,8 @@ TABLE = [
         "floating",
         narrow=True,
         complex_as_xla=True,
-        reference=lambda x: 0.5 * (1 + np.tanh(x / 2)),
+        reference=lambda x: 1 / (1 + np.exp(-x)),  # not 0.5 * (1 + tanh(x / 2)): 1 + tanh cancels for x < -20
+        compute=lambda xp, x: 1 / (1 + xp.exp(-x)),
         nx="sigmoid",
     ),
     Op(
@@ -157,6 +219,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.sqrt,
+        domain=(0.0, math.inf),
         nx="sqrt",
     ),
     Op(
@@ -168,6 +231,8 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=lambda x: 1 / np.sqrt(x),
+        domain=(0.0, math.inf),
+        compute=lambda xp, x: 1 / xp.sqrt(x),
         nx="rsqrt",
     ),
     Op(
@@ -223,6 +288,8 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arcsin,
+        domain=(-1.0, 1.0),
+        compute=lambda xp, x: xp.arcsin(x),
         nx="asin",
     ),
     Op(
@@ -234,6 +301,8 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arccos,
+        domain=(-1.0, 1.0),
+        compute=lambda xp, x: xp.arccos(x),
         nx="acos",
     ),
     Op(
@@ -245,10 +314,31 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arctan,
+        compute=lambda xp, x: xp.arctan(x),
         nx="atan",
     ),
-    Op("sinh", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.sinh, nx="sinh"),
-    Op("cosh", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.cosh, nx="cosh"),
+    Op(
+        "sinh",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        complex_as_xla=True,
+        reference=np.sinh,
+        compute=lambda xp, x: xp.sinh(x),
+        nx="sinh",
+    ),
+    Op(
+        "cosh",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        complex_as_xla=True,
+        reference=np.cosh,
+        compute=lambda xp, x: xp.cosh(x),
+        nx="cosh",
+    ),
     Op(
         "tanh",
         "math",
@@ -269,6 +359,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arcsinh,
+        compute=lambda xp, x: xp.arcsinh(x),
         nx="asinh",
     ),
     Op(
@@ -280,6 +371,8 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arccosh,
+        domain=(1.0, math.inf),
+        compute=lambda xp, x: xp.arccosh(x),
         nx="acosh",
     ),
     Op(
@@ -291,35 +384,142 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.arctanh,
+        domain=(-1.0, 1.0),
+        compute=lambda xp, x: xp.arctanh(x),
         nx="atanh",
     ),
     Op("erf", "math", "unary", "floating", real_only=True, narrow=True, reference=_erf_reference(math.erf), nx="erf"),
     Op(
         "erfc", "math", "unary", "floating", real_only=True, narrow=True, reference=_erf_reference(math.erfc), nx="erfc"
     ),
-    Op("erf_inv", "math", "unary", "floating", real_only=True, narrow=True, nx="erf_inv"),
-    Op("abs", "math", "own_type", "real", complex_as_xla=True, reference=np.abs, nx="abs"),
-    Op("is_nan", "math", "own_type", "u8", nx="is_nan"),
-    Op("is_infinity", "math", "own_type", "u8", nx="is_infinity"),
+    Op("erf_inv", "math", "unary", "floating", real_only=True, narrow=True, domain=(-1.0, 1.0), nx="erf_inv"),
+    Op(
+        "abs",
+        "math",
+        "own_type",
+        "real",
+        complex_as_xla=True,
+        reference=np.abs,
+        compute=lambda xp, x: xp.abs(x),
+        nx="abs",
+    ),
+    Op(
+        "is_nan",
+        "math",
+        "own_type",
+        "u8",
+        reference=np.isnan,
+        compute=lambda xp, x: xp.zeros(x.shape, bool) if x.dtype.kind in "iu" else xp.isnan(x),
+        nx="is_nan",
+    ),
+    Op(
+        "is_infinity",
+        "math",
+        "own_type",
+        "u8",
+        reference=np.isinf,
+        compute=lambda xp, x: xp.zeros(x.shape, bool) if x.dtype.kind in "iu" else xp.isinf(x),
+        nx="is_infinity",
+    ),
     # bitwise
-    Op("bitwise_not", "bitwise", "unary", "integers", nx="bitwise_not"),
-    Op("population_count", "bitwise", "unary", "integers", nx="population_count"),
-    Op("count_leading_zeros", "bitwise", "unary", "integers", nx="count_leading_zeros"),
-    Op("logical_not", "bitwise", "own_type", "u8", nx="logical_not"),
-    Op("bitwise_and", "bitwise", "binary", "integers", nx="bitwise_and"),
-    Op("bitwise_or", "bitwise", "binary", "integers", nx="bitwise_or"),
-    Op("bitwise_xor", "bitwise", "binary", "integers", nx="bitwise_xor"),
-    Op("left_shift", "bitwise", "binary", "integers", nx="left_shift"),
-    Op("right_shift", "bitwise", "binary", "integers", nx="right_shift"),
-    Op("logical_and", "bitwise", "compare", "u8", nx="logical_and"),
-    Op("logical_or", "bitwise", "compare", "u8", nx="logical_or"),
-    Op("logical_xor", "bitwise", "compare", "u8", nx="logical_xor"),
+    Op("bitwise_not", "bitwise", "unary", "same_integer", compute=lambda xp, x: xp.bitwise_not(x), nx="bitwise_not"),
+    Op("population_count", "bitwise", "unary", "same_integer", nx="population_count"),
+    Op("count_leading_zeros", "bitwise", "unary", "same_integer", nx="count_leading_zeros"),
+    Op("logical_not", "bitwise", "own_type", "u8", compute=lambda xp, x: x == 0, nx="logical_not"),
+    Op(
+        "bitwise_and",
+        "bitwise",
+        "binary",
+        "same_integer",
+        compute=lambda xp, a, b: xp.bitwise_and(a, b),
+        nx="bitwise_and",
+    ),
+    Op(
+        "bitwise_or", "bitwise", "binary", "same_integer", compute=lambda xp, a, b: xp.bitwise_or(a, b), nx="bitwise_or"
+    ),
+    Op(
+        "bitwise_xor",
+        "bitwise",
+        "binary",
+        "same_integer",
+        compute=lambda xp, a, b: xp.bitwise_xor(a, b),
+        nx="bitwise_xor",
+    ),
+    Op(
+        "left_shift", "bitwise", "binary", "same_integer", compute=lambda xp, a, b: xp.left_shift(a, b), nx="left_shift"
+    ),
+    Op(
+        "right_shift",
+        "bitwise",
+        "binary",
+        "same_integer",
+        compute=lambda xp, a, b: xp.right_shift(a, b),
+        nx="right_shift",
+    ),
+    Op("logical_and", "bitwise", "merged", "u8", compute=lambda xp, a, b: (a != 0) & (b != 0), nx="logical_and"),
+    Op("logical_or", "bitwise", "merged", "u8", compute=lambda xp, a, b: (a != 0) | (b != 0), nx="logical_or"),
+    Op("logical_xor", "bitwise", "merged", "u8", compute=lambda xp, a, b: (a != 0) ^ (b != 0), nx="logical_xor"),
     # complex
-    Op("conjugate", "complex", "unary", "complex", nx="conjugate"),
-    Op("real", "complex", "own_type", "parts", nx="real"),
-    Op("imag", "complex", "own_type", "parts", nx="imag"),
+    Op("conjugate", "complex", "unary", "complex", compute=lambda xp, x: xp.conjugate(x), nx="conjugate"),
+    Op("real", "complex", "own_type", "parts", compute=lambda xp, x: xp.real(x), nx="real"),
+    Op(
+        "imag",
+        "complex",
+        "own_type",
+        "parts",
+        compute=lambda xp, x: xp.imag(x) if x.dtype.kind == "c" else xp.zeros_like(x),
+        nx="imag",
+    ),
     Op("phase", "complex", "own_type", "parts", complex_as_xla=True, nx="phase"),
-    Op("complex", "complex", "compare", "complex", real_only=True, nx="complex"),
+    Op("complex", "complex", "merged", "complex", real_only=True, nx="complex"),
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in TABLE}
+
+
+@dataclasses.dataclass(frozen=True)
+class Reduction:
+    """One reduction's facts (`REDUCTIONS`): its name; its result-type rule (`result`:
+    `aggregate`, integers summed in at least 32 bits; `same`; `u8`, a truth value, whose
+    operand keeps its own type where the others' is converted to the output's); whether Nx
+    refuses complex tensors (`real_only`); whether XLA's CPU compiler can lose a NaN that Nx
+    keeps, so that the backend checks for one and the profiler names the check (`keeps_nan`);
+    its computation (`compute`, `(xp, data, axes, keep_axes) -> array`, or None where the
+    reduction family writes the method: product's complex data on the host, reduce_max's
+    shift); the float64 NumPy reference (`reference`, with `axis` and `keepdims`); the Nx
+    function it mirrors (`nx`)."""
+
+    name: str
+    result: str
+    real_only: bool = False
+    keeps_nan: bool = False
+    compute: typing.Callable | None = None
+    reference: typing.Callable | None = None
+    nx: str | None = None
+    public: bool = True
+    family: str = "reduction"
+
+
+def _reduced(fun, predicate: bool = False):
+    """`fun(x, axis=axes, keepdims=keep_axes)` of the array module, of `x != 0` for a predicate."""
+    name = fun.__name__
+    if predicate:
+        return lambda xp, x, axes, keep_axes: getattr(xp, name)(x != 0, axis=axes, keepdims=keep_axes)
+    return lambda xp, x, axes, keep_axes: getattr(xp, name)(x, axis=axes, keepdims=keep_axes)
+
+
+REDUCTION_TABLE = [
+    Reduction("sum", "aggregate", compute=_reduced(np.sum), reference=np.sum, nx="sum"),
+    Reduction("product", "aggregate", nx="product"),
+    Reduction("reduce_max", "same", real_only=True, keeps_nan=True, reference=np.max, nx="reduce_max"),
+    Reduction("reduce_min", "same", real_only=True, keeps_nan=True, reference=np.min, nx="reduce_min"),
+    Reduction("all", "u8", compute=_reduced(np.all, predicate=True), nx="all"),
+    Reduction("any", "u8", compute=_reduced(np.any, predicate=True), nx="any"),
+]
+
+REDUCTIONS: dict[str, Reduction] = {op.name: op for op in REDUCTION_TABLE}
+
+# The ops whose float answer keeps a NaN where XLA's CPU max and min can lose one: the table's
+# reductions with `keeps_nan`, and the window and sort ops that check too (their families are
+# not entries yet).
+NAN_CHECKED = frozenset({op.name for op in REDUCTION_TABLE if op.keeps_nan} | {"window_max", "window_min", "top_k"})

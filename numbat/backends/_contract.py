@@ -541,26 +541,36 @@ class AbstractBackend(abc.ABC):
         """Transform `kind` (fft, ifft, rfft, irfft) over `axes`, `lengths` points each; parts with |x| <= `eps` become 0."""
 
 
-def _table_method(op: _op_table.Op):
-    """The declaration of an op table entry: `op(self, out, tensor)` or `op(self, out, left, right)`."""
-    if op.arity == 1:
+def _table_method(op):
+    """The declaration of an op table entry: `op(self, out, tensor)` or `op(self, out, left, right)`
+    for an element-wise op, `op(self, out, tensor, axes, keep_axes)` for a reduction."""
+    if isinstance(op, _op_table.Reduction):
+
+        def method(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor: ...
+
+        kind = "reduction"
+    elif op.arity == 1:
 
         def method(self, out: Template, tensor: Tensor) -> Tensor: ...
+
+        kind = f"{op.family}, {op.kind}"
     else:
 
         def method(self, out: Template, left: Tensor, right: Tensor) -> Tensor: ...
 
+        kind = f"{op.family}, {op.kind}"
     method.__name__ = method.__qualname__ = op.name
-    method.__doc__ = f"The op table's {op.name!r} ({op.family}, {op.kind}): `_core/_op_table.py`."
+    method.__doc__ = f"The op table's {op.name!r} ({kind}): `_core/_op_table.py`."
     return abc.abstractmethod(method)
 
 
 def declare_table_ops(contract: type) -> list[str]:
-    """Declares on `contract` each op of the op table it does not list by name (a new
-    element-wise op needs no line here), and returns their names."""
-    added = [op.name for op in _op_table.OPS.values() if op.name not in vars(contract)]
+    """Declares on `contract` each op of the op table (element-wise ops and reductions) it does
+    not list by name (a new op needs no line here), and returns their names."""
+    entries = {**_op_table.OPS, **_op_table.REDUCTIONS}
+    added = [name for name in entries if name not in vars(contract)]
     for name in added:
-        setattr(contract, name, _table_method(_op_table.OPS[name]))
+        setattr(contract, name, _table_method(entries[name]))
     abc.update_abstractmethods(contract)
     return added
 

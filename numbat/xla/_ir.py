@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import typing
 
+from .._core import _op_table
 from .._core._errors import ArgumentError
 from . import _hlo_text, _lowering
 
@@ -101,7 +102,7 @@ class FusionReport:
 
 # Ops whose float answer keeps a NaN as Nx's does: on the CPU, a sum of the data decides whether
 # the exact, slower path runs (backends/_families/reduction.keeping_nan), a `conditional` kernel.
-_NAN_CHECKED = ("reduce_max", "reduce_min", "window_max", "window_min", "top_k")
+_NAN_CHECKED = _op_table.NAN_CHECKED  # the op table's
 
 
 def kernel_note(program: dict, instruction: _hlo_text.Instruction, ops: tuple) -> str:

@@ -1,4 +1,4 @@
-"""Reductions over axes given as ints or names: sum, mean, product, reduce_max/min,
+"""Reductions over axes given as ints or names: sum, product, reduce_max/min,
 argmax/argmin, all/any, and reduce with a function.
 
 The family's rule: an op combines the elements along some axes into one element each.
@@ -6,7 +6,7 @@ The family's rule: an op combines the elements along some axes into one element 
 
 from __future__ import annotations
 
-from ..._core import _names, _shape, _types
+from ..._core import _names, _op_table, _shape, _types
 from ..._core._errors import ArgumentError
 from ..._tensor import _check
 from ..._tensor._tensor import Template
@@ -15,7 +15,8 @@ from .. import _dispatch
 
 def _reduce(op: str, tensor, axes, keep_axes: bool, type_=None, **params):
     tensor = _dispatch.to_tensor(tensor)
-    if tensor.type.is_complex and op in ("reduce_max", "reduce_min"):
+    entry = _op_table.REDUCTIONS.get(op)
+    if tensor.type.is_complex and entry is not None and entry.real_only:
         raise ArgumentError(f"{op} is not defined for complex tensors, got {tensor.type}")
     indices = _names.axes_indices(tensor.names, axes)
     keep_axes = _check.boolean(op, "keep_axes", keep_axes)

@@ -1,11 +1,11 @@
 """The table machinery of the element-wise families (elementwise, math, bitwise, complex).
 
 Those ops differ only in the function applied. The op table (`_core/_op_table.py`) says
-which ops a family has and how each converts its operands; the family module writes the
-code of those that need their own (`(xp, *arrays) -> array`), `build` makes the family's
-tables from both (an op with no code of its own computes `xp.<array_function>`, and the
-table's `narrow`, `wide_on_numpy` and `complex_as_xla` flags wrap the function as `narrow`
-and `complex_as_xla` say), and `fill` makes every name a method of its `Array` (`op(out, tensor)` or
+which ops a family has, how each converts its operands and, in its `compute`, what it
+computes (`(xp, *arrays) -> array`); the family module writes the code of those an entry
+cannot hold (jax.lax's primitives on XLA, JAX's host functions on NumPy: its `CODE`),
+`build` makes the family's tables from both (the table's `narrow`, `wide_on_numpy` and
+`complex_as_xla` flags wrap the function in the wrappers of those names, each on its own), and `fill` makes every name a method of its `Array` (`op(out, tensor)` or
 `op(out, left, right)`, as the backend contract, `backends/_contract.py`, declares it). A table entry is
 a function of `(xp, *arrays)`, written once for NumPy and jax.numpy alike; the few
 functions NumPy lacks (erf, erf_inv) are computed with JAX's host implementation there
@@ -16,7 +16,7 @@ The tables, by how a method converts its operands:
 - `unary`: the operand is converted to the output's type, and the result is of it.
 - `own_type`: the operand keeps its own type (the output differs: u8 predicates, real parts).
 - `binary`: both operands are converted to the output's type.
-- `compare`: both operands are converted to their merged type; the output differs (u8, complex).
+- `merged`: both operands are converted to their merged type; the output differs (u8, complex).
 
 Complex special values follow XLA on every path: for complex Inf and NaN, NumPy gives
 C99 Annex G's answers (`exp(inf+nanj)` is `inf+nanj`) and XLA its own formulas' (`nan+nanj`).
@@ -93,46 +93,55 @@ def lax_binary(np_name: str, lax_fun, kinds: str = "biufc"):
     return binary
 
 
-def narrow(fun, wide_on_numpy: bool):
-    """`fun` computed in a wider float and rounded back: the 8-bit floats in f32 on every
-    backend (they have no infinities to overflow into, and XLA lowers few functions for
-    them); with `wide_on_numpy`, every float narrower than f64 in f64 on the NumPy backend,
-    since NumPy's SIMD loops for f32 (AVX-512's SVML) miss by an ulp where XLA and Nx are
-    exact (log10(100) gave 2.0000002 and cbrt(-27) -2.9999998 on an AVX-512 machine)."""
+def narrow(fun):
+    """`fun` of an 8-bit float computed in f32 and rounded back, on every backend (they have no
+    infinities to overflow into, and XLA lowers few functions for them)."""
 
     def wrapped(xp, x):
-        if x.dtype.kind in "iubc" or x.dtype == np.float64:
-            return fun(xp, x)
-        if wide_on_numpy and xp is np:
-            return fun(xp, x.astype(np.float64)).astype(x.dtype)
-        if x.dtype.itemsize == 1:
+        if x.dtype.kind not in "iubc" and x.dtype.itemsize == 1:
             return fun(xp, x.astype(np.float32)).astype(x.dtype)
         return fun(xp, x)
 
     return wrapped
 
 
-def _array_function(op: _op_table.Op):
-    """The function of an op with no code of its own: `xp.<op.array_function>`."""
-    if op.array_function is None:
-        raise ArgumentError(f"op {op.name!r} of the op table has no code in its family and no array_function")
-    name = op.array_function
-    return lambda xp, *arrays: getattr(xp, name)(*arrays)
+def wide_on_numpy(fun):
+    """`fun` of every float narrower than f64 computed in f64 on the NumPy backend, and rounded
+    back: NumPy's SIMD loops for f32 (AVX-512's SVML) miss by an ulp where XLA and Nx are exact
+    (log10(100) gave 2.0000002 and cbrt(-27) -2.9999998 on an AVX-512 machine)."""
+
+    def wrapped(xp, x):
+        if xp is np and x.dtype.kind not in "iubc" and x.dtype != np.float64:
+            return fun(xp, x.astype(np.float64)).astype(x.dtype)
+        return fun(xp, x)
+
+    return wrapped
 
 
 def build(family: str, code: dict) -> dict[str, dict]:
-    """The family's tables, by kind (`unary`, `own_type`, `binary`, `compare`): each op of
-    the op table in `family`, computed by its entry in `code` (else `xp.<array_function>`),
-    wrapped as its flags say (`narrow`, then `complex_as_xla`)."""
+    """The family's tables, by kind (`unary`, `own_type`, `binary`, `merged`): each op of
+    the op table in `family`, computed by its entry's `compute` or, for an op whose entry has
+    none (code that needs the family's helpers: jax.lax's primitives on XLA, JAX's host
+    functions on NumPy), by the family's `code`; wrapped as its flags say (`narrow`, `wide_on_numpy`, then
+    `complex_as_xla`)."""
     ops = [op for op in _op_table.OPS.values() if op.family == family]
     unknown = set(code) - {op.name for op in ops}
     if unknown:
         raise ArgumentError(f"the {family} family has code for ops the op table does not list: {sorted(unknown)}")
-    tables: dict[str, dict] = {"unary": {}, "own_type": {}, "binary": {}, "compare": {}}
+    twice = sorted(op.name for op in ops if op.compute is not None and op.name in code)
+    missing = sorted(op.name for op in ops if op.compute is None and op.name not in code)
+    if twice or missing:
+        raise ArgumentError(
+            f"each op of the op table needs one computation, its entry's compute or its family's code: "
+            f"{family} has both for {twice} and neither for {missing}"
+        )
+    tables: dict[str, dict] = {"unary": {}, "own_type": {}, "binary": {}, "merged": {}}
     for op in ops:
-        fun = code[op.name] if op.name in code else _array_function(op)
+        fun = op.compute if op.compute is not None else code[op.name]
         if op.narrow:
-            fun = narrow(fun, op.wide_on_numpy)
+            fun = narrow(fun)
+        if op.wide_on_numpy:
+            fun = wide_on_numpy(fun)
         if op.complex_as_xla:
             fun = complex_as_xla(fun)
         tables[op.kind][op.name] = fun
@@ -187,7 +196,7 @@ def _binary_method(name, fun):
     return method
 
 
-def _compare_method(name, fun):
+def _merged_method(name, fun):
     def method(self, out, left, right):
         common = Template((), merge(left.type, right.type), ())
         result = fun(self.xp, self._as(left, common), self._as(right, common))
@@ -197,13 +206,13 @@ def _compare_method(name, fun):
     return method
 
 
-def fill(array: type, unary=None, own_type=None, binary=None, compare=None) -> None:
+def fill(array: type, unary=None, own_type=None, binary=None, merged=None) -> None:
     """Makes every name in the tables a method of `array`."""
     for table, make in (
         (unary, _unary_method),
         (own_type, _own_type_method),
         (binary, _binary_method),
-        (compare, _compare_method),
+        (merged, _merged_method),
     ):
         for name, fun in (table or {}).items():
             setattr(array, name, make(name, fun))

@@ -4,7 +4,7 @@ methods of the backend contract (`backends/_contract.py`) over `self.xp`.
 
 The family's rule, by value domain: an op reads its operands as bits or as truth values
 (non-zero is true), whatever their number of operands. All are the op table's
-(`_core/_op_table.py`), computed by `CODE` and filled in by `_tables.build` and
+(`_core/_op_table.py`), computed by their entries' `compute` or, where an entry has none, `CODE`, and filled in by `_tables.build` and
 `_tables.fill`.
 """
 
@@ -17,7 +17,6 @@ import numpy as np
 
 from . import _tables
 from ._base import ArrayBase
-from ._tables import truthy
 
 
 def _unsigned(xp, x):
@@ -51,18 +50,8 @@ def _population_count(xp, x):
 
 # The ops' code (the op table, `_core/_op_table.py`, lists them and their kinds).
 CODE: dict[str, typing.Callable] = {
-    "bitwise_not": lambda xp, x: xp.bitwise_not(x),
     "population_count": _population_count,
     "count_leading_zeros": _count_leading_zeros,
-    "logical_not": lambda xp, x: x == 0,
-    "bitwise_and": lambda xp, a, b: xp.bitwise_and(a, b),
-    "bitwise_or": lambda xp, a, b: xp.bitwise_or(a, b),
-    "bitwise_xor": lambda xp, a, b: xp.bitwise_xor(a, b),
-    "left_shift": lambda xp, a, b: xp.left_shift(a, b),
-    "right_shift": lambda xp, a, b: xp.right_shift(a, b),
-    "logical_and": lambda xp, a, b: truthy(a) & truthy(b),
-    "logical_or": lambda xp, a, b: truthy(a) | truthy(b),
-    "logical_xor": lambda xp, a, b: truthy(a) ^ truthy(b),
 }
 
 

@@ -3,7 +3,7 @@ phase. `Array` implements the family's methods of the backend contract
 (`backends/_contract.py`) over `self.xp`.
 
 The family's rule, by value domain: an op builds a complex number or takes one apart. All
-are the op table's (`_core/_op_table.py`), computed by `CODE` and filled in by
+are the op table's (`_core/_op_table.py`), computed by their entries' `compute` or, where an entry has none, `CODE`, and filled in by
 `_tables.build` and `_tables.fill` (`phase` computes XLA's answers for complex Inf and NaN
 on NumPy too: its table entry's `complex_as_xla`).
 """
@@ -42,9 +42,6 @@ def _phase(xp, x):
 
 # The ops' code (the op table, `_core/_op_table.py`, lists them and their kinds).
 CODE: dict[str, typing.Callable] = {
-    "conjugate": lambda xp, x: xp.conjugate(x),
-    "real": lambda xp, x: xp.real(x),
-    "imag": lambda xp, x: xp.imag(x) if x.dtype.kind == "c" else xp.zeros_like(x),
     "phase": _phase,
     "complex": _complex,
 }

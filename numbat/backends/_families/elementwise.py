@@ -5,7 +5,7 @@ backend contract (`backends/_contract.py`) over `self.xp`.
 The family's rule: an op combines two or more tensors of one broadcast shape element by
 element (functions of one tensor are `math`; the bitwise and logical ops are `bitwise`,
 building complex numbers is `complex`). Its binary ops are the op table's
-(`_core/_op_table.py`), computed by `CODE` and filled in by `_tables.build` and
+(`_core/_op_table.py`), computed by their entries' `compute` or, where an entry has none, `CODE`, and filled in by `_tables.build` and
 `_tables.fill`.
 """
 
@@ -86,11 +86,9 @@ CODE: dict[str, typing.Callable] = {
     "divide": _as_xla_divides(lax_binary("divide", jax.lax.div, kinds="fc")),  # ints as floats
     "pow": _pow,
     "quotient": _quotient,
-    "remainder": lambda xp, a, b: xp.fmod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.fmod(a, b),
     "floor_divide": lambda xp, a, b: (
         xp.floor_divide(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.floor(a / b)
     ),
-    "mod": lambda xp, a, b: xp.mod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.mod(a, b),
     "atan2": lambda xp, a, b: xp.arctan2(as_zero(xp, a), as_zero(xp, b)),
     "min": lax_binary("minimum", jax.lax.min),
     "max": lax_binary("maximum", jax.lax.max),

@@ -6,7 +6,7 @@ methods of the backend contract (`backends/_contract.py`) over `self.xp`.
 The family's rule: an op takes one tensor and computes each element from that element
 alone (the bitwise functions of one tensor are `bitwise`, the complex parts `complex`).
 The ops are the op table's (`_core/_op_table.py`, with their flags: narrow, wide on NumPy,
-complex as XLA), computed by `CODE` and filled in by `_tables.build` and `_tables.fill`,
+complex as XLA), computed by their entries' `compute` or, where an entry has none, `CODE`, and filled in by `_tables.build` and `_tables.fill`,
 plus `stop_grad`.
 """
 
@@ -39,7 +39,7 @@ def _sign(xp, x):
 
 
 def _cbrt(xp, x):
-    """The cube root (of subnormals read as zero: `_subnormals_as_zero` on its table entry); of a complex number the
+    """The cube root (subnormals read as zero: `TABLES` wraps it in `_subnormals_as_zero` below); of a complex number the
     principal root `z ** (1/3)` (Nx's Complex.cbrt), from the polar form so that an
     infinite modulus at angle 0 keeps its imaginary part 0 (cbrt(Inf+3i) is Inf+0i)."""
     if x.dtype.kind == "c":
@@ -58,37 +58,20 @@ def _subnormals_as_zero(fun):
 CODE: dict[str, typing.Callable] = {
     "negate": lax_unary("negative", jax.lax.neg),
     "sign": _sign,
-    "floor": lambda xp, x: x if x.dtype.kind in "iu" else xp.floor(x),
-    "ceil": lambda xp, x: x if x.dtype.kind in "iu" else xp.ceil(x),
     "round": _round,
     "exp": lax_unary("exp", jax.lax.exp),
     "expm1": lax_unary("expm1", jax.lax.expm1),
     "log": lax_unary("log", jax.lax.log),
     "log1p": lax_unary("log1p", jax.lax.log1p),
-    "log2": lambda xp, x: xp.log2(x),
-    "log10": lambda xp, x: xp.log10(x),
-    "sigmoid": lambda xp, x: 1 / (1 + xp.exp(-x)),
     "sqrt": lax_unary("sqrt", jax.lax.sqrt),
-    "rsqrt": lambda xp, x: 1 / xp.sqrt(x),
     "cbrt": _cbrt,
     "sin": lax_unary("sin", jax.lax.sin),
     "cos": lax_unary("cos", jax.lax.cos),
     "tan": lax_unary("tan", jax.lax.tan),
-    "asin": lambda xp, x: xp.arcsin(x),
-    "acos": lambda xp, x: xp.arccos(x),
-    "atan": lambda xp, x: xp.arctan(x),
-    "sinh": lambda xp, x: xp.sinh(x),
-    "cosh": lambda xp, x: xp.cosh(x),
     "tanh": lax_unary("tanh", jax.lax.tanh),
-    "asinh": lambda xp, x: xp.arcsinh(x),
-    "acosh": lambda xp, x: xp.arccosh(x),
-    "atanh": lambda xp, x: xp.arctanh(x),
     "erf": host(jsp.erf),
     "erfc": host(jsp.erfc),
     "erf_inv": host(jsp.erfinv),
-    "abs": lambda xp, x: xp.abs(x),
-    "is_nan": lambda xp, x: xp.zeros(x.shape, bool) if x.dtype.kind in "iu" else xp.isnan(x),
-    "is_infinity": lambda xp, x: xp.zeros(x.shape, bool) if x.dtype.kind in "iu" else xp.isinf(x),
 }
 TABLES = _tables.build("math", CODE)
 TABLES["unary"]["cbrt"] = _subnormals_as_zero(TABLES["unary"]["cbrt"])

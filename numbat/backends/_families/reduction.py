@@ -2,6 +2,8 @@
 (`backends/_contract.py`) over `self.xp`.
 
 The family's rule: an op combines the elements along some axes into one element each.
+The op table's reductions (`_core/_op_table.REDUCTIONS`) with a `compute` are methods made
+by `_reduction_method`; the others are written out in `Array`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 
+from ..._core import _op_table
 from ..._core._errors import ArgumentError
 from ..._tensor._expr import recording
 from ..._tensor._tensor import Template, Tensor
@@ -19,10 +22,6 @@ from ._tables import on_host
 
 
 class Array(ArrayBase):
-    def sum(self, out, tensor, axes, keep_axes):
-        data = self.xp.sum(self._as(tensor, out), axis=axes, keepdims=keep_axes)
-        return self._wrap(out, data)
-
     def reduce_max(self, out, tensor, axes, keep_axes, for_shift=False):
         return self._reduce_extreme(out, tensor, axes, keep_axes, self.xp.max, -1, for_shift)
 
@@ -68,14 +67,6 @@ class Array(ArrayBase):
         if self.xp is np and data.dtype.kind == "c":  # XLA's complex products (see elementwise.py's docstring)
             return self._wrap(out, on_host(lambda x: jnp.prod(x, axis=axes, keepdims=keep_axes), data))
         return self._wrap(out, self.xp.prod(data, axis=axes, keepdims=keep_axes))
-
-    def all(self, out, tensor, axes, keep_axes):
-        data = self.xp.asarray(tensor.data) != 0
-        return self._wrap(out, self.xp.all(data, axis=axes, keepdims=keep_axes).astype(out.type.dtype))
-
-    def any(self, out, tensor, axes, keep_axes):
-        data = self.xp.asarray(tensor.data) != 0
-        return self._wrap(out, self.xp.any(data, axis=axes, keepdims=keep_axes).astype(out.type.dtype))
 
     def reduce(self, out, tensor, acc, fun, axes, keep_axes):
         combine = user_combiner(self, fun, out)
@@ -142,3 +133,46 @@ def user_combiner(backend, fun, out: Template):
         return backend.xp.asarray(result.data).astype(out.type.dtype)
 
     return combine
+
+
+def _reduction_method(op: _op_table.Reduction):
+    """The method of a table reduction with a `compute`: `op(out, tensor, axes, keep_axes)`, its
+    operand in the output's type (a truth value's in its own), NaN kept where `keeps_nan` says."""
+    compute, own_type = op.compute, op.result == "u8"
+
+    def method(self, out, tensor, axes, keep_axes):
+        xp = self.xp
+        data = xp.asarray(tensor.data) if own_type else self._as(tensor, out)
+        if op.keeps_nan:
+            reduce = lambda values: compute(xp, values, axes, keep_axes)
+            result = keeping_nan(
+                self, data, reduce, lambda values: xp.any(xp.isnan(values), axis=axes, keepdims=keep_axes)
+            )
+        else:
+            result = compute(xp, data, axes, keep_axes)
+        dtype = out.type.dtype
+        return self._wrap(out, result if result.dtype == dtype else xp.asarray(result).astype(dtype))
+
+    method.__name__ = method.__qualname__ = op.name
+    method.from_table = True  # fill may run again (a test adding an op): it replaces its own methods
+    return method
+
+
+def fill(array: type) -> list[str]:
+    """Makes each table reduction with a `compute` a method of `array`; refuses one with neither
+    a `compute` nor a method written out. Returns the names filled in."""
+    filled = []
+    for op in _op_table.REDUCTIONS.values():
+        if op.compute is not None:
+            if op.name in vars(array) and not getattr(vars(array)[op.name], "from_table", False):
+                raise ArgumentError(
+                    f"reduction {op.name!r} has both a compute in the op table and a method in its family"
+                )
+            setattr(array, op.name, _reduction_method(op))
+            filled.append(op.name)
+        elif op.name not in vars(array):
+            raise ArgumentError(f"reduction {op.name!r} of the op table has no compute and no method in its family")
+    return filled
+
+
+FILLED = fill(Array)
