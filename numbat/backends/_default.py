@@ -114,7 +114,7 @@ def backend_transfer(tensor: Tensor, backend: AbstractBackend | None = None) -> 
     >>> device.to_numpy()
     Traceback (most recent call last):
     ...
-    numbat.ArgumentError: cannot read the values of a tensor whose memory was freed by nbt.backend_deallocate or moved away by nbt.backend_transfer (s32[2])
+    numbat.ArgumentError: cannot read the values (t.to_numpy()) of a tensor whose memory was freed by nbt.backend_deallocate or moved away by nbt.backend_transfer (s32[2])
     """
     backend = _check(current() if backend is None else backend)
     if not isinstance(tensor, Tensor):
