@@ -37,9 +37,10 @@ def test_stacking_many_scalars_takes_memory_linear_in_their_count():
     # whose compile grows faster than n); 50,000 ended in std::bad_alloc. Now the inputs are
     # joined 16 at a time, eagerly: 20,000 in about 2 s and 0.1 GB over the inputs.
     code = """
-    import resource, time, numbat as nbt
-    def peak():
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    import time, numbat as nbt
+    def peak():  # this process's own high-water mark (ru_maxrss keeps the parent's across exec)
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM")) * 1024
     made = [nbt.tensor(float(i)) for i in range(20000)]  # the issue's, made once (260 us each)
     for n in (20000, 50000):
         scalars = (made * 3)[:n]

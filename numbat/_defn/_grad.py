@@ -158,11 +158,11 @@ class _Differentiated:
                 f"{', '.join(kwargs)}: pass them in order, {self.name}(f)(x, y), or fix them with a lambda, "
                 f"{self.name}(lambda x: f(x, {next(iter(kwargs))}=...))"
             )
+        for position, arg in enumerate(args):  # before any walk over them, as a defn checks
+            _check.nesting(f"argument {position} of {self.name}", arg)
         args = _signature.lists_as_tensors(args)  # a list of numbers is one tensor, as a defn reads it
         positions = _positions(self.argnums, len(args), self.name)
         _containers.register_found(args)
-        for position, arg in enumerate(args):
-            _check.nesting(f"argument {position} of {self.name}", arg)
         outer = _expr.current()
         backend = _default.current() if outer is not None else XLABackend()
         leaves = jax.tree_util.tree_leaves([args[p] for p in positions], is_leaf=is_tensor)
