@@ -125,12 +125,23 @@ def _run_child(source: str, answer: str, timeout: float) -> None:
             "stopped (a hostile blob can make the parser or a loop in it run for ever)"
         ) from None
     if done.returncode != 0:
-        if done.returncode < 0:
-            how = f"was killed by {signal.Signals(-done.returncode).name}"
-        else:
-            last = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
-            how = f"failed ({last[0][:300]})"
         raise ArgumentError(
-            f"inspect_blob: the child process reading the blob {how}; this process is untouched. The blob is "
+            f"inspect_blob: the child process reading the blob {how_the_child_ended(done)}; this process is "
+            "untouched. The blob is "
             "damaged or hostile: do not load it"
         )
+
+
+def how_the_child_ended(done: subprocess.CompletedProcess) -> str:
+    """How a reading child that did not succeed ended, for an error message: the signal that
+    killed it, or the last line it wrote to stderr.
+
+    >>> how_the_child_ended(subprocess.CompletedProcess([], -9, b"", b""))
+    'was killed by SIGKILL'
+    >>> how_the_child_ended(subprocess.CompletedProcess([], 1, b"", b"Traceback\\nValueError: bad"))
+    'failed (ValueError: bad)'
+    """
+    if done.returncode < 0:
+        return f"was killed by {signal.Signals(-done.returncode).name}"
+    last = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
+    return f"failed ({last[0][:300]})"

@@ -24,7 +24,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -33,6 +32,7 @@ import time
 import jax
 
 from . import _xspace
+from ._inspect import how_the_child_ended
 
 MEMORY_BYTES = 4 << 30  # the reader's address space: a trace of many thousand kernels and Python
 ANSWER_BYTES = 256 << 20  # the most the reader may write
@@ -123,12 +123,9 @@ def read_trace(path: str, module: str, platform: str, timeout: float = TIMEOUT, 
                 f"{what} took longer than {timeout} s; the child process reading it was stopped"
             ) from None
         if done.returncode != 0:
-            if done.returncode < 0:
-                how = f"was killed by {signal.Signals(-done.returncode).name}"
-            else:
-                last = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
-                how = f"failed ({last[0][:300]})"
-            raise ProfilerError(f"{what}: the child process reading it {how}; this process is untouched")
+            raise ProfilerError(
+                f"{what}: the child process reading it {how_the_child_ended(done)}; this process is untouched"
+            )
         with open(answer, "rb") as file:
             return json.loads(file.read(ANSWER_BYTES + 1))
 
