@@ -20,6 +20,7 @@ import queue
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 
 import numpy as np
@@ -54,6 +55,7 @@ def _fuzz(seed: int, per_function: int) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        cwd=tempfile.mkdtemp(prefix="numbat-fuzz-"),  # a junk `cache="never"` writes there, not in the checkout
     )
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=_lines, args=(process.stdout, lines), daemon=True).start()
