@@ -139,3 +139,12 @@ def test_keyword_arguments_to_a_differentiated_function_are_a_numbat_error(trans
     t = nbt.tensor([1.0, 2.0])
     with pytest.raises(nbt.ArgumentError, match=r"by position, as Nx's does; got keyword argument\(s\) y: pass"):
         transform(lambda a, y: nbt.sum(a * y))(t, y=t)
+
+
+@pytest.mark.parametrize("transform", [nbt.grad, nbt.value_and_grad])
+def test_a_freed_tensor_is_a_numbat_error(transform):
+    # Before, JAX's RuntimeError "Array has been deleted with shape=float32[2]" came out.
+    freed = nbt.tensor([1.0, 2.0], backend=nbt.XLABackend())
+    nbt.backend_deallocate(freed)
+    with pytest.raises(nbt.ArgumentError, match=r"argument 1 \(f32\[2\]\) was freed by nbt.backend_deallocate"):
+        transform(lambda a, b: nbt.sum(a * b["w"]))(nbt.tensor([1.0, 1.0]), {"w": freed})

@@ -161,6 +161,9 @@ class _Differentiated:
         for position, arg in enumerate(args):  # before any walk over them, as a defn checks
             _check.nesting(f"argument {position} of {self.name}", arg)
         args = _signature.lists_as_tensors(args)  # a list of numbers is one tensor, as a defn reads it
+        for position, arg in enumerate(args):
+            for leaf in jax.tree_util.tree_leaves(arg, is_leaf=is_tensor):
+                _check.not_freed(self.name, f"argument {position}", leaf)
         positions = _positions(self.argnums, len(args), self.name)
         _containers.register_found(args)
         outer = _expr.current()

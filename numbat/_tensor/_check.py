@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections.abc
 import numbers
 
+import jax
 import numpy as np
 
 from .._core._errors import ArgumentError
@@ -77,6 +78,22 @@ def tensor(function: str, argument: str, value):
             f"{function}: {argument} must be a numbat tensor, got {type(value).__name__} {_shown(value)}"
         )
     return value
+
+
+def not_freed(function: str, argument: str, value) -> None:
+    """Raises if `value` is a tensor whose memory `nbt.backend_deallocate` freed (or
+    `nbt.backend_transfer` moved away): JAX's own error names neither."""
+    data = getattr(value, "data", None)
+    if (
+        isinstance(value, Tensor)
+        and isinstance(data, jax.Array)
+        and not isinstance(data, jax.core.Tracer)
+        and data.is_deleted()
+    ):
+        raise ArgumentError(
+            f"{function}: {argument} ({value.type}{list(value.shape)}) was freed by nbt.backend_deallocate or moved "
+            "away by nbt.backend_transfer; compute it anew"
+        )
 
 
 MAX_NESTING = 100  # levels of tuples, lists and dicts in a defn's arguments or results
