@@ -13,6 +13,7 @@ import math
 import jax
 import numpy as np
 
+from . import _base
 from ._base import ArrayBase
 
 
@@ -32,16 +33,6 @@ class Array(ArrayBase):
         data = self.xp.broadcast_to(self.xp.eye(rows, cols, dtype=out.type.dtype), out.shape)
         return self._place(out, data)
 
-    def as_type(self, out, tensor):
-        return self._wrap(out, self._as(tensor, out))
-
-    def broadcast(self, out, tensor, axes):
-        expanded = [1] * len(out.shape)
-        for size, axis in zip(tensor.shape, axes):
-            expanded[axis] = size
-        data = self.xp.reshape(self._as(tensor, out), expanded)
-        return self._wrap(out, self.xp.broadcast_to(data, out.shape))
-
     def bitcast(self, out, tensor):
         data = self.xp.asarray(tensor.data)
         if self.xp is np:
@@ -60,3 +51,6 @@ def _bitcast(data, dtype):
 @_bitcast.defjvp
 def _bitcast_jvp(dtype, primals, tangents):
     return _bitcast(primals[0], dtype), tangents[0].astype(dtype)
+
+
+FILLED = _base.fill(Array, "creation")  # as_type, broadcast: their entries' compute

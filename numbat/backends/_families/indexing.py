@@ -10,13 +10,11 @@ from __future__ import annotations
 import jax
 import numpy as np
 
+from . import _base
 from ._base import ArrayBase
 
 
 class Array(ArrayBase):
-    def getitem(self, out, tensor, index):
-        return self._wrap(out, self.xp.asarray(tensor.data)[index])
-
     def _starts(self, tensor, starts, lengths) -> list:
         """Start indices clamped so that each slice fits, as Nx does. On NumPy, Python ints
         (exact for every integer type). On XLA, the start tensors as they are when they share
@@ -132,3 +130,6 @@ class Array(ArrayBase):
             drop = {"mode": "drop", "wrap_negative_indices": False}
             data = at.add(values, **drop) if mode == "add" else at.set(values, **drop)
         return self._wrap(out, xp.transpose(data, np.argsort(order)))
+
+
+FILLED = _base.fill(Array, "indexing")  # getitem: its entry's compute
