@@ -30,9 +30,6 @@ class ArrayBase(abc.ABC):
             return tensor.data
         return cast(self.xp, self.xp.asarray(tensor.data), out.type.dtype)  # Nx's conversion rules
 
-    def _binary(self, out, left, right, fun):
-        return self._wrap(out, fun(self._as(left, out), self._as(right, out)))
-
 
 def _entry_method(entry):
     """The method of an op table entry with a `compute` (`_op_table.Entry`): its operands
