@@ -544,7 +544,8 @@ class Entry:
     on, at random values. `keeps_nan`: XLA's CPU max and min can lose a NaN that Nx keeps, so
     the method checks for one (`NAN_CHECKED`). `notes`: gradient and vectorization. `nx`: the
     Nx functions it mirrors; `public`: the top-level numbat functions (in
-    `_ops/primitive/<family>.py`) that run it, exported from there by `numbat/__init__.py`."""
+    `_ops/primitive/<family>.py`) that run it, exported from there by `numbat/__init__.py`;
+    `kinds`: the values of its `kind` (or `mode`) parameter, where it has one."""
 
     name: str
     family: str
@@ -560,6 +561,7 @@ class Entry:
     notes: str = ""
     nx: tuple[str, ...] = ()
     public: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
 
     @property
     def signature(self) -> str:
@@ -710,6 +712,7 @@ STRUCTURED_TABLE = [
         "Each element clamped to [`low`, `high`].",
         "same",
         reference=lambda x, low, high: np.minimum(np.maximum(x, low), high),
+        samples=((((3, 4), (3, 4), (3, 4)), {}),),
         nx=("clip",),
         public=("clip",),
         notes="the gradient is 1 inside the bounds, 0 outside; " + _SAME_SHAPE,
@@ -781,6 +784,7 @@ STRUCTURED_TABLE = [
         nx=("cumulative_sum", "cumulative_product", "cumulative_min", "cumulative_max"),
         public=("cumulative_sum", "cumulative_product", "cumulative_min", "cumulative_max"),
         notes="NaN propagates onward in min and max (as XLA); gradients by JAX's cumulative rules",
+        kinds=("sum", "product", "min", "max"),
     ),
     # window
     Entry(
@@ -807,6 +811,7 @@ STRUCTURED_TABLE = [
         nx=("window_sum", "window_product", "window_max", "window_min"),
         public=("window_sum", "window_product", "window_max", "window_min", "window_mean"),
         notes="max and min keep a NaN (checked on XLA's CPU); their gradient is window_scatter's",
+        kinds=("sum", "product", "max", "min"),
     ),
     Entry(
         "window_reduce",
@@ -829,6 +834,7 @@ STRUCTURED_TABLE = [
         nx=("window_scatter_max", "window_scatter_min"),
         public=("window_scatter_max", "window_scatter_min"),
         notes="the gradient of window max and min",
+        kinds=("max", "min"),
     ),
     # shape
     Entry(
@@ -987,6 +993,7 @@ STRUCTURED_TABLE = [
         nx=("indexed_add", "indexed_put"),
         public=("indexed_add", "indexed_put"),
         notes="out-of-range updates dropped; linear in the tensor and the updates",
+        kinds=("add", "put"),
     ),
     # sort
     Entry(
@@ -1090,6 +1097,9 @@ STRUCTURED_TABLE = [
             "LinAlg.determinant",
         ),
         notes="Nx's own algorithms (`_families/linalg.py`), each part with its gradient; `nbt.linalg` runs it",
+        kinds=("cholesky", "qr", "svd", "eigh", "lu", "invert", "determinant", "pinv", "matrix_rank", "norm"),
+        reference=lambda x, kind, part, options: np.linalg.det(x),
+        samples=((((2, 3, 3),), {"kind": "determinant", "part": 0, "options": ()}),),
     ),
     Entry(
         "solve",
@@ -1100,6 +1110,9 @@ STRUCTURED_TABLE = [
         "merged",
         nx=("LinAlg.solve", "LinAlg.triangular_solve"),
         notes="`nbt.linalg` runs it",
+        kinds=("solve", "triangular_solve"),
+        reference=lambda a, b, kind, options: np.linalg.solve(a, b),
+        samples=((((3, 3), (3, 2)), {"kind": "solve", "options": ()}),),
     ),
     # fft
     Entry(
@@ -1118,6 +1131,7 @@ STRUCTURED_TABLE = [
         nx=("fft", "ifft", "rfft", "irfft", "fft2", "ifft2"),
         public=("fft", "ifft", "rfft", "irfft", "fft2", "ifft2"),
         notes="linear: the gradient is the adjoint transform; the clean-up below `eps` changes no gradient",
+        kinds=("fft", "ifft", "rfft", "irfft"),
     ),
 ]
 
