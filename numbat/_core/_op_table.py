@@ -724,7 +724,7 @@ STRUCTURED_TABLE = [
         (),
         "The tensor itself; gradients do not flow through it.",
         "same",
-        nx=("stop_grad",),
+        nx=("Defn.Kernel.stop_grad",),
         public=("stop_grad",),
         notes="a zero gradient",
     ),
