@@ -568,16 +568,15 @@ class Entry:
         """The method's parameters after `self, out`, as Python writes them."""
         return ", ".join(self.operands + self.params)
 
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        """The static parameters' names (`params` without defaults)."""
+        return tuple(p.split("=")[0].strip() for p in self.params)
+
     def function(self, body: str, namespace: dict, first: str = "self, out"):
         """A function named after the entry, of parameters `first` and the entry's, whose body is
-        `body` (`{operands}` and `{params}` in it read as the call's operand tuple and params dict)."""
-        operands = "".join(f"{name}, " for name in self.operands)
-        names = [p.split("=")[0].strip() for p in self.params]
-        params = "{" + ", ".join(f"{name!r}: {name}" for name in names) + "}"
-        source = (
-            f"def {self.name}({first}, {self.signature}):\n    {body.format(operands=f'({operands})', params=params)}\n"
-        )
-        exec(source, namespace)  # noqa: S102 - the entry's own signature, from the table above
+        the line `body` (Python, run in `namespace`)."""
+        exec(f"def {self.name}({first}, {self.signature}):\n    {body}\n", namespace)  # noqa: S102 - the entry's own signature
         return namespace[self.name]
 
 

@@ -33,15 +33,16 @@ class ArrayBase(abc.ABC):
 
 def _entry_method(entry):
     """The method of an op table entry with a `compute` (`_op_table.Entry`): its operands
-    converted to the output's type (kept in their own with `own_type`), computed, wrapped."""
-    compute, own_type = entry.compute, entry.own_type
-
-    def run(self, out, operands, params):
-        xp = self.xp
-        arrays = [xp.asarray(t.data) if own_type else self._as(t, out) for t in operands]
-        return self._wrap(out, compute(xp, out, *arrays, **params))
-
-    method = entry.function("return _run(self, out, {operands}, {params})", {"_run": run})
+    converted to the output's type (kept in their own with `own_type`), computed, wrapped;
+    written out as one line, so that it costs no more than a method written by hand."""
+    convert = "self.xp.asarray({}.data)" if entry.own_type else "self._as({}, out)"
+    arguments = [
+        f"*[{convert.format('each')} for each in {name[1:]}]" if name.startswith("*") else convert.format(name)
+        for name in entry.operands
+    ]
+    arguments += [f"{name}={name}" for name in entry.param_names]
+    body = f"return self._wrap(out, _compute(self.xp, out, {', '.join(arguments)}))"
+    method = entry.function(body, {"_compute": entry.compute})
     method.from_table = True  # fill may run again (a test adding an op): it replaces its own methods
     return method
 
