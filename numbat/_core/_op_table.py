@@ -42,6 +42,17 @@ fills in a method for each entry with a `compute`, the backend contract declares
 does not write out, `_ops/primitive/reduction.py` refuses complex tensors for `real_only`, the
 XLA profiler's NaN-check note reads `NAN_CHECKED`, and the differential tests' references and
 lists of reductions are made from it.
+
+Every other backend method (creation, cumulative, window, shape, indexing, sort, products,
+linalg, fft, and `select`, `clip`, `stop_grad`, `argmax`, `argmin`, `reduce`) has an `Entry`
+(in `STRUCTURED`, at the end of the file; its docstring says what each field means): the
+contract declares the method from the entry's signature, `backends/_families/_base.fill` makes
+the method of an entry with a `compute`, `numbat/__init__.py` exports its `public` functions,
+`NAN_CHECKED` reads `keeps_nan`, and `tests/test_differential_random.py` checks it against its
+`reference`. `ENTRIES` holds every op of every family, by name.
+
+>>> STRUCTURED["transpose"].signature, STRUCTURED["window"].keeps_nan
+('tensor, axes', True)
 """
 
 from __future__ import annotations

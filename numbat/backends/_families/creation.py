@@ -1,5 +1,7 @@
 """Creating tensors and converting types. `Array` implements the family's methods of the
-backend contract (`backends/_contract.py`) over `self.xp`.
+backend contract (`backends/_contract.py`) over `self.xp`: as_type and broadcast from their op
+table entries' `compute` (`_core/_op_table.STRUCTURED`, filled in by `_base.fill`), the others
+written here.
 
 The family's rule: an op makes a tensor from a shape or a value (iota, eye, broadcast), or gives
 one tensor's elements another type (as_type, bitcast).

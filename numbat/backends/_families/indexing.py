@@ -1,5 +1,6 @@
 """Indexing and slicing. `Array` implements the family's methods of the backend contract
-(`backends/_contract.py`) over `self.xp`.
+(`backends/_contract.py`) over `self.xp`: getitem from its op table entry's `compute`
+(`_core/_op_table.STRUCTURED`, filled in by `_base.fill`), the others written here.
 
 The family's rule: an op chooses or updates elements by their index (slices, take,
 gather, indexed updates).

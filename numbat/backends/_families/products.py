@@ -1,5 +1,7 @@
 """Products of two tensors: dot, dot_general and conv. `Array` implements the family's
-methods of the backend contract (`backends/_contract.py`) over `self.xp`.
+methods of the backend contract (`backends/_contract.py`) over `self.xp`: dot from its op
+table entry's `compute` (`_core/_op_table.STRUCTURED`, filled in by `_base.fill`), the others
+written here.
 
 The family's rule: an op sums products of elements of two tensors over contracted axes
 (a convolution over its kernel's windows); its output's shape comes from both operands'

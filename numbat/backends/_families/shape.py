@@ -1,5 +1,7 @@
 """Shape ops. `Array` implements the family's methods of the backend contract
-(`backends/_contract.py`) over `self.xp`.
+(`backends/_contract.py`) over `self.xp`: reshape, transpose and reverse from their op table
+entries' `compute` (`_core/_op_table.STRUCTURED`, filled in by `_base.fill`), pad and
+concatenate written here.
 
 The family's rule: an op gives the same elements in another shape or order (reshape,
 transpose, pad, concatenate, reverse).
