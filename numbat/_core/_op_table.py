@@ -547,7 +547,8 @@ class Entry:
     name of its result-type rule (`RESULT_RULES`); `compute`, where the op is simple enough,
     the computation itself, `(xp, out, *arrays, **params) -> array` for NumPy and jax.numpy
     alike (`out` the output template; the arrays converted to `out`'s type, or kept in their
-    own with `own_type`), from which the family's method is filled in
+    own with `own_type`; a result made from nothing, `creates`, is placed on the backend's
+    device), from which the family's method is filled in
     (`backends/_families/_base.fill`); None where `backends/_families/<family>.py` keeps the
     code (linalg's algorithms, XLA's primitives). `reference` is the NumPy function of the
     method's arguments (NumPy arrays and params) it must agree with, and `samples` the operand
@@ -566,6 +567,7 @@ class Entry:
     result: str
     compute: typing.Callable | None = None
     own_type: bool = False
+    creates: bool = False
     reference: typing.Callable | None = None
     samples: tuple = ()
     keeps_nan: bool = False
@@ -599,6 +601,21 @@ RESULT_RULES = {
     "transform": "complex (fft, ifft), real (rfft's input, irfft's output), at least 32-bit",
     "decomposed": "each part's own shape, in the input's float type",
 }
+
+
+def _iota(xp, out, axis):
+    """0, 1, 2, ... along `axis` of `out`'s shape (None: through every element in order)."""
+    if axis is None:
+        return xp.reshape(xp.arange(math.prod(out.shape)).astype(out.type.dtype), out.shape)
+    shape = [1] * len(out.shape)
+    shape[axis] = out.shape[axis]
+    return xp.broadcast_to(xp.arange(out.shape[axis]).astype(out.type.dtype).reshape(shape), out.shape)
+
+
+def _eye(xp, out):
+    """Ones on the diagonal of `out`'s last two axes, in `out`'s type."""
+    rows, cols = out.shape[-2:]
+    return xp.broadcast_to(xp.eye(rows, cols, dtype=out.type.dtype), out.shape)
 
 
 def _expanded(xp, out, x, axes):
@@ -653,6 +670,8 @@ STRUCTURED_TABLE = [
         nx=("iota",),
         public=("iota",),
         notes="no operand: no gradient",
+        compute=_iota,
+        creates=True,
     ),
     Entry(
         "eye",
@@ -664,6 +683,8 @@ STRUCTURED_TABLE = [
         nx=("eye",),
         public=("eye",),
         notes="no operand: no gradient",
+        compute=_eye,
+        creates=True,
     ),
     Entry(
         "as_type",

@@ -41,7 +41,8 @@ def _entry_method(entry):
         for name in entry.operands
     ]
     arguments += [f"{name}={name}" for name in entry.param_names]
-    body = f"return self._wrap(out, _compute(self.xp, out, {', '.join(arguments)}))"
+    wrap = "self._place" if entry.creates else "self._wrap"
+    body = f"return {wrap}(out, _compute(self.xp, {', '.join(['out', *arguments])}))"
     method = entry.function(body, {"_compute": entry.compute})
     method.from_table = True  # fill may run again (a test adding an op): it replaces its own methods
     return method
