@@ -116,72 +116,23 @@ from ._ops.composite.vectorization import devectorize as devectorize
 from ._ops.composite.vectorization import reshape_vectors as reshape_vectors
 from ._ops.composite.vectorization import revectorize as revectorize
 from ._ops.composite.vectorization import vectorize as vectorize
-from ._ops.primitive.creation import as_type as as_type
-from ._ops.primitive.creation import bitcast as bitcast
-from ._ops.primitive.creation import broadcast as broadcast
-from ._ops.primitive.creation import eye as eye
-from ._ops.primitive.creation import iota as iota
 from ._ops.primitive.creation import template as template
 from ._ops.primitive.creation import to_number as to_number
 from ._ops.primitive.creation import to_tensor as to_tensor
-from ._ops.primitive.cumulative import cumulative_max as cumulative_max
-from ._ops.primitive.cumulative import cumulative_min as cumulative_min
-from ._ops.primitive.cumulative import cumulative_product as cumulative_product
-from ._ops.primitive.cumulative import cumulative_sum as cumulative_sum
-from ._ops.primitive.elementwise import clip as clip
-from ._ops.primitive.elementwise import select as select
-from ._ops.primitive.fft import fft as fft
-from ._ops.primitive.fft import fft2 as fft2
-from ._ops.primitive.fft import ifft as ifft
-from ._ops.primitive.fft import ifft2 as ifft2
-from ._ops.primitive.fft import irfft as irfft
-from ._ops.primitive.fft import rfft as rfft
-from ._ops.primitive.indexing import gather as gather
-from ._ops.primitive.indexing import indexed_add as indexed_add
-from ._ops.primitive.indexing import indexed_put as indexed_put
-from ._ops.primitive.indexing import put_slice as put_slice
-from ._ops.primitive.indexing import slice as slice
-from ._ops.primitive.indexing import take as take
-from ._ops.primitive.indexing import take_along_axis as take_along_axis
-from ._ops.primitive.math import stop_grad as stop_grad
-from ._ops.primitive.products import conv as conv
-from ._ops.primitive.products import dot as dot
-from ._ops.primitive.reduction import argmax as argmax
-from ._ops.primitive.reduction import argmin as argmin
-from ._ops.primitive.reduction import reduce as reduce
 from ._ops.primitive.shape import axes as axes
 from ._ops.primitive.shape import axis_index as axis_index
 from ._ops.primitive.shape import axis_size as axis_size
 from ._ops.primitive.shape import bit_size as bit_size
 from ._ops.primitive.shape import byte_size as byte_size
 from ._ops.primitive.shape import compatible as compatible
-from ._ops.primitive.shape import concatenate as concatenate
 from ._ops.primitive.shape import flat_size as flat_size
-from ._ops.primitive.shape import flatten as flatten
 from ._ops.primitive.shape import names as names
-from ._ops.primitive.shape import new_axis as new_axis
-from ._ops.primitive.shape import pad as pad
 from ._ops.primitive.shape import rank as rank
 from ._ops.primitive.shape import rename as rename
-from ._ops.primitive.shape import reshape as reshape
-from ._ops.primitive.shape import reverse as reverse
 from ._ops.primitive.shape import shape as shape
 from ._ops.primitive.shape import size as size
-from ._ops.primitive.shape import squeeze as squeeze
 from ._ops.primitive.shape import to_template as to_template
-from ._ops.primitive.shape import transpose as transpose
 from ._ops.primitive.shape import type as type
-from ._ops.primitive.sort import argsort as argsort
-from ._ops.primitive.sort import sort as sort
-from ._ops.primitive.sort import top_k as top_k
-from ._ops.primitive.window import window_max as window_max
-from ._ops.primitive.window import window_mean as window_mean
-from ._ops.primitive.window import window_min as window_min
-from ._ops.primitive.window import window_product as window_product
-from ._ops.primitive.window import window_reduce as window_reduce
-from ._ops.primitive.window import window_scatter_max as window_scatter_max
-from ._ops.primitive.window import window_scatter_min as window_scatter_min
-from ._ops.primitive.window import window_sum as window_sum
 from ._tensor._tensor import Tensor as Tensor
 from .backends import AbstractBackend as AbstractBackend
 from .backends import NumPyBackend as NumPyBackend
@@ -195,6 +146,11 @@ from .backends import with_default_backend as with_default_backend
 from .notebook import load_ipython_extension as load_ipython_extension
 from .notebook import unload_ipython_extension as unload_ipython_extension
 from .xla._sharding import Mesh as Mesh
+
+# The public functions of the op table's other families (each entry's `public`, `_op_table.STRUCTURED`),
+# from their family's front-end module (`_ops/primitive/<family>.py`): no line here per function.
+_ENTRY_OPS = {name: entry.family for entry in _op_table.STRUCTURED.values() for name in entry.public}
+globals().update({name: getattr(vars(_primitive)[family], name) for name, family in _ENTRY_OPS.items()})
 
 
 # The op table's public ops (`_core/_op_table.py`: the element-wise ops and the reductions) are
@@ -341,10 +297,6 @@ __all__ = [
     "Type",
     "XLABackend",
     "all_close",
-    "argmax",
-    "argmin",
-    "argsort",
-    "as_type",
     "axes",
     "axis_index",
     "axis_size",
@@ -353,25 +305,16 @@ __all__ = [
     "backend_transfer",
     "bf16",
     "bit_size",
-    "bitcast",
-    "broadcast",
     "broadcast_vectors",
     "byte_size",
     "c64",
     "c128",
-    "clip",
     "compatible",
     "compile",
-    "concatenate",
     "cond",
     "constants",
     "container",
-    "conv",
     "covariance",
-    "cumulative_max",
-    "cumulative_min",
-    "cumulative_product",
-    "cumulative_sum",
     "custom_grad",
     "debug_expr",
     "debug_expr_apply",
@@ -381,35 +324,23 @@ __all__ = [
     "deserialize",
     "devectorize",
     "diff",
-    "dot",
-    "eye",
     "f8",
     "f16",
     "f32",
     "f64",
-    "fft",
-    "fft2",
     "fill",
     "flat_size",
-    "flatten",
     "fori_loop",
     "from_binary",
     "from_dlpack",
-    "gather",
     "global_default_backend",
     "global_default_defn_options",
     "grad",
     "hook",
-    "ifft",
-    "ifft2",
-    "indexed_add",
-    "indexed_put",
     "inspect_expr",
     "inspect_value",
     "interruptible",
     "io_call",
-    "iota",
-    "irfft",
     "is_cached",
     "jacobian",
     "jit",
@@ -425,25 +356,18 @@ __all__ = [
     "median",
     "mode",
     "names",
-    "new_axis",
     "notebook",
     "outer",
-    "pad",
     "pad_outer",
     "print_expr",
     "print_value",
     "put_diagonal",
-    "put_slice",
     "random",
     "rank",
-    "reduce",
     "reflect",
     "rename",
-    "reshape",
     "reshape_vectors",
     "revectorize",
-    "reverse",
-    "rfft",
     "runtime_call",
     "s2",
     "s4",
@@ -451,20 +375,13 @@ __all__ = [
     "s16",
     "s32",
     "s64",
-    "select",
     "serialize",
     "shape",
     "size",
-    "slice",
     "slice_along_axis",
-    "sort",
     "split",
-    "squeeze",
     "stack",
     "standard_deviation",
-    "stop_grad",
-    "take",
-    "take_along_axis",
     "take_diagonal",
     "telemetry",
     "template",
@@ -478,8 +395,6 @@ __all__ = [
     "to_number",
     "to_template",
     "to_tensor",
-    "top_k",
-    "transpose",
     "tri",
     "tril",
     "triu",
@@ -496,15 +411,10 @@ __all__ = [
     "vectorize",
     "weighted_mean",
     "while_loop",
-    "window_max",
-    "window_mean",
-    "window_min",
-    "window_product",
-    "window_reduce",
-    "window_scatter_max",
-    "window_scatter_min",
-    "window_sum",
     "with_default_backend",
     "xla",
 ]
 __all__ += [name for name in _TABLE_OPS if name not in __all__]  # the op table's, exported above
+__all__ += [
+    name for name in sorted(_ENTRY_OPS) if name not in __all__
+]  # the other families' entries' public functions, exported above

@@ -83,7 +83,7 @@ def _contract_sections() -> dict:
         elif line.strip().startswith("def ") and family:
             sections.setdefault(family, set()).add(line.strip()[4:].split("(")[0])
     for name in _contract.TABLE_DECLARED:  # declared from the op table: in its entry's family
-        sections[_op_table.OPS[name].family].add(name)
+        sections.setdefault(_op_table.ENTRIES[name].family, set()).add(name)
     return sections
 
 

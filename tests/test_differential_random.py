@@ -10,17 +10,20 @@ Budget: derandomized, 25 examples per test in CI (about 10 s); `NUMBAT_DIFFERENT
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import warnings
 
 import _differential as d
 import ml_dtypes
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import numbat as nbt
 from numbat._core._op_table import REDUCTIONS as REDUCTION_TABLE
+from numbat._core._op_table import STRUCTURED
 from numbat.backends._cast import cast
 
 EXAMPLES = int(
@@ -170,3 +173,74 @@ def test_the_ci_budget_rotates_one_type_a_day_through_the_other_sixteen():
     assert {types[3] for types in days} == set(d.ALL_TYPES) - set(d.CORE_TYPES)
     assert d.selected_types("full", 0) == d.ALL_TYPES
     assert d.selected_types("bf16, u64", 0) == ("bf16", "u64")
+
+
+# --- The op table's other families (`_op_table.STRUCTURED`): each entry with a `reference`,
+# on its `samples` at random values, eager on NumPy and XLA and under `nbt.defn`.
+
+ENTRY_TYPES = {"f32": 2e-4, "f64": 1e-9}  # each input type and the relative tolerance it is held to
+
+
+def _entry_arrays(entry, shapes_: tuple, type_name: str, seed: int) -> list:
+    """The sample's operands: random values of `type_name` for each shape, constants as given."""
+    rng = np.random.default_rng(seed)
+    dtype = np.dtype(np.float32 if type_name == "f32" else np.float64)
+    return [
+        spec if isinstance(spec, np.ndarray) else rng.standard_normal(spec).astype(dtype)  # a shape, or a constant
+        for spec in shapes_
+    ]
+
+
+def _entry_failures(entry, type_name: str) -> list[str]:
+    """Where `entry`'s method disagrees with its NumPy reference on its samples (empty: nowhere)."""
+    from numbat._ops import _dispatch
+    from numbat._tensor._tensor import Template
+
+    failures = []
+    for number, (shapes_, params) in enumerate(entry.samples):
+        arrays_ = _entry_arrays(entry, shapes_, type_name, seed=number)
+        # The output's type: the reference's on the operands as they are; its values: on float64 copies.
+        out_type = nbt.tensor(np.asarray(entry.reference(*arrays_, **params))).type
+        wide = [a.astype(np.float64) if a.dtype.kind == "f" else a for a in arrays_]
+        want = np.asarray(entry.reference(*wide, **params))
+        out = Template(want.shape, out_type, (None,) * want.ndim)
+        run = lambda *tensors: _dispatch.run(entry.name, out, tensors, **params)  # noqa: B023 - used at once
+        for path in ("numpy", "xla", "defn"):
+            backend = d.backend_of(path)
+            tensors = [nbt.tensor(a, backend=backend) for a in arrays_]
+            got = (nbt.defn(run) if path == "defn" else run)(*tensors).to_numpy()
+            tolerance = ENTRY_TYPES[type_name] * max(1.0, float(np.max(np.abs(want), initial=0.0)))
+            if got.shape != want.shape or not np.allclose(got, want, rtol=0, atol=tolerance):
+                failures.append(f"{entry.name} sample {number} {type_name} on {path}: {got!r} vs reference {want!r}")
+    return failures
+
+
+ENTRIES_WITH_REFERENCES = sorted(name for name, entry in STRUCTURED.items() if entry.reference is not None)
+
+
+@pytest.mark.parametrize("name", ENTRIES_WITH_REFERENCES)
+@pytest.mark.parametrize("type_name", sorted(ENTRY_TYPES))
+def test_the_other_families_match_their_references_at_random_values(name, type_name):
+    entry = STRUCTURED[name]
+    assert entry.samples, f"{name} has a reference and no samples to check it on"
+    assert _entry_failures(entry, type_name) == []
+
+
+def test_every_entry_with_a_compute_or_a_numpy_reference_is_checked():
+    # The table's computations are all checked against NumPy, but those with no shape-free
+    # reference: as_type (the casts' own test above), and those whose shape is `out`'s alone.
+    computed = {name for name, entry in STRUCTURED.items() if entry.compute is not None}
+    assert computed - set(ENTRIES_WITH_REFERENCES) == {"as_type", "broadcast", "reshape", "iota", "eye"}
+    assert len(ENTRIES_WITH_REFERENCES) >= 20
+
+
+def test_a_wrong_formula_in_an_entry_fails_its_reference(monkeypatch):
+    from numbat.backends._families import _base, shape
+
+    wrong = dataclasses.replace(STRUCTURED["reverse"], compute=lambda xp, out, x, axes: x)  # forgets to flip
+    monkeypatch.setitem(STRUCTURED, "reverse", wrong)
+    monkeypatch.setattr(shape.Array, "reverse", shape.Array.reverse)  # restored after the test
+    _base.fill(shape.Array, "shape")
+    failures = _entry_failures(wrong, "f64")
+    assert any("reverse sample 0 f64 on numpy" in line for line in failures), failures
+    _base.fill(shape.Array, "shape")  # the monkeypatch restores the table; the method is put back

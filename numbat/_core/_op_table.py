@@ -42,6 +42,17 @@ fills in a method for each entry with a `compute`, the backend contract declares
 does not write out, `_ops/primitive/reduction.py` refuses complex tensors for `real_only`, the
 XLA profiler's NaN-check note reads `NAN_CHECKED`, and the differential tests' references and
 lists of reductions are made from it.
+
+Every other backend method (creation, cumulative, window, shape, indexing, sort, products,
+linalg, fft, and `select`, `clip`, `stop_grad`, `argmax`, `argmin`, `reduce`) has an `Entry`
+(in `STRUCTURED`, at the end of the file; its docstring says what each field means): the
+contract declares the method from the entry's signature, `backends/_families/_base.fill` makes
+the method of an entry with a `compute`, `numbat/__init__.py` exports its `public` functions,
+`NAN_CHECKED` reads `keeps_nan`, and `tests/test_differential_random.py` checks it against its
+`reference`. `ENTRIES` holds every op of every family, by name.
+
+>>> STRUCTURED["transpose"].signature, STRUCTURED["window"].keeps_nan
+('tensor, axes', True)
 """
 
 from __future__ import annotations
@@ -519,7 +530,649 @@ REDUCTION_TABLE = [
 
 REDUCTIONS: dict[str, Reduction] = {op.name: op for op in REDUCTION_TABLE}
 
-# The ops whose float answer keeps a NaN where XLA's CPU max and min can lose one: the table's
-# reductions with `keeps_nan`, and the window and sort ops that check too (their families are
-# not entries yet).
-NAN_CHECKED = frozenset({op.name for op in REDUCTION_TABLE if op.keeps_nan} | {"window_max", "window_min", "top_k"})
+
+# --- The other families: one entry per backend method --------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """One backend method of a family outside the element-wise tables and `REDUCTIONS` (creation,
+    elementwise's and math's structured ops, reduction's argmax/argmin/reduce, cumulative,
+    window, shape, indexing, sort, products, linalg, fft), in `ENTRIES`.
+
+    `operands` are the method's tensor parameters (after `out`; `*starts`: any number) and
+    `params` its static ones (Python values; `*`-less names after a `*operand` are keyword-only,
+    a default written `name=value`): the backend contract declares the method from the two
+    (`backends/_contract.declare_table_ops`). `doc` is the contract's line on it; `result` the
+    name of its result-type rule (`RESULT_RULES`); `compute`, where the op is simple enough,
+    the computation itself, `(xp, out, *arrays, **params) -> array` for NumPy and jax.numpy
+    alike (`out` the output template; the arrays converted to `out`'s type, or kept in their
+    own with `own_type`; a result made from nothing, `creates`, is placed on the backend's
+    device), from which the family's method is filled in
+    (`backends/_families/_base.fill`); None where `backends/_families/<family>.py` keeps the
+    code (linalg's algorithms, XLA's primitives). `reference` is the NumPy function of the
+    method's arguments (NumPy arrays and params) it must agree with, and `samples` the operand
+    shapes (or constant arrays: indices) and params `tests/test_differential_random.py` checks it
+    on, at random values. `keeps_nan`: XLA's CPU max and min can lose a NaN that Nx keeps, so
+    the method checks for one (`NAN_CHECKED`). `notes`: gradient and vectorization. `nx`: the
+    Nx functions it mirrors; `public`: the top-level numbat functions (in
+    `_ops/primitive/<family>.py`) that run it, exported from there by `numbat/__init__.py`;
+    `kinds`: the values of its `kind` (or `mode`) parameter, where it has one."""
+
+    name: str
+    family: str
+    operands: tuple[str, ...]
+    params: tuple[str, ...]
+    doc: str
+    result: str
+    compute: typing.Callable | None = None
+    own_type: bool = False
+    creates: bool = False
+    reference: typing.Callable | None = None
+    samples: tuple = ()
+    keeps_nan: bool = False
+    notes: str = ""
+    nx: tuple[str, ...] = ()
+    public: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+
+    @property
+    def signature(self) -> str:
+        """The method's parameters after `self, out`, as Python writes them."""
+        return ", ".join(self.operands + self.params)
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        """The static parameters' names (`params` without defaults)."""
+        return tuple(p.split("=")[0].strip() for p in self.params)
+
+    def function(self, body: str, namespace: dict, first: str = "self, out"):
+        """A function named after the entry, of parameters `first` and the entry's, whose body is
+        the line `body` (Python, run in `namespace`)."""
+        exec(f"def {self.name}({first}, {self.signature}):\n    {body}\n", namespace)  # noqa: S102 - the entry's own signature
+        return namespace[self.name]
+
+
+RESULT_RULES = {
+    "same": "the (first) operand's type and shape, or a shape the op's arguments give",
+    "given": "the shape and type the front-end's arguments give (creation, as_type, bitcast)",
+    "merged": "the operands' merged type",
+    "index": "an integer type for indices (s32 unless asked)",
+    "transform": "complex (fft, ifft), real (rfft's input, irfft's output), at least 32-bit",
+    "decomposed": "each part's own shape, in the input's float type",
+}
+
+
+def _iota(xp, out, axis):
+    """0, 1, 2, ... along `axis` of `out`'s shape (None: through every element in order)."""
+    if axis is None:
+        return xp.reshape(xp.arange(math.prod(out.shape)).astype(out.type.dtype), out.shape)
+    shape = [1] * len(out.shape)
+    shape[axis] = out.shape[axis]
+    return xp.broadcast_to(xp.arange(out.shape[axis]).astype(out.type.dtype).reshape(shape), out.shape)
+
+
+def _eye(xp, out):
+    """Ones on the diagonal of `out`'s last two axes, in `out`'s type."""
+    rows, cols = out.shape[-2:]
+    return xp.broadcast_to(xp.eye(rows, cols, dtype=out.type.dtype), out.shape)
+
+
+def _expanded(xp, out, x, axes):
+    """`x` reshaped with its axes landing on `axes` of `out`'s rank, then broadcast to `out`."""
+    expanded = [1] * len(out.shape)
+    for size, axis in zip(x.shape, axes):
+        expanded[axis] = size
+    return xp.broadcast_to(xp.reshape(x, expanded), out.shape)
+
+
+def _cumulative_reference(x, kind, axis, reverse):
+    ufunc = {"sum": np.add, "product": np.multiply, "min": np.minimum, "max": np.maximum}[kind]
+    data = np.flip(x, axis) if reverse else x
+    result = ufunc.accumulate(data, axis=axis)
+    return np.flip(result, axis) if reverse else result
+
+
+def _window_reference(x, kind, window, strides, padding, dilations):
+    """Each window's reduction, by a loop over the output's positions (no padding in the samples)."""
+    reducer = {"sum": np.sum, "product": np.prod, "max": np.max, "min": np.min}[kind]
+    spans = [(w - 1) * d + 1 for w, d in zip(window, dilations)]
+    shape = [(n - span) // s + 1 for n, span, s in zip(x.shape, spans, strides)]
+    result = np.empty(shape, x.dtype)
+    for position in np.ndindex(*shape):
+        box = tuple(slice(p * s, p * s + span, d) for p, s, span, d in zip(position, strides, spans, dilations))
+        result[position] = reducer(x[box])
+    return result
+
+
+def _fft_reference(x, kind, lengths, axes, eps):
+    fun = {"fft": np.fft.fftn, "ifft": np.fft.ifftn, "rfft": np.fft.rfftn}[kind]
+    return fun(x, s=lengths, axes=axes)
+
+
+def _top_k_reference(x, k, part):
+    index = np.argsort(-x, axis=-1, stable=True)[..., :k]
+    return index if part else np.take_along_axis(x, index, axis=-1)
+
+
+_SAME_SHAPE = "element-wise in shape: vectorizes by a leading axis"
+_LINEAR = "linear: its gradient is the transposed op"
+
+STRUCTURED_TABLE = [
+    # creation
+    Entry(
+        "iota",
+        "creation",
+        (),
+        ("axis",),
+        "0, 1, 2, ... along `axis` (None: counting through every element in order).",
+        "given",
+        nx=("iota",),
+        public=("iota",),
+        notes="no operand: no gradient",
+        compute=_iota,
+        creates=True,
+    ),
+    Entry(
+        "eye",
+        "creation",
+        (),
+        (),
+        "Ones on the diagonal of the last two axes, zeros elsewhere.",
+        "given",
+        nx=("eye",),
+        public=("eye",),
+        notes="no operand: no gradient",
+        compute=_eye,
+        creates=True,
+    ),
+    Entry(
+        "as_type",
+        "creation",
+        ("tensor",),
+        (),
+        "Each element converted to `out`'s type (Nx's conversion rules).",
+        "given",
+        compute=lambda xp, out, x: x,
+        nx=("as_type",),
+        public=("as_type",),
+        notes="the gradient converted back to the operand's type",
+    ),
+    Entry(
+        "broadcast",
+        "creation",
+        ("tensor",),
+        ("axes",),
+        "`tensor` broadcast to `out`'s shape, its axes landing on `axes`.",
+        "same",
+        compute=_expanded,
+        nx=("broadcast",),
+        public=("broadcast",),
+        notes="the gradient summed over the broadcast axes",
+    ),
+    Entry(
+        "bitcast",
+        "creation",
+        ("tensor",),
+        (),
+        "The same bits read as `out`'s type (of the same bit width).",
+        "given",
+        nx=("bitcast",),
+        public=("bitcast",),
+        notes="the gradient passes through, as in Nx",
+    ),
+    # elementwise, math: the structured ops beside the element-wise tables
+    Entry(
+        "select",
+        "elementwise",
+        ("pred", "on_true", "on_false"),
+        (),
+        "`on_true` where `pred` is non-zero, else `on_false`.",
+        "same",
+        reference=lambda pred, on_true, on_false: np.where(pred != 0, on_true, on_false),
+        samples=((((3, 4), (3, 4), (3, 4)), {}),),
+        nx=("select",),
+        public=("select",),
+        notes="the gradient flows to the chosen branch only; " + _SAME_SHAPE,
+    ),
+    Entry(
+        "clip",
+        "elementwise",
+        ("tensor", "low", "high"),
+        (),
+        "Each element clamped to [`low`, `high`].",
+        "same",
+        reference=lambda x, low, high: np.minimum(np.maximum(x, low), high),
+        samples=((((3, 4), (3, 4), (3, 4)), {}),),
+        nx=("clip",),
+        public=("clip",),
+        notes="the gradient is 1 inside the bounds, 0 outside; " + _SAME_SHAPE,
+    ),
+    Entry(
+        "stop_grad",
+        "math",
+        ("tensor",),
+        (),
+        "The tensor itself; gradients do not flow through it.",
+        "same",
+        nx=("Defn.Kernel.stop_grad",),
+        public=("stop_grad",),
+        notes="a zero gradient",
+    ),
+    # reduction: the methods beside `REDUCTIONS`
+    Entry(
+        "argmax",
+        "reduction",
+        ("tensor",),
+        ("axis", "keep_axis", "tie_break"),
+        "The index of the max along `axis` (None: of the flattened tensor); `tie_break` high or low.",
+        "index",
+        reference=lambda x, axis, keep_axis, tie_break: np.argmax(x, axis=axis, keepdims=keep_axis),
+        samples=((((3, 4),), {"axis": 1, "keep_axis": False, "tie_break": "low"}),),
+        nx=("argmax",),
+        public=("argmax",),
+        notes="an integer result: no gradient",
+    ),
+    Entry(
+        "argmin",
+        "reduction",
+        ("tensor",),
+        ("axis", "keep_axis", "tie_break"),
+        "The index of the min along `axis`, as `argmax`.",
+        "index",
+        reference=lambda x, axis, keep_axis, tie_break: np.argmin(x, axis=axis, keepdims=keep_axis),
+        samples=((((3, 4),), {"axis": 0, "keep_axis": True, "tie_break": "low"}),),
+        nx=("argmin",),
+        public=("argmin",),
+        notes="an integer result: no gradient",
+    ),
+    Entry(
+        "reduce",
+        "reduction",
+        ("tensor", "acc"),
+        ("fun", "axes", "keep_axes"),
+        "Reduces `axes` with `fun(a, b)` (numbat tensors in, a tensor out), from the scalar `acc`.",
+        "same",
+        nx=("reduce",),
+        public=("reduce",),
+        notes="no gradient (Nx's reduce has none)",
+    ),
+    # cumulative
+    Entry(
+        "cumulative",
+        "cumulative",
+        ("tensor",),
+        ("kind", "axis", "reverse"),
+        "A running sum, product, min or max (`kind`) along `axis`.",
+        "same",
+        reference=_cumulative_reference,
+        samples=(
+            (((4, 3),), {"kind": "sum", "axis": 0, "reverse": False}),
+            (((4, 3),), {"kind": "product", "axis": 1, "reverse": True}),
+            (((5,),), {"kind": "max", "axis": 0, "reverse": False}),
+            (((2, 5),), {"kind": "min", "axis": 1, "reverse": True}),
+        ),
+        nx=("cumulative_sum", "cumulative_product", "cumulative_min", "cumulative_max"),
+        public=("cumulative_sum", "cumulative_product", "cumulative_min", "cumulative_max"),
+        notes="NaN propagates onward in min and max (as XLA); gradients by JAX's cumulative rules",
+        kinds=("sum", "product", "min", "max"),
+    ),
+    # window
+    Entry(
+        "window",
+        "window",
+        ("tensor",),
+        ("kind", "window", "strides", "padding", "dilations"),
+        "Reduces each window (sum, product, max or min): `padding` is a (low, high) pair per axis.",
+        "same",
+        reference=_window_reference,
+        samples=(
+            (
+                ((4, 5),),
+                {"kind": "sum", "window": (2, 2), "strides": (1, 2), "padding": ((0, 0), (0, 0)), "dilations": (1, 1)},
+            ),
+            (((6,),), {"kind": "max", "window": (2,), "strides": (1,), "padding": ((0, 0),), "dilations": (2,)}),
+            (
+                ((3, 4),),
+                {"kind": "min", "window": (2, 3), "strides": (1, 1), "padding": ((0, 0), (0, 0)), "dilations": (1, 1)},
+            ),
+            (((5,),), {"kind": "product", "window": (3,), "strides": (2,), "padding": ((0, 0),), "dilations": (1,)}),
+        ),
+        keeps_nan=True,
+        nx=("window_sum", "window_product", "window_max", "window_min"),
+        public=("window_sum", "window_product", "window_max", "window_min", "window_mean"),
+        notes="max and min keep a NaN (checked on XLA's CPU); their gradient is window_scatter's",
+        kinds=("sum", "product", "max", "min"),
+    ),
+    Entry(
+        "window_reduce",
+        "window",
+        ("tensor", "acc"),
+        ("fun", "window", "strides", "padding", "dilations"),
+        "Reduces each window with `fun(a, b)` (numbat tensors in, a tensor out), from the scalar `acc`.",
+        "same",
+        nx=("window_reduce",),
+        public=("window_reduce",),
+        notes="no gradient (Nx's has none)",
+    ),
+    Entry(
+        "window_scatter",
+        "window",
+        ("tensor", "source", "init"),
+        ("kind", "window", "strides", "padding"),
+        "Adds each `source` value at its window's max (`kind` max) or min onto a tensor of `init`.",
+        "same",
+        nx=("window_scatter_max", "window_scatter_min"),
+        public=("window_scatter_max", "window_scatter_min"),
+        notes="the gradient of window max and min",
+        kinds=("max", "min"),
+    ),
+    # shape
+    Entry(
+        "reshape",
+        "shape",
+        ("tensor",),
+        (),
+        "The same elements in `out`'s shape.",
+        "same",
+        compute=lambda xp, out, x: xp.reshape(x, out.shape),
+        own_type=True,
+        nx=("reshape", "flatten", "squeeze", "new_axis"),
+        public=("reshape", "flatten", "squeeze", "new_axis"),
+        notes=_LINEAR,
+    ),
+    Entry(
+        "transpose",
+        "shape",
+        ("tensor",),
+        ("axes",),
+        "The axes in the order `axes`.",
+        "same",
+        compute=lambda xp, out, x, axes: xp.transpose(x, axes),
+        own_type=True,
+        reference=lambda x, axes: np.transpose(x, axes),
+        samples=((((2, 3, 4),), {"axes": (2, 0, 1)}),),
+        nx=("transpose",),
+        public=("transpose",),
+        notes=_LINEAR,
+    ),
+    Entry(
+        "pad",
+        "shape",
+        ("tensor", "value"),
+        ("config",),
+        "Pads with `value`: `config` holds (low, high, interior) per axis; negative trims.",
+        "same",
+        reference=lambda x, value, config: np.pad(x, [(low, high) for low, high, _ in config], constant_values=value),
+        samples=((((3, 2), ()), {"config": ((1, 2, 0), (0, 1, 0))}),),
+        nx=("pad",),
+        public=("pad",),
+        notes=_LINEAR + " (and the padding value's, summed)",
+    ),
+    Entry(
+        "concatenate",
+        "shape",
+        ("*tensors",),
+        ("axis",),
+        "The tensors joined along `axis`.",
+        "merged",
+        reference=lambda *tensors, axis: np.concatenate(tensors, axis=axis),
+        samples=((((2, 3), (4, 3), (1, 3)), {"axis": 0}),),
+        nx=("concatenate",),
+        public=("concatenate",),
+        notes=_LINEAR,
+    ),
+    Entry(
+        "reverse",
+        "shape",
+        ("tensor",),
+        ("axes",),
+        "The elements in reverse order along `axes`.",
+        "same",
+        compute=lambda xp, out, x, axes: xp.flip(x, axes),
+        reference=lambda x, axes: np.flip(x, axes),
+        samples=((((3, 4),), {"axes": (1,)}),),
+        nx=("reverse",),
+        public=("reverse",),
+        notes=_LINEAR,
+    ),
+    # indexing
+    Entry(
+        "getitem",
+        "indexing",
+        ("tensor",),
+        ("index",),
+        "`tensor`'s data indexed by the static `index`, as NumPy indexes.",
+        "same",
+        compute=lambda xp, out, x, index: x[index],
+        own_type=True,
+        reference=lambda x, index: x[index],
+        samples=((((4, 5),), {"index": (slice(1, 4, 2), 3)}),),
+        nx=("slice", "squeeze"),
+        notes=_LINEAR + "; `Tensor.__getitem__` runs it",
+    ),
+    Entry(
+        "slice",
+        "indexing",
+        ("tensor", "*starts"),
+        ("lengths", "strides"),
+        "`lengths` elements from `starts` (scalar tensors, clamped so the slice fits) with `strides`.",
+        "same",
+        nx=("slice",),
+        public=("slice",),
+        notes=_LINEAR,
+    ),
+    Entry(
+        "put_slice",
+        "indexing",
+        ("tensor", "update", "*starts"),
+        (),
+        "`tensor` with `update` written from `starts` (clamped so it fits).",
+        "same",
+        nx=("put_slice",),
+        public=("put_slice",),
+        notes="linear in both tensors",
+    ),
+    Entry(
+        "take",
+        "indexing",
+        ("tensor", "indices"),
+        ("axis",),
+        "The slices at `indices` along `axis` (indices clamped into range, as XLA's gather).",
+        "same",
+        reference=lambda x, indices, axis: np.take(x, indices, axis=axis, mode="clip"),
+        samples=((((4, 3), np.array([0, 3, -1, 5, 2])), {"axis": 0}),),
+        nx=("take",),
+        public=("take",),
+        notes=_LINEAR + " (a scatter-add); no gradient for the indices",
+    ),
+    Entry(
+        "take_along_axis",
+        "indexing",
+        ("tensor", "indices"),
+        ("axis",),
+        "The elements at `indices` (of `tensor`'s rank) along `axis`, indices clamped into range.",
+        "same",
+        reference=lambda x, indices, axis: np.take_along_axis(x, np.clip(indices, 0, x.shape[axis] - 1), axis=axis),
+        samples=((((3, 4), np.array([[0, 3], [1, 9], [2, -2]])), {"axis": 1}),),
+        nx=("take_along_axis",),
+        public=("take_along_axis",),
+        notes=_LINEAR + "; no gradient for the indices",
+    ),
+    Entry(
+        "gather",
+        "indexing",
+        ("tensor", "indices"),
+        ("axes",),
+        "The slices at the index tuples of `indices`' last axis, one index per axis of `axes`, clamped.",
+        "same",
+        reference=lambda x, indices, axes: x[
+            tuple(np.clip(indices[..., i], 0, x.shape[a] - 1) for i, a in enumerate(axes))
+        ],
+        samples=((((3, 4), np.array([[0, 1], [2, 3], [5, -1]])), {"axes": (0, 1)}),),
+        nx=("gather",),
+        public=("gather",),
+        notes=_LINEAR + "; no gradient for the indices",
+    ),
+    Entry(
+        "indexed",
+        "indexing",
+        ("tensor", "indices", "updates"),
+        ("axes", "mode"),
+        'Adds (`mode="add"`) or writes (`"put"`) `updates` at `indices` along `axes`.',
+        "same",
+        nx=("indexed_add", "indexed_put"),
+        public=("indexed_add", "indexed_put"),
+        notes="out-of-range updates dropped; linear in the tensor and the updates",
+        kinds=("add", "put"),
+    ),
+    # sort
+    Entry(
+        "sort",
+        "sort",
+        ("tensor",),
+        ("axis", "descending"),
+        "Sorts along `axis`, stably (equal elements keep their order in either direction).",
+        "same",
+        reference=lambda x, axis, descending: -np.sort(-x, axis=axis) if descending else np.sort(x, axis=axis),
+        samples=((((3, 5),), {"axis": 1, "descending": False}), (((6, 2),), {"axis": 0, "descending": True})),
+        nx=("sort",),
+        public=("sort",),
+        notes="the gradient follows the permutation; NaN sorts above everything",
+    ),
+    Entry(
+        "argsort",
+        "sort",
+        ("tensor",),
+        ("axis", "descending"),
+        "The indices that sort along `axis`, stably (as `sort`).",
+        "index",
+        reference=lambda x, axis, descending: np.argsort(-x if descending else x, axis=axis, stable=True),
+        samples=((((3, 5),), {"axis": 1, "descending": True}), (((6, 2),), {"axis": 0, "descending": False})),
+        nx=("argsort",),
+        public=("argsort",),
+        notes="an integer result: no gradient",
+    ),
+    Entry(
+        "top_k",
+        "sort",
+        ("tensor",),
+        ("k", "part"),
+        "The `k` largest along the last axis, as `argsort` descending: values (`part` 0) or indices (1).",
+        "same",
+        reference=_top_k_reference,
+        samples=((((3, 6),), {"k": 2, "part": 0}), (((7,),), {"k": 3, "part": 1})),
+        keeps_nan=True,
+        nx=("top_k",),
+        public=("top_k",),
+        notes="values' gradient follows the indices; a NaN is the largest (checked on XLA's CPU)",
+    ),
+    # products
+    Entry(
+        "dot",
+        "products",
+        ("left", "right"),
+        (),
+        "NumPy's `dot`: sums of products over `left`'s last axis and `right`'s second-to-last (or only).",
+        "merged",
+        compute=lambda xp, out, a, b: xp.dot(a, b),
+        reference=np.dot,
+        samples=((((3, 4), (4, 2)), {}), (((4,), (4,)), {}), (((2, 3, 4), (4, 5)), {})),
+        nx=("dot",),
+        public=("dot",),
+        notes="bilinear: each operand's gradient is a dot with the other's",
+    ),
+    Entry(
+        "dot_general",
+        "products",
+        ("left", "right"),
+        ("contract", "batch"),
+        "Contracts `contract` = (left axes, right axes) with batch axes `batch` = (left, right).",
+        "merged",
+        reference=lambda a, b, contract, batch: (
+            np.einsum("bij,bjk->bik", a, b) if batch[0] else np.tensordot(a, b, contract)
+        ),
+        samples=(
+            (((3, 4, 2), (2, 4, 5)), {"contract": ((1, 2), (1, 0)), "batch": ((), ())}),
+            (((2, 3, 4), (2, 4, 5)), {"contract": ((2,), (1,)), "batch": ((0,), (0,))}),
+        ),
+        nx=("dot",),
+        notes="bilinear, as `dot`; `nbt.dot` with contraction or batch axes runs it",
+    ),
+    Entry(
+        "conv",
+        "products",
+        ("tensor", "kernel"),
+        ("strides", "padding", "input_dilation", "kernel_dilation", "feature_groups", "batch_groups"),
+        "Nx.conv: a convolution of `tensor` with `kernel`, channels first.",
+        "merged",
+        nx=("conv",),
+        public=("conv",),
+        notes="bilinear; JAX's conv_general_dilated (on the host CPU for NumPy)",
+    ),
+    # linalg
+    Entry(
+        "decompose",
+        "linalg",
+        ("tensor",),
+        ("kind", "part", "options"),
+        "Result `part` of `kind` (cholesky, qr, svd, eigh, lu, invert, determinant, ...); `options`: (name, value) pairs.",
+        "decomposed",
+        nx=(
+            "LinAlg.cholesky",
+            "LinAlg.qr",
+            "LinAlg.svd",
+            "LinAlg.eigh",
+            "LinAlg.lu",
+            "LinAlg.invert",
+            "LinAlg.determinant",
+        ),
+        notes="Nx's own algorithms (`_families/linalg.py`), each part with its gradient; `nbt.linalg` runs it",
+        kinds=("cholesky", "qr", "svd", "eigh", "lu", "invert", "determinant", "pinv", "matrix_rank", "norm"),
+        reference=lambda x, kind, part, options: np.linalg.det(x),
+        samples=((((2, 3, 3),), {"kind": "determinant", "part": 0, "options": ()}),),
+    ),
+    Entry(
+        "solve",
+        "linalg",
+        ("a", "b"),
+        ("kind", "options"),
+        "Solves `a x = b` (`kind`: solve or triangular_solve).",
+        "merged",
+        nx=("LinAlg.solve", "LinAlg.triangular_solve"),
+        notes="`nbt.linalg` runs it",
+        kinds=("solve", "triangular_solve"),
+        reference=lambda a, b, kind, options: np.linalg.solve(a, b),
+        samples=((((3, 3), (3, 2)), {"kind": "solve", "options": ()}),),
+    ),
+    # fft
+    Entry(
+        "fft",
+        "fft",
+        ("tensor",),
+        ("kind", "lengths", "axes", "eps"),
+        "Transform `kind` (fft, ifft, rfft, irfft) over `axes`, `lengths` points each; parts with |x| <= `eps` become 0.",
+        "transform",
+        reference=_fft_reference,
+        samples=(
+            (((3, 8),), {"kind": "fft", "lengths": (8,), "axes": (1,), "eps": 0.0}),
+            (((4, 6),), {"kind": "ifft", "lengths": (4, 5), "axes": (0, 1), "eps": 0.0}),
+            (((6,),), {"kind": "rfft", "lengths": (6,), "axes": (0,), "eps": 0.0}),
+        ),
+        nx=("fft", "ifft", "rfft", "irfft", "fft2", "ifft2"),
+        public=("fft", "ifft", "rfft", "irfft", "fft2", "ifft2"),
+        notes="linear: the gradient is the adjoint transform; the clean-up below `eps` changes no gradient",
+        kinds=("fft", "ifft", "rfft", "irfft"),
+    ),
+]
+
+STRUCTURED: dict[str, Entry] = {entry.name: entry for entry in STRUCTURED_TABLE}
+
+# The ops whose float answer keeps a NaN where XLA's CPU max and min can lose one: every entry
+# with `keeps_nan` (the names are the backend methods', as the XLA profiler's kernels read them).
+NAN_CHECKED = frozenset(
+    entry.name for entry in [*REDUCTION_TABLE, *STRUCTURED_TABLE] if getattr(entry, "keeps_nan", False)
+)
+
+# Every op of every family, by name: the element-wise ops, the reductions and the other families'.
+ENTRIES: dict[str, Op | Reduction | Entry] = {**OPS, **REDUCTIONS, **STRUCTURED}

@@ -8,7 +8,10 @@ inferred once, in the front-end, and the backend only fills in data. The element
 ops of `elementwise`, `math`, `bitwise` and `complex` come from their family's tables
 (`_families/_tables.fill`, from the op table, `_core/_op_table.py`); each is still declared
 here, so go-to-definition on `backend.exp` lands on this line. An op of the op table not
-written out here (a new one) is declared by `declare_table_ops`, from its table entry. `tests/test_backend_contract.py` checks that both
+written out here (a new one) is declared by `declare_table_ops`, from its table entry; the
+other families' methods (creation, cumulative, window, shape, indexing, sort, products,
+linalg, fft, and reduction's argmax, argmin and reduce) by `declare_entries`, each from its
+entry's signature (`_op_table.STRUCTURED`). `tests/test_backend_contract.py` checks that both
 backends implement exactly these methods with these signatures.
 
 >>> sorted(AbstractBackend.__abstractmethods__)[:4]
@@ -49,26 +52,7 @@ class AbstractBackend(abc.ABC):
     def describe(self) -> str:
         """One line naming where the data lives, e.g. `NumPy (host)` or `XLA host:0`."""
 
-    # --- creation (`_families/creation.py`)
-    @abc.abstractmethod
-    def iota(self, out: Template, axis: int | None) -> Tensor:
-        """0, 1, 2, ... along `axis` (None: counting through every element in order)."""
-
-    @abc.abstractmethod
-    def eye(self, out: Template) -> Tensor:
-        """Ones on the diagonal of the last two axes, zeros elsewhere."""
-
-    @abc.abstractmethod
-    def as_type(self, out: Template, tensor: Tensor) -> Tensor:
-        """Each element converted to `out`'s type (Nx's conversion rules)."""
-
-    @abc.abstractmethod
-    def broadcast(self, out: Template, tensor: Tensor, axes: tuple) -> Tensor:
-        """`tensor` broadcast to `out`'s shape, its axes landing on `axes`."""
-
-    @abc.abstractmethod
-    def bitcast(self, out: Template, tensor: Tensor) -> Tensor:
-        """The same bits read as `out`'s type (of the same bit width)."""
+    # --- creation (`_families/creation.py`): iota, eye, as_type, broadcast, bitcast, declared from the op table
 
     # --- elementwise (`_families/elementwise.py`): two or more broadcast tensors; the binary ops are its tables
     @abc.abstractmethod
@@ -358,187 +342,22 @@ class AbstractBackend(abc.ABC):
     def complex(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
         """left + right * i."""
 
-    # --- reduction (`_families/reduction.py`)
-    @abc.abstractmethod
-    def sum(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor:
-        """The sum over `axes` (kept as size 1 with `keep_axes`)."""
-
+    # --- reduction (`_families/reduction.py`): from the op table but `reduce_max`, whose `for_shift` its entry lacks
     @abc.abstractmethod
     def reduce_max(
         self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool, for_shift: bool = False
     ) -> Tensor:
         """The max over `axes`; with `for_shift` (`shift_max`), a group holding a NaN may get any value."""
 
-    @abc.abstractmethod
-    def reduce_min(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor:
-        """The min over `axes`."""
-
-    @abc.abstractmethod
-    def argmax(self, out: Template, tensor: Tensor, axis: int | None, keep_axis: bool, tie_break: str) -> Tensor:
-        """The index of the max along `axis` (None: of the flattened tensor); `tie_break` high or low."""
-
-    @abc.abstractmethod
-    def argmin(self, out: Template, tensor: Tensor, axis: int | None, keep_axis: bool, tie_break: str) -> Tensor:
-        """The index of the min along `axis`, as `argmax`."""
-
-    @abc.abstractmethod
-    def product(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor:
-        """The product over `axes`."""
-
-    @abc.abstractmethod
-    def all(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor:
-        """1 where every element over `axes` is non-zero, else 0 (u8)."""
-
-    @abc.abstractmethod
-    def any(self, out: Template, tensor: Tensor, axes: tuple, keep_axes: bool) -> Tensor:
-        """1 where some element over `axes` is non-zero, else 0 (u8)."""
-
-    @abc.abstractmethod
-    def reduce(self, out: Template, tensor: Tensor, acc: Tensor, fun, axes: tuple, keep_axes: bool) -> Tensor:
-        """Reduces `axes` with `fun(a, b)` (numbat tensors in, a tensor out), from the scalar `acc`."""
-
+    # The other families, each declared from the op table's entries (`declare_table_ops`):
     # --- cumulative (`_families/cumulative.py`)
-    @abc.abstractmethod
-    def cumulative(self, out: Template, tensor: Tensor, kind: str, axis: int, reverse: bool) -> Tensor:
-        """A running sum, product, min or max (`kind`) along `axis`."""
-
     # --- window (`_families/window.py`)
-    @abc.abstractmethod
-    def window(
-        self, out: Template, tensor: Tensor, kind: str, window: tuple, strides: tuple, padding: tuple, dilations: tuple
-    ) -> Tensor:
-        """Reduces each window (sum, product, max or min): `padding` is a (low, high) pair per axis."""
-
-    @abc.abstractmethod
-    def window_reduce(
-        self,
-        out: Template,
-        tensor: Tensor,
-        acc: Tensor,
-        fun,
-        window: tuple,
-        strides: tuple,
-        padding: tuple,
-        dilations: tuple,
-    ) -> Tensor:
-        """Reduces each window with `fun(a, b)` (numbat tensors in, a tensor out), from the scalar `acc`."""
-
-    @abc.abstractmethod
-    def window_scatter(
-        self,
-        out: Template,
-        tensor: Tensor,
-        source: Tensor,
-        init: Tensor,
-        kind: str,
-        window: tuple,
-        strides: tuple,
-        padding: tuple,
-    ) -> Tensor:
-        """Adds each `source` value at its window's max (`kind` max) or min onto a tensor of `init`."""
-
     # --- shape (`_families/shape.py`)
-    @abc.abstractmethod
-    def reshape(self, out: Template, tensor: Tensor) -> Tensor:
-        """The same elements in `out`'s shape."""
-
-    @abc.abstractmethod
-    def transpose(self, out: Template, tensor: Tensor, axes: tuple) -> Tensor:
-        """The axes in the order `axes`."""
-
-    @abc.abstractmethod
-    def pad(self, out: Template, tensor: Tensor, value: Tensor, config: tuple) -> Tensor:
-        """Pads with `value`: `config` holds (low, high, interior) per axis; negative trims."""
-
-    @abc.abstractmethod
-    def concatenate(self, out: Template, *tensors: Tensor, axis: int) -> Tensor:
-        """The tensors joined along `axis`."""
-
-    @abc.abstractmethod
-    def reverse(self, out: Template, tensor: Tensor, axes: tuple) -> Tensor:
-        """The elements in reverse order along `axes`."""
-
     # --- indexing (`_families/indexing.py`)
-    @abc.abstractmethod
-    def getitem(self, out: Template, tensor: Tensor, index: tuple) -> Tensor:
-        """`tensor`'s data indexed by the static `index`, as NumPy indexes."""
-
-    @abc.abstractmethod
-    def slice(self, out: Template, tensor: Tensor, *starts: Tensor, lengths: tuple, strides: tuple) -> Tensor:
-        """`lengths` elements from `starts` (scalar tensors, clamped so the slice fits) with `strides`."""
-
-    @abc.abstractmethod
-    def put_slice(self, out: Template, tensor: Tensor, update: Tensor, *starts: Tensor) -> Tensor:
-        """`tensor` with `update` written from `starts` (clamped so it fits)."""
-
-    @abc.abstractmethod
-    def take(self, out: Template, tensor: Tensor, indices: Tensor, axis: int) -> Tensor:
-        """The slices at `indices` along `axis` (indices clamped into range, as XLA's gather)."""
-
-    @abc.abstractmethod
-    def take_along_axis(self, out: Template, tensor: Tensor, indices: Tensor, axis: int) -> Tensor:
-        """The elements at `indices` (of `tensor`'s rank) along `axis`, indices clamped into range."""
-
-    @abc.abstractmethod
-    def gather(self, out: Template, tensor: Tensor, indices: Tensor, axes: tuple) -> Tensor:
-        """The slices at the index tuples of `indices`' last axis, one index per axis of `axes`, clamped."""
-
-    @abc.abstractmethod
-    def indexed(
-        self, out: Template, tensor: Tensor, indices: Tensor, updates: Tensor, axes: tuple, mode: str
-    ) -> Tensor:
-        """Adds (`mode="add"`) or writes (`"put"`) `updates` at `indices` along `axes`."""
-
     # --- sort (`_families/sort.py`)
-    @abc.abstractmethod
-    def sort(self, out: Template, tensor: Tensor, axis: int, descending: bool) -> Tensor:
-        """Sorts along `axis`, stably (equal elements keep their order in either direction)."""
-
-    @abc.abstractmethod
-    def argsort(self, out: Template, tensor: Tensor, axis: int, descending: bool) -> Tensor:
-        """The indices that sort along `axis`, stably (as `sort`)."""
-
-    @abc.abstractmethod
-    def top_k(self, out: Template, tensor: Tensor, k: int, part: int) -> Tensor:
-        """The `k` largest along the last axis, as `argsort` descending: values (`part` 0) or indices (1)."""
-
     # --- products (`_families/products.py`)
-    @abc.abstractmethod
-    def dot(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """NumPy's `dot`: sums of products over `left`'s last axis and `right`'s second-to-last (or only)."""
-
-    @abc.abstractmethod
-    def dot_general(self, out: Template, left: Tensor, right: Tensor, contract: tuple, batch: tuple) -> Tensor:
-        """Contracts `contract` = (left axes, right axes) with batch axes `batch` = (left, right)."""
-
-    @abc.abstractmethod
-    def conv(
-        self,
-        out: Template,
-        tensor: Tensor,
-        kernel: Tensor,
-        strides: tuple,
-        padding: tuple,
-        input_dilation: tuple,
-        kernel_dilation: tuple,
-        feature_groups: int,
-        batch_groups: int,
-    ) -> Tensor:
-        """Nx.conv: a convolution of `tensor` with `kernel`, channels first."""
-
     # --- linalg (`_families/linalg.py`)
-    @abc.abstractmethod
-    def decompose(self, out: Template, tensor: Tensor, kind: str, part: int, options: tuple) -> Tensor:
-        """Result `part` of `kind` (cholesky, qr, svd, eigh, lu, invert, determinant, ...); `options`: (name, value) pairs."""
-
-    @abc.abstractmethod
-    def solve(self, out: Template, a: Tensor, b: Tensor, kind: str, options: tuple) -> Tensor:
-        """Solves `a x = b` (`kind`: solve or triangular_solve)."""
-
     # --- fft (`_families/fft.py`)
-    @abc.abstractmethod
-    def fft(self, out: Template, tensor: Tensor, kind: str, lengths: tuple, axes: tuple, eps: float) -> Tensor:
-        """Transform `kind` (fft, ifft, rfft, irfft) over `axes`, `lengths` points each; parts with |x| <= `eps` become 0."""
 
 
 def _table_method(op):
@@ -575,4 +394,19 @@ def declare_table_ops(contract: type) -> list[str]:
     return added
 
 
-TABLE_DECLARED = declare_table_ops(AbstractBackend)  # [] while every op is written out above
+def declare_entries(contract: type) -> list[str]:
+    """Declares on `contract` each entry of the op table's other families (`_op_table.STRUCTURED`)
+    it does not write out, one abstract method each, of the entry's signature and with its `doc`;
+    returns their names."""
+    added = [name for name in _op_table.STRUCTURED if name not in vars(contract)]
+    for name in added:
+        entry = _op_table.STRUCTURED[name]
+        method = entry.function("...", {})
+        method.__qualname__ = f"{contract.__name__}.{name}"
+        method.__doc__ = f"{entry.doc} (`_core/_op_table.py`, family {entry.family})"
+        setattr(contract, name, abc.abstractmethod(method))
+    abc.update_abstractmethods(contract)
+    return added
+
+
+TABLE_DECLARED = declare_table_ops(AbstractBackend) + declare_entries(AbstractBackend)

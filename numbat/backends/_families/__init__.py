@@ -10,7 +10,8 @@ of `<family>.py` here), each with one rule, in its module's docstring: creation,
 elementwise (two or more broadcast tensors), math (functions of one tensor), bitwise
 and complex (by value domain), reduction, cumulative, window, shape, indexing, sort,
 products (dot, dot_general, conv), linalg (Nx.LinAlg) and fft. The private modules
-are helpers: `_base` (operand conversion), `_tables` (the element-wise families'
+are helpers: `_base` (operand conversion, and `fill`: the methods the op table's other
+families compute in their entries), `_tables` (the element-wise families'
 op tables), `_linalg_qr`, `_linalg_eigh_svd` and `_linalg_cholesky` (Nx's own
 algorithms, over JAX).
 """

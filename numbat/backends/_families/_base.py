@@ -1,10 +1,13 @@
-"""What every array implementation shares: the array module and the helpers
-that convert operands to the output type and wrap results."""
+"""What every array implementation shares: the array module, the helpers that convert
+operands to the output type and wrap results, and `fill`, which makes the methods of the
+op table's entries that hold their computation (`_core/_op_table.STRUCTURED`)."""
 
 from __future__ import annotations
 
 import abc
 
+from ..._core import _op_table
+from ..._core._errors import ArgumentError
 from ..._tensor._tensor import Template, Tensor
 from .._cast import cast
 
@@ -27,5 +30,38 @@ class ArrayBase(abc.ABC):
             return tensor.data
         return cast(self.xp, self.xp.asarray(tensor.data), out.type.dtype)  # Nx's conversion rules
 
-    def _binary(self, out, left, right, fun):
-        return self._wrap(out, fun(self._as(left, out), self._as(right, out)))
+
+def _entry_method(entry):
+    """The method of an op table entry with a `compute` (`_op_table.Entry`): its operands
+    converted to the output's type (kept in their own with `own_type`), computed, wrapped;
+    written out as one line, so that it costs no more than a method written by hand."""
+    convert = "self.xp.asarray({}.data)" if entry.own_type else "self._as({}, out)"
+    arguments = [
+        f"*[{convert.format('each')} for each in {name[1:]}]" if name.startswith("*") else convert.format(name)
+        for name in entry.operands
+    ]
+    arguments += [f"{name}={name}" for name in entry.param_names]
+    wrap = "self._place" if entry.creates else "self._wrap"
+    body = f"return {wrap}(out, _compute(self.xp, {', '.join(['out', *arguments])}))"
+    method = entry.function(body, {"_compute": entry.compute})
+    method.from_table = True  # fill may run again (a test adding an op): it replaces its own methods
+    return method
+
+
+def fill(array: type, family: str) -> list[str]:
+    """Makes each entry of `family` in the op table's other families (`_op_table.STRUCTURED`) with
+    a `compute` a method of `array`; refuses an entry with both a `compute` and a method written
+    out, or with neither. Returns the names filled in."""
+    filled = []
+    for entry in _op_table.STRUCTURED.values():
+        if entry.family != family:
+            continue
+        written = entry.name in vars(array) and not getattr(vars(array)[entry.name], "from_table", False)
+        if entry.compute is not None:
+            if written:
+                raise ArgumentError(f"op {entry.name!r} has both a compute in the op table and a method in {family}")
+            setattr(array, entry.name, _entry_method(entry))
+            filled.append(entry.name)
+        elif not written:
+            raise ArgumentError(f"op {entry.name!r} of the op table has no compute and no method in {family}")
+    return filled

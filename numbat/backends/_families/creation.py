@@ -1,5 +1,7 @@
 """Creating tensors and converting types. `Array` implements the family's methods of the
-backend contract (`backends/_contract.py`) over `self.xp`.
+backend contract (`backends/_contract.py`) over `self.xp`: iota, eye, as_type and broadcast
+from their op table entries' `compute` (`_core/_op_table.STRUCTURED`, filled in by
+`_base.fill`), bitcast written here.
 
 The family's rule: an op makes a tensor from a shape or a value (iota, eye, broadcast), or gives
 one tensor's elements another type (as_type, bitcast).
@@ -8,40 +10,15 @@ one tensor's elements another type (as_type, bitcast).
 from __future__ import annotations
 
 import functools
-import math
 
 import jax
 import numpy as np
 
+from . import _base
 from ._base import ArrayBase
 
 
 class Array(ArrayBase):
-    def iota(self, out, axis):
-        if axis is None:
-            data = self.xp.reshape(self.xp.arange(math.prod(out.shape)).astype(out.type.dtype), out.shape)
-        else:
-            shape = [1] * len(out.shape)
-            shape[axis] = out.shape[axis]
-            data = self.xp.arange(out.shape[axis]).astype(out.type.dtype).reshape(shape)
-            data = self.xp.broadcast_to(data, out.shape)
-        return self._place(out, data)
-
-    def eye(self, out):
-        rows, cols = out.shape[-2:]
-        data = self.xp.broadcast_to(self.xp.eye(rows, cols, dtype=out.type.dtype), out.shape)
-        return self._place(out, data)
-
-    def as_type(self, out, tensor):
-        return self._wrap(out, self._as(tensor, out))
-
-    def broadcast(self, out, tensor, axes):
-        expanded = [1] * len(out.shape)
-        for size, axis in zip(tensor.shape, axes):
-            expanded[axis] = size
-        data = self.xp.reshape(self._as(tensor, out), expanded)
-        return self._wrap(out, self.xp.broadcast_to(data, out.shape))
-
     def bitcast(self, out, tensor):
         data = self.xp.asarray(tensor.data)
         if self.xp is np:
@@ -60,3 +37,6 @@ def _bitcast(data, dtype):
 @_bitcast.defjvp
 def _bitcast_jvp(dtype, primals, tangents):
     return _bitcast(primals[0], dtype), tangents[0].astype(dtype)
+
+
+FILLED = _base.fill(Array, "creation")  # iota, eye, as_type, broadcast: their entries' compute

@@ -11,6 +11,7 @@ from __future__ import annotations
 import jax
 import numpy as np
 
+from . import _base
 from ._base import ArrayBase
 
 
@@ -32,3 +33,6 @@ class Array(ArrayBase):
         if reverse:
             result = xp.flip(result, axis)
         return self._wrap(out, result)
+
+
+_base.fill(Array, "cumulative")  # checks that every entry of the family has its method here

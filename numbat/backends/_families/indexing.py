@@ -1,5 +1,6 @@
 """Indexing and slicing. `Array` implements the family's methods of the backend contract
-(`backends/_contract.py`) over `self.xp`.
+(`backends/_contract.py`) over `self.xp`: getitem from its op table entry's `compute`
+(`_core/_op_table.STRUCTURED`, filled in by `_base.fill`), the others written here.
 
 The family's rule: an op chooses or updates elements by their index (slices, take,
 gather, indexed updates).
@@ -10,13 +11,11 @@ from __future__ import annotations
 import jax
 import numpy as np
 
+from . import _base
 from ._base import ArrayBase
 
 
 class Array(ArrayBase):
-    def getitem(self, out, tensor, index):
-        return self._wrap(out, self.xp.asarray(tensor.data)[index])
-
     def _starts(self, tensor, starts, lengths) -> list:
         """Start indices clamped so that each slice fits, as Nx does. On NumPy, Python ints
         (exact for every integer type). On XLA, the start tensors as they are when they share
@@ -132,3 +131,6 @@ class Array(ArrayBase):
             drop = {"mode": "drop", "wrap_negative_indices": False}
             data = at.add(values, **drop) if mode == "add" else at.set(values, **drop)
         return self._wrap(out, xp.transpose(data, np.argsort(order)))
+
+
+FILLED = _base.fill(Array, "indexing")  # getitem: its entry's compute

@@ -1,5 +1,7 @@
 """Products of two tensors: dot, dot_general and conv. `Array` implements the family's
-methods of the backend contract (`backends/_contract.py`) over `self.xp`.
+methods of the backend contract (`backends/_contract.py`) over `self.xp`: dot from its op
+table entry's `compute` (`_core/_op_table.STRUCTURED`, filled in by `_base.fill`), the others
+written here.
 
 The family's rule: an op sums products of elements of two tensors over contracted axes
 (a convolution over its kernel's windows); its output's shape comes from both operands'
@@ -11,13 +13,11 @@ from __future__ import annotations
 import jax
 import numpy as np
 
+from . import _base
 from ._base import ArrayBase
 
 
 class Array(ArrayBase):
-    def dot(self, out, left, right):
-        return self._binary(out, left, right, self.xp.dot)
-
     def dot_general(self, out, left, right, contract, batch):
         a, b = self._as(left, out), self._as(right, out)
         if self.xp is np:
@@ -56,3 +56,6 @@ class Array(ArrayBase):
                 batch_group_count=batch_groups,
             )
         return self._wrap(out, np.asarray(result) if host else result)
+
+
+FILLED = _base.fill(Array, "products")  # dot: its entry's compute

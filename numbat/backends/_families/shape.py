@@ -1,5 +1,7 @@
 """Shape ops. `Array` implements the family's methods of the backend contract
-(`backends/_contract.py`) over `self.xp`.
+(`backends/_contract.py`) over `self.xp`: reshape, transpose and reverse from their op table
+entries' `compute` (`_core/_op_table.STRUCTURED`, filled in by `_base.fill`), pad and
+concatenate written here.
 
 The family's rule: an op gives the same elements in another shape or order (reshape,
 transpose, pad, concatenate, reverse).
@@ -10,18 +12,13 @@ from __future__ import annotations
 import jax
 import numpy as np
 
+from . import _base
 from ._base import ArrayBase
 
 GROUP = 16  # operands an XLA concatenate joins at once (as jax.numpy's concatenate does)
 
 
 class Array(ArrayBase):
-    def reshape(self, out, tensor):
-        return self._wrap(out, self.xp.reshape(self.xp.asarray(tensor.data), out.shape))
-
-    def transpose(self, out, tensor, axes):
-        return self._wrap(out, self.xp.transpose(self.xp.asarray(tensor.data), axes))
-
     def pad(self, out, tensor, value, config):
         xp, data = self.xp, self._as(tensor, out)
         fill = self._as(value, out)
@@ -56,5 +53,5 @@ class Array(ArrayBase):
             datas = [jax.lax.concatenate(datas[i : i + GROUP], axis) for i in range(0, len(datas), GROUP)]
         return self._wrap(out, jax.lax.concatenate(datas, axis) if len(datas) > 1 else datas[0])
 
-    def reverse(self, out, tensor, axes):
-        return self._wrap(out, self.xp.flip(self._as(tensor, out), axes))
+
+FILLED = _base.fill(Array, "shape")  # reshape, transpose, reverse: their entries' compute

@@ -12,6 +12,7 @@ import functools
 import jax
 import numpy as np
 
+from . import _base
 from ._base import ArrayBase
 from .reduction import may_hold_nan
 
@@ -84,3 +85,6 @@ def _nx_top_k(data, k: int):
     zero, nan = np.zeros((), data.dtype), np.full((), np.nan, data.dtype)  # typed: no 64-bit constant in a defn
     keys = jax.numpy.where(jax.numpy.isnan(data), nan, jax.numpy.where(data == zero, zero, data))
     return jax.lax.top_k(keys, k)[1]
+
+
+_base.fill(Array, "sort")  # checks that every entry of the family has its method here

@@ -11,6 +11,7 @@ from __future__ import annotations
 import jax
 import numpy as np
 
+from . import _base
 from ._base import ArrayBase
 from .reduction import extreme, keeping_nan, user_combiner
 
@@ -96,3 +97,6 @@ def _gather_windows(xp, data, init, window, strides, padding, dilations):
         shape[axis], shape[rank + axis] = count, window[axis]
         indices.append(index.reshape(shape))
     return data[tuple(indices)]
+
+
+_base.fill(Array, "window")  # checks that every entry of the family has its method here
