@@ -50,7 +50,25 @@ import dataclasses
 import math
 import typing
 
+import jax
+import jax.scipy.special as jsp
 import numpy as np
+
+from ._op_code import (
+    as_xla_divides,
+    cbrt,
+    complex_from_parts,
+    count_leading_zeros,
+    host,
+    lax_binary,
+    lax_unary,
+    phase,
+    population_count,
+    pow,
+    quotient,
+    round_half_away,
+    sign,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,6 +88,9 @@ class Op:
     compute: typing.Callable | None = None
     public: bool = True
     domain: tuple[float, float] = (-math.inf, math.inf)
+    subnormals_as_zero: bool = False
+    doc: str = ""
+    examples: str | None = None
 
     @property
     def arity(self) -> int:
@@ -88,12 +109,47 @@ def _round_half_away(x):
 
 TABLE = [
     # elementwise
-    Op("add", "elementwise", "binary", "same", reference=np.add, nx="add"),
-    Op("subtract", "elementwise", "binary", "same", reference=np.subtract, nx="subtract"),
-    Op("multiply", "elementwise", "binary", "same", reference=np.multiply, nx="multiply"),
-    Op("divide", "elementwise", "binary", "floating", complex_as_xla=True, reference=np.divide, nx="divide"),
-    Op("pow", "elementwise", "binary", "same", complex_as_xla=True, reference=np.power, nx="pow"),
-    Op("quotient", "elementwise", "binary", "same_integer", real_only=True, nx="quotient"),
+    Op("add", "elementwise", "binary", "same", reference=np.add, compute=lax_binary("add", jax.lax.add), nx="add"),
+    Op(
+        "subtract",
+        "elementwise",
+        "binary",
+        "same",
+        reference=np.subtract,
+        compute=lax_binary("subtract", jax.lax.sub),
+        nx="subtract",
+    ),
+    Op(
+        "multiply",
+        "elementwise",
+        "binary",
+        "same",
+        reference=np.multiply,
+        compute=lax_binary("multiply", jax.lax.mul),
+        nx="multiply",
+    ),
+    Op(
+        "divide",
+        "elementwise",
+        "binary",
+        "floating",
+        complex_as_xla=True,
+        reference=np.divide,
+        compute=as_xla_divides(lax_binary("divide", jax.lax.div, kinds="fc")),  # ints as floats
+        nx="divide",
+    ),
+    Op(
+        "pow",
+        "elementwise",
+        "binary",
+        "same",
+        complex_as_xla=True,
+        subnormals_as_zero=True,
+        reference=np.power,
+        compute=pow,
+        nx="pow",
+    ),
+    Op("quotient", "elementwise", "binary", "same_integer", real_only=True, compute=quotient, nx="quotient"),
     Op(
         "remainder",
         "elementwise",
@@ -104,7 +160,17 @@ TABLE = [
         compute=lambda xp, a, b: xp.fmod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.fmod(a, b),
         nx="remainder",
     ),
-    Op("floor_divide", "elementwise", "binary", "same", real_only=True, public=False),
+    Op(
+        "floor_divide",
+        "elementwise",
+        "binary",
+        "same",
+        real_only=True,
+        compute=lambda xp, a, b: (
+            xp.floor_divide(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.floor(a / b)
+        ),
+        public=False,
+    ),
     Op(
         "mod",
         "elementwise",
@@ -114,18 +180,85 @@ TABLE = [
         compute=lambda xp, a, b: xp.mod(a, xp.where(b == 0, 1, b)) if a.dtype.kind in "iu" else xp.mod(a, b),
         public=False,
     ),
-    Op("atan2", "elementwise", "binary", "floating", reference=np.arctan2, nx="atan2"),
-    Op("min", "elementwise", "binary", "same", real_only=True, reference=np.minimum, nx="min"),
-    Op("max", "elementwise", "binary", "same", real_only=True, reference=np.maximum, nx="max"),
-    Op("equal", "elementwise", "merged", "u8", nx="equal"),
-    Op("not_equal", "elementwise", "merged", "u8", nx="not_equal"),
-    Op("less", "elementwise", "merged", "u8", real_only=True, nx="less"),
-    Op("less_equal", "elementwise", "merged", "u8", real_only=True, nx="less_equal"),
-    Op("greater", "elementwise", "merged", "u8", real_only=True, nx="greater"),
-    Op("greater_equal", "elementwise", "merged", "u8", real_only=True, nx="greater_equal"),
+    Op(
+        "atan2",
+        "elementwise",
+        "binary",
+        "floating",
+        subnormals_as_zero=True,
+        reference=np.arctan2,
+        compute=lambda xp, a, b: xp.arctan2(a, b),
+        nx="atan2",
+    ),
+    Op(
+        "min",
+        "elementwise",
+        "binary",
+        "same",
+        real_only=True,
+        reference=np.minimum,
+        compute=lax_binary("minimum", jax.lax.min),
+        nx="min",
+    ),
+    Op(
+        "max",
+        "elementwise",
+        "binary",
+        "same",
+        real_only=True,
+        reference=np.maximum,
+        compute=lax_binary("maximum", jax.lax.max),
+        nx="max",
+    ),
+    Op("equal", "elementwise", "merged", "u8", compute=lax_binary("equal", jax.lax.eq), nx="equal"),
+    Op("not_equal", "elementwise", "merged", "u8", compute=lax_binary("not_equal", jax.lax.ne), nx="not_equal"),
+    Op(
+        "less",
+        "elementwise",
+        "merged",
+        "u8",
+        real_only=True,
+        compute=lax_binary("less", jax.lax.lt, kinds="biuf"),
+        nx="less",
+    ),
+    Op(
+        "less_equal",
+        "elementwise",
+        "merged",
+        "u8",
+        real_only=True,
+        compute=lax_binary("less_equal", jax.lax.le, kinds="biuf"),
+        nx="less_equal",
+    ),
+    Op(
+        "greater",
+        "elementwise",
+        "merged",
+        "u8",
+        real_only=True,
+        compute=lax_binary("greater", jax.lax.gt, kinds="biuf"),
+        nx="greater",
+    ),
+    Op(
+        "greater_equal",
+        "elementwise",
+        "merged",
+        "u8",
+        real_only=True,
+        compute=lax_binary("greater_equal", jax.lax.ge, kinds="biuf"),
+        nx="greater_equal",
+    ),
     # math
-    Op("negate", "math", "unary", "same", reference=np.negative, nx="negate"),
-    Op("sign", "math", "unary", "same", reference=np.sign, nx="sign"),
+    Op(
+        "negate",
+        "math",
+        "unary",
+        "same",
+        reference=np.negative,
+        compute=lax_unary("negative", jax.lax.neg),
+        nx="negate",
+    ),
+    Op("sign", "math", "unary", "same", reference=np.sign, compute=sign, nx="sign"),
     Op(
         "floor",
         "math",
@@ -146,9 +279,38 @@ TABLE = [
         compute=lambda xp, x: x if x.dtype.kind in "iu" else xp.ceil(x),
         nx="ceil",
     ),
-    Op("round", "math", "unary", "same", real_only=True, reference=_round_half_away, nx="round"),
-    Op("exp", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.exp, nx="exp"),
-    Op("expm1", "math", "unary", "floating", narrow=True, complex_as_xla=True, reference=np.expm1, nx="expm1"),
+    Op(
+        "round",
+        "math",
+        "unary",
+        "same",
+        real_only=True,
+        reference=_round_half_away,
+        compute=round_half_away,
+        nx="round",
+    ),
+    Op(
+        "exp",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        complex_as_xla=True,
+        reference=np.exp,
+        compute=lax_unary("exp", jax.lax.exp),
+        nx="exp",
+    ),
+    Op(
+        "expm1",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        complex_as_xla=True,
+        reference=np.expm1,
+        compute=lax_unary("expm1", jax.lax.expm1),
+        nx="expm1",
+    ),
     Op(
         "log",
         "math",
@@ -158,6 +320,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.log,
+        compute=lax_unary("log", jax.lax.log),
         domain=(0.0, math.inf),
         nx="log",
     ),
@@ -170,6 +333,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.log1p,
+        compute=lax_unary("log1p", jax.lax.log1p),
         domain=(-1.0, math.inf),
         nx="log1p",
     ),
@@ -219,6 +383,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.sqrt,
+        compute=lax_unary("sqrt", jax.lax.sqrt),
         domain=(0.0, math.inf),
         nx="sqrt",
     ),
@@ -243,7 +408,9 @@ TABLE = [
         narrow=True,
         wide_on_numpy=True,
         complex_as_xla=True,
+        subnormals_as_zero=True,
         reference=np.cbrt,
+        compute=cbrt,
         nx="cbrt",
     ),
     Op(
@@ -255,6 +422,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.sin,
+        compute=lax_unary("sin", jax.lax.sin),
         nx="sin",
     ),
     Op(
@@ -266,6 +434,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.cos,
+        compute=lax_unary("cos", jax.lax.cos),
         nx="cos",
     ),
     Op(
@@ -277,6 +446,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.tan,
+        compute=lax_unary("tan", jax.lax.tan),
         nx="tan",
     ),
     Op(
@@ -348,6 +518,7 @@ TABLE = [
         wide_on_numpy=True,
         complex_as_xla=True,
         reference=np.tanh,
+        compute=lax_unary("tanh", jax.lax.tanh),
         nx="tanh",
     ),
     Op(
@@ -388,11 +559,39 @@ TABLE = [
         compute=lambda xp, x: xp.arctanh(x),
         nx="atanh",
     ),
-    Op("erf", "math", "unary", "floating", real_only=True, narrow=True, reference=_erf_reference(math.erf), nx="erf"),
     Op(
-        "erfc", "math", "unary", "floating", real_only=True, narrow=True, reference=_erf_reference(math.erfc), nx="erfc"
+        "erf",
+        "math",
+        "unary",
+        "floating",
+        real_only=True,
+        narrow=True,
+        reference=_erf_reference(math.erf),
+        compute=host(jsp.erf),
+        nx="erf",
     ),
-    Op("erf_inv", "math", "unary", "floating", real_only=True, narrow=True, domain=(-1.0, 1.0), nx="erf_inv"),
+    Op(
+        "erfc",
+        "math",
+        "unary",
+        "floating",
+        real_only=True,
+        narrow=True,
+        reference=_erf_reference(math.erfc),
+        compute=host(jsp.erfc),
+        nx="erfc",
+    ),
+    Op(
+        "erf_inv",
+        "math",
+        "unary",
+        "floating",
+        real_only=True,
+        narrow=True,
+        domain=(-1.0, 1.0),
+        compute=host(jsp.erfinv),
+        nx="erf_inv",
+    ),
     Op(
         "abs",
         "math",
@@ -423,8 +622,10 @@ TABLE = [
     ),
     # bitwise
     Op("bitwise_not", "bitwise", "unary", "same_integer", compute=lambda xp, x: xp.bitwise_not(x), nx="bitwise_not"),
-    Op("population_count", "bitwise", "unary", "same_integer", nx="population_count"),
-    Op("count_leading_zeros", "bitwise", "unary", "same_integer", nx="count_leading_zeros"),
+    Op("population_count", "bitwise", "unary", "same_integer", compute=population_count, nx="population_count"),
+    Op(
+        "count_leading_zeros", "bitwise", "unary", "same_integer", compute=count_leading_zeros, nx="count_leading_zeros"
+    ),
     Op("logical_not", "bitwise", "own_type", "u8", compute=lambda xp, x: x == 0, nx="logical_not"),
     Op(
         "bitwise_and",
@@ -470,8 +671,8 @@ TABLE = [
         compute=lambda xp, x: xp.imag(x) if x.dtype.kind == "c" else xp.zeros_like(x),
         nx="imag",
     ),
-    Op("phase", "complex", "own_type", "parts", complex_as_xla=True, nx="phase"),
-    Op("complex", "complex", "merged", "complex", real_only=True, nx="complex"),
+    Op("phase", "complex", "own_type", "parts", complex_as_xla=True, compute=phase, nx="phase"),
+    Op("complex", "complex", "merged", "complex", real_only=True, compute=complex_from_parts, nx="complex"),
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in TABLE}
