@@ -30,8 +30,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..._core import _op_table
-from ..._core._op_code import as_zero, on_host
 from ..._core._errors import ArgumentError
+from ..._core._op_code import as_zero, on_host
 from ..._core._types import merge
 from ..._tensor._tensor import Template
 

@@ -17,7 +17,6 @@ import numpy as np
 from . import _tables
 from ._base import ArrayBase
 
-
 TABLES = _tables.build("elementwise")
 
 
