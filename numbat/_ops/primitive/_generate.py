@@ -82,10 +82,11 @@ def generated(family: str) -> list[str]:
     return [name for name, op in _op_table.OPS.items() if op.family == family and op.examples is not None]
 
 
-def define(namespace: dict, family: str) -> list[str]:
+def define(namespace: dict, family: str, names: list[str] | None = None) -> list[str]:
     """Defines in `namespace` (a family module's globals) the generated function of each entry
-    of `family` with `examples`, and returns their names; refuses a name the module writes."""
-    names = generated(family)
+    of `family` with `examples` (or of those of `names`), and returns their names; refuses a
+    name the module writes."""
+    names = generated(family) if names is None else names
     written = sorted(name for name in names if name in namespace)
     if written:
         raise ArgumentError(f"the op table generates {written}, which {namespace['__name__']} writes too")
