@@ -22,6 +22,7 @@ import numpy as np
 from _paths import promised_precision
 
 import numbat as nbt
+from numbat._core import _op_table
 from numbat._core._errors import ArgumentError
 
 ALL_TYPES = (
@@ -148,7 +149,8 @@ PLATFORM_DIFFERENCES = {
 
 # (op, types) whose subnormal inputs every path reads as zero
 # (PLATFORM_DIFFERENCES["atan2, pow and cbrt of subnormals"]).
-READ_AS_ZERO = {op: ("bf16", "f32", "f64") for op in ("atan2", "pow", "cbrt")}
+# The op table's entries with `subnormals_as_zero`.
+READ_AS_ZERO = {name: ("bf16", "f32", "f64") for name, op in _op_table.OPS.items() if op.subnormals_as_zero}
 
 # (op, type, input value) -> the PLATFORM_DIFFERENCES entry that exempts that element (and
 # only it) from the comparison between paths.

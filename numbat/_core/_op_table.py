@@ -5,25 +5,30 @@ An entry gives the op's name and family; how the backend converts its operands (
 `unary`, the operand in the output's type; `own_type`, in its own; `binary`, both in the
 output's; `merged`, both in their merged type, whatever the output's: the comparisons, the
 logical ops, `complex`); its result-type rule (`result`: `same`; `same_integer`, the operands'
-own type, integers only; `floating`, `real`, `u8`, `parts` or `complex`, the rules of the
-front-end's `_apply.unary`/`binary` calls); whether Nx refuses complex operands (`real_only`); the
+own type, integers only; `floating`, `real`, `u8`, `parts` or `complex`, which the
+front-end reads with `_ops/primitive/_generate.result_type`); whether Nx refuses complex operands (`real_only`); the
 float-precision flags, each on its own (`narrow`: computed in f32 for the 8-bit floats;
 `wide_on_numpy`: every float narrower than f64 computed in f64 on the NumPy backend; `complex_as_xla`: complex data on NumPy computed by jax.numpy
-on the host, for XLA's special values); the float64 NumPy function the differential test
-checks it against (`reference`); the Nx function it mirrors (`nx`); its computation
-(`compute`, a function of `(xp, *operands)` written once for NumPy and jax.numpy alike; None
-for an op whose family module writes its code, `backends/_families/<family>.CODE`: jax.lax's
-primitives on XLA, JAX's host functions on NumPy, algorithms of their own);
-whether it is public (`public`: `floor_divide` and `mod`, which Nx lacks, serve the
+on the host, for XLA's special values; `subnormals_as_zero`: subnormal operands read as zero,
+XLA's rule on CPU, for the ops it otherwise gets wrong); the float64 NumPy function the
+differential test checks it against (`reference`); the Nx function it mirrors (`nx`); its
+computation (`compute`, a function of `(xp, *operands)` written once for NumPy and jax.numpy
+alike, every entry has one: what the array module cannot say, jax.lax's primitives on XLA,
+JAX's host functions on NumPy, Nx's own algorithms, is `_core/_op_code.py`'s); its one-line
+`doc` (the backend contract's docstring of its method, and the front-end function's first
+line); its `examples` (a doctest: given, the front-end function is generated from the entry,
+`_ops/primitive/_generate.py`; None where the family's module writes a function with logic
+of its own, such as `divide` and `pow`); whether it is public (`public`: `floor_divide` and `mod`, which Nx lacks, serve the
 operators `//` and `%` only); and the real interval its operands are drawn from
 (`domain`, `(low, high)`, the whole line unless given): `tests/test_differential.py` checks
 the op against its `reference` at random points of that interval and next to its finite
 ends, besides the edge-value grid.
 
 What reads it: the backend families build their method tables from it
-(`backends/_families/_tables.build`), `_ops/primitive/_apply.REAL_ONLY` and
+(`backends/_families/_tables.build`), the front-end modules generate their functions from it
+(`_ops/primitive/_generate.define`), `_ops/primitive/_apply.REAL_ONLY` and
 `tests/test_differential.py`'s references are made from it, the backend contract declares
-an entry it does not list by name, `numbat/__init__.py` exports every public entry (its
+each element-wise entry from it, `numbat/__init__.py` exports every public entry (its
 `_table_exports`), and `tests/test_op_table.py` checks it against the front-end functions, the public
 API, the API page and `docs/_ext/nx_functions.txt`; the API page's list of the table's ops
 (`docs/_ext/numbat_op_table.py`) is made from it. It lives in `_core`, the lowest
