@@ -11,6 +11,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import inspect
+import os
 import pathlib
 
 import jax.numpy as jnp
@@ -335,3 +336,83 @@ def test_a_front_end_function_is_generated_from_its_entry_or_written_with_its_en
     if op.examples is not None:
         assert str(inspect.signature(fun)) == ("(tensor)" if op.arity == 1 else "(left, right)")
         assert fun.__doc__ == _generate.docstring(op) and ">>> nbt." in fun.__doc__
+
+
+# The entry docs/guides/adding_an_op.md adds, as text in the table's `TABLE` list.
+GUIDE_ENTRY = '''
+    Op(
+        "exp2",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        reference=np.exp2,
+        compute=lambda xp, x: xp.exp2(x),
+        nx=None,
+        doc="2 to the power of each element.",
+        examples="""
+            >>> nbt.exp2(nbt.tensor([0.0, 3.0]))
+            numbat.Tensor<
+              f32[2]
+              [1.0, 8.0]
+            >
+        """,
+    ),
+'''
+
+# What the copy with the new entry checks, in a process of its own (numbat imported from the copy).
+GUIDE_CHECK = """
+import doctest, sys
+import numpy as np
+sys.path[:0] = [sys.argv[1] + "/tests", sys.argv[1] + "/docs/_ext"]
+import numbat as nbt
+from numbat._ops.primitive import math
+from numbat.backends import _contract
+import numbat_op_table, test_differential
+
+x = np.array([0.5, 3.0], np.float32)
+for backend in (nbt.NumPyBackend(), nbt.XLABackend()):
+    with nbt.default_backend(backend):
+        t = nbt.tensor(x)
+        assert nbt.exp2(t).backend is backend
+        np.testing.assert_allclose(nbt.exp2(t).to_numpy(), np.exp2(x), rtol=1e-6)
+        np.testing.assert_allclose(nbt.grad(lambda t: nbt.sum(nbt.exp2(t)))(t).to_numpy(), np.exp2(x) * np.log(2), rtol=1e-5)
+        v = nbt.devectorize(nbt.exp2(nbt.vectorize(nbt.tensor(np.stack([x, x])), "rows")))
+        np.testing.assert_allclose(v.to_numpy(), np.exp2([x, x]), rtol=1e-6)
+        np.testing.assert_allclose(nbt.jit(nbt.exp2)(t).to_numpy(), np.exp2(x), rtol=1e-6)
+        assert "exp2 [ a ]" in str(nbt.debug_expr(nbt.exp2)(t))
+        (test,) = [t for t in doctest.DocTestFinder().find(math, globs={"nbt": nbt}) if t.name.endswith(".exp2")]
+        assert doctest.DocTestRunner().run(test).failed == 0
+assert "exp2" in nbt.__all__ and "exp2" in _contract.AbstractBackend.__abstractmethods__
+assert _contract.AbstractBackend.exp2.__doc__ == "2 to the power of each element."
+assert "exp2" in numbat_op_table.table_ops("math")
+assert test_differential.OPS["exp2"][0] == "unary" and "exp2" in test_differential.REFERENCES
+assert test_differential.check_on_domains(["exp2"], "f32") == [] == test_differential.check_on_domains(["exp2"], "f64")
+print("exp2 reached everything")
+"""
+
+
+def test_the_guides_op_added_to_the_table_file_alone_reaches_everything(tmp_path):
+    """docs/guides/adding_an_op.md's walk-through for real: a copy of the package whose only change
+    is the new entry in `numbat/_core/_op_table.py`, imported in a fresh process."""
+    import shutil
+    import subprocess
+    import sys
+
+    for folder in ("numbat", "tests", "docs/_ext"):
+        ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=ignore)
+    table = tmp_path / "numbat" / "_core" / "_op_table.py"
+    text = table.read_text()
+    assert text.count("\n]\n\nOPS: dict") == 1 and "exp2" not in _op_table.OPS
+    table.write_text(text.replace("\n]\n\nOPS: dict", GUIDE_ENTRY.rstrip("\n") + "\n]\n\nOPS: dict"))
+    changed = [
+        str(path.relative_to(tmp_path))
+        for path in sorted(tmp_path.rglob("*.py"))
+        if path.read_bytes() != (ROOT / path.relative_to(tmp_path)).read_bytes()
+    ]
+    assert changed == ["numbat/_core/_op_table.py"]  # the one file the guide names
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(tmp_path)}
+    command = [sys.executable, "-c", GUIDE_CHECK, str(tmp_path)]
+    done = subprocess.run(command, check=False, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and "exp2 reached everything" in done.stdout, done.stderr[-3000:]
