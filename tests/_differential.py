@@ -110,12 +110,6 @@ PLATFORM_DIFFERENCES = {
         "the result. Compared, for reductions and windows only: within 8 ulps of the sum of the "
         "finite inputs' magnitudes."
     ),
-    "XLA's f64 sinh and cosh far from zero": (
-        "XLA computes f64 sinh/cosh from exp and loses up to ~15 ulps for |x| in the tens and "
-        "hundreds (10 ulps at 100.0, 458 at 700.0), where NumPy's libm is within one ulp. "
-        "Following XLA would make the NumPy reference less accurate. Skipped: exactly the "
-        "(op, type, input value) triples in EXEMPT."
-    ),
     "negative integer powers inside defn on XLA": (
         "Nx raises for an integer to a negative integer power; numbat raises on every path where "
         "the exponent's values are known (eager NumPy and XLA, the evaluator, constants in a defn). "
@@ -154,10 +148,7 @@ READ_AS_ZERO = {name: ("bf16", "f32", "f64") for name, op in _op_table.OPS.items
 
 # (op, type, input value) -> the PLATFORM_DIFFERENCES entry that exempts that element (and
 # only it) from the comparison between paths.
-EXEMPT = {
-    ("sinh", "f64", 100.0): "XLA's f64 sinh and cosh far from zero",
-    ("cosh", "f64", 100.0): "XLA's f64 sinh and cosh far from zero",
-}
+EXEMPT = {}  # none now: sinh and cosh on XLA are within 3 ulps (`_core/_op_code._hyperbolic`)
 
 
 # Ops whose complex special values may differ on a non-CPU XLA platform

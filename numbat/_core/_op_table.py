@@ -63,6 +63,7 @@ from ._op_code import (
     as_xla_divides,
     cbrt,
     complex_from_parts,
+    cosh,
     count_leading_zeros,
     host,
     lax_binary,
@@ -73,6 +74,7 @@ from ._op_code import (
     quotient,
     round_half_away,
     sign,
+    sinh,
 )
 
 
@@ -846,7 +848,7 @@ TABLE = [
         narrow=True,
         complex_as_xla=True,
         reference=np.sinh,
-        compute=lambda xp, x: xp.sinh(x),
+        compute=sinh,
         nx="sinh",
         doc="The hyperbolic sine, element-wise.",
         examples="""
@@ -865,7 +867,7 @@ TABLE = [
         narrow=True,
         complex_as_xla=True,
         reference=np.cosh,
-        compute=lambda xp, x: xp.cosh(x),
+        compute=cosh,
         nx="cosh",
         doc="The hyperbolic cosine, element-wise.",
         examples="""
