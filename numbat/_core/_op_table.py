@@ -61,6 +61,8 @@ import numpy as np
 
 from ._op_code import (
     as_xla_divides,
+    asin,
+    atanh,
     cbrt,
     complex_from_parts,
     cosh,
@@ -788,7 +790,7 @@ TABLE = [
         complex_as_xla=True,
         reference=np.arcsin,
         domain=(-1.0, 1.0),
-        compute=lambda xp, x: xp.arcsin(x),
+        compute=asin,
         nx="asin",
         doc="The inverse sine, element-wise.",
         examples="""
@@ -949,7 +951,7 @@ TABLE = [
         complex_as_xla=True,
         reference=np.arctanh,
         domain=(-1.0, 1.0),
-        compute=lambda xp, x: xp.arctanh(x),
+        compute=atanh,
         nx="atanh",
         doc="The inverse hyperbolic tangent, element-wise.",
         examples="""
