@@ -3,6 +3,10 @@
 The family's rule, by value domain: an op reads its operands as bits or as truth values,
 whatever their number of operands.
 
+The family's ops of the op table (`_core/_op_table.py`) are generated from their entries, each
+with its doctest (`_generate.define`, at the end of this module), but the shifts, which check
+their amounts and are written here.
+
 >>> nbt.bitwise_and(nbt.tensor([12, 10]), 6)
 numbat.Tensor<
   s32[2]

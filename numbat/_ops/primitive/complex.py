@@ -4,6 +4,9 @@ Real parts and phases are of the matching real type (f32 for c64, f64 for c128);
 integers count as f32, as in Nx.
 
 The family's rule, by value domain: an op builds a complex number or takes one apart.
+
+All five are generated from their op table entries (`_core/_op_table.py`), each with its
+doctest (`_generate.define`).
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ types follow Nx (`divide` returns floats, comparisons u8).
 The family's rule: an op combines two or more tensors of one broadcast shape element by
 element (functions of one tensor are `math`; the bitwise and logical ops are `bitwise`,
 building complex numbers is `complex`).
+
+The family's ops of the op table (`_core/_op_table.py`) are generated from their entries, each
+with its doctest (`_generate.define`, at the end of this module), but those with logic of
+their own, written here: `divide` (a complex by a real divisor), `pow` (negative integer
+exponents), `atan2` (complex operands); and `select` and `clip`.
 """
 
 from __future__ import annotations

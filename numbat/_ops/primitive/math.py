@@ -6,6 +6,9 @@ transcendental functions; rounding keeps the type.
 The family's rule: an op takes one tensor and computes each element from that element
 alone (the bitwise functions of one tensor are `bitwise`, the complex parts `complex`);
 `stop_grad`, the identity for values, is one too.
+
+The family's ops of the op table (`_core/_op_table.py`) are generated from their entries, each
+with its doctest (`_generate.define`, at the end of this module); `stop_grad` is written here.
 """
 
 from __future__ import annotations
