@@ -1,10 +1,13 @@
 """The op table (`numbat/_core/_op_table.py`; docs/design.md, decision 18) is the single source of the
 facts about each element-wise op: the backend families' tables and `_apply.REAL_ONLY` are
 made from it, and this file checks the rest against it (the front-end functions' result
-types, the public API, the API page's list, Nx's function list). The last test adds a
-throwaway op through the table, as docs/guides/adding_an_op.md does, and follows it to
-both backends, `grad`, `vectorize`, the expression graph and the API page (whose list of the
-table's ops docs/_ext/numbat_op_table.py makes from the table)."""
+types, the public API, the API page's list, Nx's function list), and that the front-end
+functions are generated from the entries or written with their entry's doc. Throwaway ops are
+added through the table alone, as docs/guides/adding_an_op.md does, and followed to both
+backends, `grad`, `vectorize`, `jit`, the expression graph, their doctest, the contract, the
+API page (whose list of the table's ops docs/_ext/numbat_op_table.py makes from the table)
+and the differential test: in this process, and in a copy of the package whose only change is
+the entry in `_op_table.py`."""
 
 from __future__ import annotations
 
