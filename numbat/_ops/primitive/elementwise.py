@@ -25,7 +25,10 @@ from ._generate import define, result_type
 from .complex import complex as make_complex
 from .complex import imag, real
 
-_DIVIDE, _POW, _ATAN2 = (result_type(name) for name in ("divide", "pow", "atan2"))  # their entries' rules
+# The result-type rules of the entries whose functions are written here.
+_DIVIDE = result_type("divide")
+_POW = result_type("pow")
+_ATAN2 = result_type("atan2")
 
 
 def divide(left, right):
