@@ -22,6 +22,7 @@ import numpy as np
 from _paths import promised_precision
 
 import numbat as nbt
+from numbat._core import _op_table
 from numbat._core._errors import ArgumentError
 
 ALL_TYPES = (
@@ -109,12 +110,6 @@ PLATFORM_DIFFERENCES = {
         "the result. Compared, for reductions and windows only: within 8 ulps of the sum of the "
         "finite inputs' magnitudes."
     ),
-    "XLA's f64 sinh and cosh far from zero": (
-        "XLA computes f64 sinh/cosh from exp and loses up to ~15 ulps for |x| in the tens and "
-        "hundreds (10 ulps at 100.0, 458 at 700.0), where NumPy's libm is within one ulp. "
-        "Following XLA would make the NumPy reference less accurate. Skipped: exactly the "
-        "(op, type, input value) triples in EXEMPT."
-    ),
     "negative integer powers inside defn on XLA": (
         "Nx raises for an integer to a negative integer power; numbat raises on every path where "
         "the exponent's values are known (eager NumPy and XLA, the evaluator, constants in a defn). "
@@ -148,14 +143,12 @@ PLATFORM_DIFFERENCES = {
 
 # (op, types) whose subnormal inputs every path reads as zero
 # (PLATFORM_DIFFERENCES["atan2, pow and cbrt of subnormals"]).
-READ_AS_ZERO = {op: ("bf16", "f32", "f64") for op in ("atan2", "pow", "cbrt")}
+# The op table's entries with `subnormals_as_zero`.
+READ_AS_ZERO = {name: ("bf16", "f32", "f64") for name, op in _op_table.OPS.items() if op.subnormals_as_zero}
 
 # (op, type, input value) -> the PLATFORM_DIFFERENCES entry that exempts that element (and
 # only it) from the comparison between paths.
-EXEMPT = {
-    ("sinh", "f64", 100.0): "XLA's f64 sinh and cosh far from zero",
-    ("cosh", "f64", 100.0): "XLA's f64 sinh and cosh far from zero",
-}
+EXEMPT = {}  # none now: sinh and cosh on XLA are within 3 ulps (`_core/_op_code._hyperbolic`)
 
 
 # Ops whose complex special values may differ on a non-CPU XLA platform

@@ -43,6 +43,22 @@ def test_the_contract_declares_every_method_abstract_and_documented():
     assert undocumented == []
 
 
+def test_the_element_wise_declarations_are_generated_from_the_table():
+    # One declaration per element-wise entry, none written out: its arity's signature and its entry's doc.
+    assert set(_op_table.OPS) <= set(_contract.TABLE_DECLARED)
+    source = pathlib.Path(_contract.__file__).read_text()
+    assert [name for name in _op_table.OPS if f"def {name}(" in source] == []
+    for name, op in _op_table.OPS.items():
+        method = vars(CONTRACT)[name]
+        assert list(inspect.signature(method).parameters) == [
+            "self",
+            "out",
+            *(["tensor"], ["left", "right"])[op.arity - 1],
+        ]
+        assert method.__doc__ == op.doc and op.doc, name
+    assert "lands on this line" not in _contract.__doc__
+
+
 @pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
 def test_a_backend_implements_exactly_the_contract(backend):
     assert not inspect.isabstract(backend)

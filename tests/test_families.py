@@ -8,7 +8,8 @@ declares them all: tests/test_backend_contract.py.)
 The op names are read from the front-end's source (`ast`): the first argument of
 `_dispatch.run` and `execute_binary`, and of the helpers that pass an `op` parameter on to
 them (elementwise's `binary`/`unary`, reduction's `_reduce`, ...), found as such from the
-source too, so an op sent through a new helper is still seen.
+source too, so an op sent through a new helper is still seen; the functions generated from
+the op table (`_ops/primitive/_generate.py`) send their own entry's op.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import ast
 import importlib
 import pathlib
 
+from numbat._ops.primitive import _generate
 from numbat.backends._array import ArrayBackend
 from numbat.backends._contract import AbstractBackend
 
@@ -104,6 +106,8 @@ def sent_ops() -> tuple[dict[str, set[str]], list[str]]:
                     unread.append(f"{module}.py:{call.lineno}: {ast.unparse(op)}")
                 else:
                     sent[module].update(names)
+    for module, ops in sent.items():  # and the functions the op table generates in the module (`_generate.define`)
+        ops.update(_generate.generated(module))
     return sent, unread
 
 

@@ -1,15 +1,20 @@
 """The op table (`numbat/_core/_op_table.py`; docs/design.md, decision 18) is the single source of the
 facts about each element-wise op: the backend families' tables and `_apply.REAL_ONLY` are
 made from it, and this file checks the rest against it (the front-end functions' result
-types, the public API, the API page's list, Nx's function list). The last test adds a
-throwaway op through the table, as docs/guides/adding_an_op.md does, and follows it to
-both backends, `grad`, `vectorize`, the expression graph and the API page (whose list of the
-table's ops docs/_ext/numbat_op_table.py makes from the table)."""
+types, the public API, the API page's list, Nx's function list), and that the front-end
+functions are generated from the entries or written with their entry's doc. Throwaway ops are
+added through the table alone, as docs/guides/adding_an_op.md does, and followed to both
+backends, `grad`, `vectorize`, `jit`, the expression graph, their doctest, the contract, the
+API page (whose list of the table's ops docs/_ext/numbat_op_table.py makes from the table)
+and the differential test: in this process, and in a copy of the package whose only change is
+the entry in `_op_table.py`."""
 
 from __future__ import annotations
 
+import doctest
 import importlib
 import inspect
+import os
 import pathlib
 
 import jax.numpy as jnp
@@ -23,7 +28,7 @@ import numbat as nbt
 from numbat._core import _op_table, _types
 from numbat._core._errors import ArgumentError
 from numbat._ops.composite import math as composite_math
-from numbat._ops.primitive import _apply
+from numbat._ops.primitive import _apply, _generate
 from numbat._ops.primitive import reduction as reduction_front
 from numbat.backends import _contract
 from numbat.backends._families import _tables
@@ -76,8 +81,9 @@ def test_the_backend_tables_and_real_only_come_from_the_table():
     assert _apply.REAL_ONLY == {name for name, op in OPS.items() if op.real_only}
     assert {"erf", "complex", "less", "round"} <= _apply.REAL_ONLY
     assert set(math.TABLES["unary"]) == {n for n, op in OPS.items() if op.family == "math" and op.kind == "unary"}
-    with pytest.raises(ArgumentError, match="does not list"):
-        _tables.build("math", {**math.CODE, "not_an_op": math.CODE["exp"]})
+    assert [name for name, op in OPS.items() if op.compute is None] == []  # every entry holds its computation
+    for family in FAMILIES:  # and no family module holds code of its own for the table's ops
+        assert not hasattr(importlib.import_module(f"numbat.backends._families.{family}"), "CODE"), family
 
 
 @pytest.mark.parametrize("name", sorted(OPS))
@@ -119,21 +125,21 @@ def test_the_nx_functions_named_are_nxs():
     assert [op.name for op in OPS.values() if op.nx is None and op.name in nx] == []  # an Nx name is mirrored
 
 
-def _throwaway_front_end(tensor):
-    return _apply.unary("throwaway_exp2", tensor, _types.to_floating)
-
-
-def add_table_op(monkeypatch, op, front_end):
-    """`op` added as a new op of the math family is: its table entry and its front-end function
-    `front_end`; the rest is what numbat does at import, redone for this op (undone afterwards)."""
+def add_table_op(monkeypatch, op):
+    """`op` added as a new op of the math family is its table entry alone (with `examples`, so
+    that its front-end function is generated); the rest is what numbat does at import, redone
+    for this op (undone afterwards)."""
     from numbat._ops.primitive import math as front_math
     from numbat.backends._families import math as back_math
 
     monkeypatch.setitem(_op_table.OPS, op.name, op)
-    monkeypatch.setattr(front_math, op.name, front_end, raising=False)
-    # What import does: the backend family's tables, the contract, the public API.
+    # What import does: the front-end function, the backend family's tables, the contract, the public API.
+    monkeypatch.setattr(front_math, op.name, None, raising=False)  # removed again afterwards
+    delattr(front_math, op.name)
+    assert _generate.define(vars(front_math), "math", [op.name]) == [op.name]
+    front_end = getattr(front_math, op.name)
     monkeypatch.setattr(back_math.Array, op.name, None, raising=False)  # removed again afterwards
-    _tables.fill(back_math.Array, unary={op.name: _tables.build("math", back_math.CODE)["unary"][op.name]})
+    _tables.fill(back_math.Array, unary={op.name: _tables.build("math")["unary"][op.name]})
     monkeypatch.setattr(_contract.AbstractBackend, "__abstractmethods__", _contract.AbstractBackend.__abstractmethods__)
     monkeypatch.setattr(_contract.AbstractBackend, op.name, None, raising=False)
     delattr(_contract.AbstractBackend, op.name)
@@ -148,9 +154,23 @@ def add_table_op(monkeypatch, op, front_end):
 def throwaway_op(monkeypatch):
     """`throwaway_exp2` (2 ** x, computed by `xp.exp2`) added through the table."""
     op = _op_table.Op(
-        "throwaway_exp2", "math", "unary", "floating", narrow=True, reference=np.exp2, compute=lambda xp, x: xp.exp2(x)
+        "throwaway_exp2",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        reference=np.exp2,
+        compute=lambda xp, x: xp.exp2(x),
+        doc="2 to the power of each element.",
+        examples="""
+            >>> nbt.throwaway_exp2(nbt.tensor([0.0, 3.0]))
+            numbat.Tensor<
+              f32[2]
+              [1.0, 8.0]
+            >
+        """,
     )
-    return add_table_op(monkeypatch, op, _throwaway_front_end)
+    return add_table_op(monkeypatch, op)
 
 
 def _log1mexp_reference(x):
@@ -177,8 +197,10 @@ def test_a_wrong_formula_added_through_the_table_fails_the_differential_test(mon
         reference=_log1mexp_reference,
         domain=(-np.inf, 0.0),
         compute=compute,
+        doc="log(1 - e ** x).",
+        examples=">>> str(nbt.throwaway_log1mexp(nbt.tensor([-1.0])).type)\n'f32'",
     )
-    add_table_op(monkeypatch, op, lambda tensor: _apply.unary(op.name, tensor, _types.to_floating))
+    add_table_op(monkeypatch, op)
     table = {**OPS, op.name: op}
     references = {op.name: op.reference}
     for type_name in ("f32", "f64"):
@@ -186,7 +208,15 @@ def test_a_wrong_formula_added_through_the_table_fails_the_differential_test(mon
         assert bool([line for line in failures if "vs float64 reference" in line]) == wrong, failures
 
 
-def test_a_new_op_is_its_table_entry_and_its_front_end_function(throwaway_op, backend):
+def test_a_new_op_is_its_table_entry_alone(throwaway_op, backend):
+    from numbat._ops.primitive import math as front_math
+
+    # Its front-end function, generated: a function of the family's module, with the entry's doctest.
+    fun = front_math.throwaway_exp2
+    assert (fun.__name__, fun.__qualname__, fun.__module__) == ("throwaway_exp2",) * 2 + ("numbat._ops.primitive.math",)
+    assert str(inspect.signature(fun)) == "(tensor)" and fun.__doc__.startswith("2 to the power of each element.")
+    (test,) = [t for t in doctest.DocTestFinder().find(front_math, globs={"nbt": nbt}) if t.name.endswith("exp2")]
+    assert doctest.DocTestRunner().run(test, out=lambda text: None).failed == 0 and len(test.examples) == 1
     x = np.array([0.5, 3.0], np.float32)
     result = nbt.throwaway_exp2(nbt.tensor(x))
     assert result.backend is backend and result.type == _types.parse("f32")
@@ -282,15 +312,110 @@ def test_a_new_reduction_is_its_table_entry_and_its_front_end_function(throwaway
     np.testing.assert_allclose(expected["ss"][4], throwaway_reduction.reference(x.astype(np.float64), axis=(1,)))
 
 
-def test_an_op_has_one_computation_its_entrys_or_its_familys(monkeypatch):
-    from numbat.backends._families import math as back_math
-
-    both = _op_table.Op("throwaway_both", "math", "unary", "floating", compute=lambda xp, x: x)
+def test_an_entry_without_a_computation_is_refused(monkeypatch):
     neither = _op_table.Op("throwaway_neither", "math", "unary", "floating")
-    monkeypatch.setitem(_op_table.OPS, both.name, both)
     monkeypatch.setitem(_op_table.OPS, neither.name, neither)
-    with pytest.raises(ArgumentError, match=r"both for \['throwaway_both'\] and neither for \['throwaway_neither'\]"):
-        _tables.build("math", {**back_math.CODE, both.name: lambda xp, x: x})
-    with pytest.raises(ArgumentError, match="code for ops the op table does not list"):
-        _tables.build("math", {**back_math.CODE, "throwaway_unknown": lambda xp, x: x})
-    assert sum(op.compute is not None for op in OPS.values()) >= 30  # the entries that hold their computation
+    with pytest.raises(ArgumentError, match=r"math has none for \['throwaway_neither'\]"):
+        _tables.build("math")
+
+
+def test_a_generated_function_and_a_written_one_of_one_name_are_refused():
+    from numbat._ops.primitive import math as front_math
+
+    with pytest.raises(ArgumentError, match=r"generates \['exp'\], which numbat._ops.primitive.math writes too"):
+        _generate.define(dict(vars(front_math)), "math", ["exp"])
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_a_front_end_function_is_generated_from_its_entry_or_written_with_its_entrys_doc(name):
+    op, fun = OPS[name], _front_end(OPS[name])
+    assert " ".join(fun.__doc__.split("\n\n")[0].split()) == op.doc, name  # the entry's doc: its first paragraph
+    module = importlib.import_module(f"numbat._ops.primitive.{op.family}")
+    source = inspect.getsource(module)
+    assert (op.examples is not None) == (f"def {name}(" not in source), name  # generated, or written, not both
+    assert fun.__module__ == module.__name__ and fun.__qualname__ == name and fun.__globals__ is vars(module)
+    parameters = list(inspect.signature(fun).parameters)[: op.arity]
+    assert parameters == (["tensor"] if op.arity == 1 else ["left", "right"]), name
+    if op.examples is not None:
+        assert str(inspect.signature(fun)) == ("(tensor)" if op.arity == 1 else "(left, right)")
+        assert fun.__doc__ == _generate.docstring(op) and ">>> nbt." in fun.__doc__
+
+
+# The entry docs/guides/adding_an_op.md adds, as text in the table's `TABLE` list.
+GUIDE_ENTRY = '''
+    Op(
+        "exp2",
+        "math",
+        "unary",
+        "floating",
+        narrow=True,
+        reference=np.exp2,
+        compute=lambda xp, x: xp.exp2(x),
+        nx=None,
+        doc="2 to the power of each element.",
+        examples="""
+            >>> nbt.exp2(nbt.tensor([0.0, 3.0]))
+            numbat.Tensor<
+              f32[2]
+              [1.0, 8.0]
+            >
+        """,
+    ),
+'''
+
+# What the copy with the new entry checks, in a process of its own (numbat imported from the copy).
+GUIDE_CHECK = """
+import doctest, sys
+import numpy as np
+sys.path[:0] = [sys.argv[1] + "/tests", sys.argv[1] + "/docs/_ext"]
+import numbat as nbt
+from numbat._ops.primitive import math
+from numbat.backends import _contract
+import numbat_op_table, test_differential
+
+x = np.array([0.5, 3.0], np.float32)
+for backend in (nbt.NumPyBackend(), nbt.XLABackend()):
+    with nbt.default_backend(backend):
+        t = nbt.tensor(x)
+        assert nbt.exp2(t).backend is backend
+        np.testing.assert_allclose(nbt.exp2(t).to_numpy(), np.exp2(x), rtol=1e-6)
+        np.testing.assert_allclose(nbt.grad(lambda t: nbt.sum(nbt.exp2(t)))(t).to_numpy(), np.exp2(x) * np.log(2), rtol=1e-5)
+        v = nbt.devectorize(nbt.exp2(nbt.vectorize(nbt.tensor(np.stack([x, x])), "rows")))
+        np.testing.assert_allclose(v.to_numpy(), np.exp2([x, x]), rtol=1e-6)
+        np.testing.assert_allclose(nbt.jit(nbt.exp2)(t).to_numpy(), np.exp2(x), rtol=1e-6)
+        assert "exp2 [ a ]" in str(nbt.debug_expr(nbt.exp2)(t))
+        (test,) = [t for t in doctest.DocTestFinder().find(math, globs={"nbt": nbt}) if t.name.endswith(".exp2")]
+        assert doctest.DocTestRunner().run(test).failed == 0
+assert "exp2" in nbt.__all__ and "exp2" in _contract.AbstractBackend.__abstractmethods__
+assert _contract.AbstractBackend.exp2.__doc__ == "2 to the power of each element."
+assert "exp2" in numbat_op_table.table_ops("math")
+assert test_differential.OPS["exp2"][0] == "unary" and "exp2" in test_differential.REFERENCES
+assert test_differential.check_on_domains(["exp2"], "f32") == [] == test_differential.check_on_domains(["exp2"], "f64")
+print("exp2 reached everything")
+"""
+
+
+def test_the_guides_op_added_to_the_table_file_alone_reaches_everything(tmp_path):
+    """docs/guides/adding_an_op.md's walk-through for real: a copy of the package whose only change
+    is the new entry in `numbat/_core/_op_table.py`, imported in a fresh process."""
+    import shutil
+    import subprocess
+    import sys
+
+    for folder in ("numbat", "tests", "docs/_ext"):
+        ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=ignore)
+    table = tmp_path / "numbat" / "_core" / "_op_table.py"
+    text = table.read_text()
+    assert text.count("\n]\n\nOPS: dict") == 1 and "exp2" not in _op_table.OPS
+    table.write_text(text.replace("\n]\n\nOPS: dict", GUIDE_ENTRY.rstrip("\n") + "\n]\n\nOPS: dict"))
+    changed = [
+        str(path.relative_to(tmp_path))
+        for path in sorted(tmp_path.rglob("*.py"))
+        if path.read_bytes() != (ROOT / path.relative_to(tmp_path)).read_bytes()
+    ]
+    assert changed == ["numbat/_core/_op_table.py"]  # the one file the guide names
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(tmp_path)}
+    command = [sys.executable, "-c", GUIDE_CHECK, str(tmp_path)]
+    done = subprocess.run(command, check=False, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and "exp2 reached everything" in done.stdout, done.stderr[-3000:]

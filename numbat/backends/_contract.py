@@ -5,17 +5,25 @@ module of `_families/`, and `NumPyBackend` and `XLABackend` add placement and `e
 
 Every op method takes the output template `out` first: shapes, types and names are
 inferred once, in the front-end, and the backend only fills in data. The element-wise
-ops of `elementwise`, `math`, `bitwise` and `complex` come from their family's tables
-(`_families/_tables.fill`, from the op table, `_core/_op_table.py`); each is still declared
-here, so go-to-definition on `backend.exp` lands on this line. An op of the op table not
-written out here (a new one) is declared by `declare_table_ops`, from its table entry; the
+ops of `elementwise`, `math`, `bitwise` and `complex` are the op table's entries
+(`_core/_op_table.py`): the families' tables make their methods (`_families/_tables.fill`),
+and `declare_table_ops` declares them here, one generated declaration per entry (as
+`Nx.Backend` lists one callback a line): `name(self, out, tensor)` or
+`name(self, out, left, right)`, with the entry's `doc` as its docstring. They have no line
+of their own in this file; go-to-definition on `backend.exp` lands on `declare_table_ops`,
+and `help(AbstractBackend)` lists them with the rest. An op of the op table not written out
+here is declared by `declare_table_ops` (the reductions written out above are not); the
 other families' methods (creation, cumulative, window, shape, indexing, sort, products,
 linalg, fft, and reduction's argmax, argmin and reduce) by `declare_entries`, each from its
-entry's signature (`_op_table.STRUCTURED`). `tests/test_backend_contract.py` checks that both
-backends implement exactly these methods with these signatures.
+entry's signature (`_op_table.STRUCTURED`).
+`tests/test_backend_contract.py` checks that both backends implement exactly these methods
+with these signatures.
 
 >>> sorted(AbstractBackend.__abstractmethods__)[:4]
 ['abs', 'acos', 'acosh', 'add']
+>>> import inspect
+>>> print(inspect.signature(AbstractBackend.add), AbstractBackend.add.__doc__)
+(self, out: 'Template', left: 'Tensor', right: 'Tensor') -> 'Tensor' Adds element-wise, broadcasting and merging names.
 """
 
 from __future__ import annotations
@@ -54,7 +62,12 @@ class AbstractBackend(abc.ABC):
 
     # --- creation (`_families/creation.py`): iota, eye, as_type, broadcast, bitcast, declared from the op table
 
-    # --- elementwise (`_families/elementwise.py`): two or more broadcast tensors; the binary ops are its tables
+    # The element-wise ops of the op table (`_core/_op_table.py`: the families elementwise, math,
+    # bitwise and complex) are not written here: `declare_table_ops` declares each entry, one
+    # method each, `name(self, out, tensor)` or `name(self, out, left, right)`, its docstring the
+    # entry's `doc`. Written here are the families' other methods.
+
+    # --- elementwise (`_families/elementwise.py`): two or more broadcast tensors
     @abc.abstractmethod
     def select(self, out: Template, pred: Tensor, on_true: Tensor, on_false: Tensor) -> Tensor:
         """`on_true` where `pred` is non-zero, else `on_false`."""
@@ -63,284 +76,12 @@ class AbstractBackend(abc.ABC):
     def clip(self, out: Template, tensor: Tensor, low: Tensor, high: Tensor) -> Tensor:
         """Each element clamped to [`low`, `high`]."""
 
-    @abc.abstractmethod
-    def add(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """left + right."""
-
-    @abc.abstractmethod
-    def subtract(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """left - right."""
-
-    @abc.abstractmethod
-    def multiply(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """left * right."""
-
-    @abc.abstractmethod
-    def divide(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """left / right, in a float or complex output type."""
-
-    @abc.abstractmethod
-    def pow(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """left raised to the power right."""
-
-    @abc.abstractmethod
-    def quotient(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """Integer division truncated toward zero."""
-
-    @abc.abstractmethod
-    def remainder(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """The remainder with the sign of `left` (C's fmod)."""
-
-    @abc.abstractmethod
-    def floor_divide(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """Division rounded toward minus infinity."""
-
-    @abc.abstractmethod
-    def mod(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """The remainder with the sign of `right` (Python's %)."""
-
-    @abc.abstractmethod
-    def atan2(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """The angle of the point (right, left), in radians."""
-
-    @abc.abstractmethod
-    def min(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """The smaller of each pair (NaN if either is)."""
-
-    @abc.abstractmethod
-    def max(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """The larger of each pair (NaN if either is)."""
-
-    @abc.abstractmethod
-    def equal(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """1 where left == right, else 0 (u8)."""
-
-    @abc.abstractmethod
-    def not_equal(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """1 where left != right, else 0 (u8)."""
-
-    @abc.abstractmethod
-    def less(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """1 where left < right, else 0 (u8)."""
-
-    @abc.abstractmethod
-    def less_equal(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """1 where left <= right, else 0 (u8)."""
-
-    @abc.abstractmethod
-    def greater(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """1 where left > right, else 0 (u8)."""
-
-    @abc.abstractmethod
-    def greater_equal(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """1 where left >= right, else 0 (u8)."""
-
-    # --- math (`_families/math.py`): functions of one tensor, element by element; the tables but `stop_grad`
+    # --- math (`_families/math.py`): functions of one tensor, element by element
     @abc.abstractmethod
     def stop_grad(self, out: Template, tensor: Tensor) -> Tensor:
         """The tensor itself; gradients do not flow through it."""
 
-    @abc.abstractmethod
-    def negate(self, out: Template, tensor: Tensor) -> Tensor:
-        """-x."""
-
-    @abc.abstractmethod
-    def sign(self, out: Template, tensor: Tensor) -> Tensor:
-        """-1, 0 or 1 (of a complex number: x / |x|, or 0)."""
-
-    @abc.abstractmethod
-    def floor(self, out: Template, tensor: Tensor) -> Tensor:
-        """The largest whole number not above x."""
-
-    @abc.abstractmethod
-    def ceil(self, out: Template, tensor: Tensor) -> Tensor:
-        """The smallest whole number not below x."""
-
-    @abc.abstractmethod
-    def round(self, out: Template, tensor: Tensor) -> Tensor:
-        """The nearest whole number, halves away from zero (Nx)."""
-
-    @abc.abstractmethod
-    def exp(self, out: Template, tensor: Tensor) -> Tensor:
-        """e ** x."""
-
-    @abc.abstractmethod
-    def expm1(self, out: Template, tensor: Tensor) -> Tensor:
-        """e ** x - 1, accurate near 0."""
-
-    @abc.abstractmethod
-    def log(self, out: Template, tensor: Tensor) -> Tensor:
-        """The natural logarithm."""
-
-    @abc.abstractmethod
-    def log1p(self, out: Template, tensor: Tensor) -> Tensor:
-        """log(1 + x), accurate near 0."""
-
-    @abc.abstractmethod
-    def log2(self, out: Template, tensor: Tensor) -> Tensor:
-        """The base-2 logarithm."""
-
-    @abc.abstractmethod
-    def log10(self, out: Template, tensor: Tensor) -> Tensor:
-        """The base-10 logarithm."""
-
-    @abc.abstractmethod
-    def sigmoid(self, out: Template, tensor: Tensor) -> Tensor:
-        """1 / (1 + e ** -x)."""
-
-    @abc.abstractmethod
-    def sqrt(self, out: Template, tensor: Tensor) -> Tensor:
-        """The square root."""
-
-    @abc.abstractmethod
-    def rsqrt(self, out: Template, tensor: Tensor) -> Tensor:
-        """1 / sqrt(x)."""
-
-    @abc.abstractmethod
-    def cbrt(self, out: Template, tensor: Tensor) -> Tensor:
-        """The cube root (subnormals read as zero; of a complex number the principal root)."""
-
-    @abc.abstractmethod
-    def sin(self, out: Template, tensor: Tensor) -> Tensor:
-        """The sine."""
-
-    @abc.abstractmethod
-    def cos(self, out: Template, tensor: Tensor) -> Tensor:
-        """The cosine."""
-
-    @abc.abstractmethod
-    def tan(self, out: Template, tensor: Tensor) -> Tensor:
-        """The tangent."""
-
-    @abc.abstractmethod
-    def asin(self, out: Template, tensor: Tensor) -> Tensor:
-        """The inverse sine."""
-
-    @abc.abstractmethod
-    def acos(self, out: Template, tensor: Tensor) -> Tensor:
-        """The inverse cosine."""
-
-    @abc.abstractmethod
-    def atan(self, out: Template, tensor: Tensor) -> Tensor:
-        """The inverse tangent."""
-
-    @abc.abstractmethod
-    def sinh(self, out: Template, tensor: Tensor) -> Tensor:
-        """The hyperbolic sine."""
-
-    @abc.abstractmethod
-    def cosh(self, out: Template, tensor: Tensor) -> Tensor:
-        """The hyperbolic cosine."""
-
-    @abc.abstractmethod
-    def tanh(self, out: Template, tensor: Tensor) -> Tensor:
-        """The hyperbolic tangent."""
-
-    @abc.abstractmethod
-    def asinh(self, out: Template, tensor: Tensor) -> Tensor:
-        """The inverse hyperbolic sine."""
-
-    @abc.abstractmethod
-    def acosh(self, out: Template, tensor: Tensor) -> Tensor:
-        """The inverse hyperbolic cosine."""
-
-    @abc.abstractmethod
-    def atanh(self, out: Template, tensor: Tensor) -> Tensor:
-        """The inverse hyperbolic tangent."""
-
-    @abc.abstractmethod
-    def erf(self, out: Template, tensor: Tensor) -> Tensor:
-        """The error function."""
-
-    @abc.abstractmethod
-    def erfc(self, out: Template, tensor: Tensor) -> Tensor:
-        """1 - erf(x), accurate for large x."""
-
-    @abc.abstractmethod
-    def erf_inv(self, out: Template, tensor: Tensor) -> Tensor:
-        """The inverse of the error function."""
-
-    @abc.abstractmethod
-    def abs(self, out: Template, tensor: Tensor) -> Tensor:
-        """|x|, computed in the input's type (of a complex number: its real modulus)."""
-
-    @abc.abstractmethod
-    def is_nan(self, out: Template, tensor: Tensor) -> Tensor:
-        """1 where x is NaN, else 0 (u8), from the input's type."""
-
-    @abc.abstractmethod
-    def is_infinity(self, out: Template, tensor: Tensor) -> Tensor:
-        """1 where x is infinite, else 0 (u8), from the input's type."""
-
-    # --- bitwise (`_families/bitwise.py`): integers' bits and logical values; all from the tables
-    @abc.abstractmethod
-    def bitwise_not(self, out: Template, tensor: Tensor) -> Tensor:
-        """Each bit flipped."""
-
-    @abc.abstractmethod
-    def population_count(self, out: Template, tensor: Tensor) -> Tensor:
-        """The number of 1 bits."""
-
-    @abc.abstractmethod
-    def count_leading_zeros(self, out: Template, tensor: Tensor) -> Tensor:
-        """The number of 0 bits above the highest 1 bit."""
-
-    @abc.abstractmethod
-    def logical_not(self, out: Template, tensor: Tensor) -> Tensor:
-        """1 where x is zero, else 0 (u8)."""
-
-    @abc.abstractmethod
-    def bitwise_and(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """left & right."""
-
-    @abc.abstractmethod
-    def bitwise_or(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """left | right."""
-
-    @abc.abstractmethod
-    def bitwise_xor(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """left ^ right."""
-
-    @abc.abstractmethod
-    def left_shift(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """left << right."""
-
-    @abc.abstractmethod
-    def right_shift(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """left >> right (arithmetic for signed types)."""
-
-    @abc.abstractmethod
-    def logical_and(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """1 where both are non-zero, else 0 (u8)."""
-
-    @abc.abstractmethod
-    def logical_or(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """1 where either is non-zero, else 0 (u8)."""
-
-    @abc.abstractmethod
-    def logical_xor(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """1 where exactly one is non-zero, else 0 (u8)."""
-
-    # --- complex (`_families/complex.py`): complex numbers' parts; all from the tables
-    @abc.abstractmethod
-    def conjugate(self, out: Template, tensor: Tensor) -> Tensor:
-        """The complex conjugate."""
-
-    @abc.abstractmethod
-    def real(self, out: Template, tensor: Tensor) -> Tensor:
-        """The real part (a real type)."""
-
-    @abc.abstractmethod
-    def imag(self, out: Template, tensor: Tensor) -> Tensor:
-        """The imaginary part (a real type)."""
-
-    @abc.abstractmethod
-    def phase(self, out: Template, tensor: Tensor) -> Tensor:
-        """The angle of each number in radians (XLA's answers for Inf and NaN)."""
-
-    @abc.abstractmethod
-    def complex(self, out: Template, left: Tensor, right: Tensor) -> Tensor:
-        """left + right * i."""
+    # (bitwise, `_families/bitwise.py`, and complex, `_families/complex.py`: op table entries only)
 
     # --- reduction (`_families/reduction.py`): from the op table but `reduce_max`, whose `for_shift` its entry lacks
     @abc.abstractmethod
@@ -379,7 +120,7 @@ def _table_method(op):
 
         kind = f"{op.family}, {op.kind}"
     method.__name__ = method.__qualname__ = op.name
-    method.__doc__ = f"The op table's {op.name!r} ({kind}): `_core/_op_table.py`."
+    method.__doc__ = getattr(op, "doc", "") or f"The op table's {op.name!r} ({kind}): `_core/_op_table.py`."
     return abc.abstractmethod(method)
 
 

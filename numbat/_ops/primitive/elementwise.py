@@ -5,6 +5,11 @@ types follow Nx (`divide` returns floats, comparisons u8).
 The family's rule: an op combines two or more tensors of one broadcast shape element by
 element (functions of one tensor are `math`; the bitwise and logical ops are `bitwise`,
 building complex numbers is `complex`).
+
+The family's ops of the op table (`_core/_op_table.py`) are generated from their entries, each
+with its doctest (`_generate.define`, at the end of this module), but those with logic of
+their own, written here: `divide` (a complex by a real divisor), `pow` (negative integer
+exponents), `atan2` (complex operands); and `select` and `clip`.
 """
 
 from __future__ import annotations
@@ -15,53 +20,15 @@ from ..._core import _shape, _types
 from ..._core._errors import ArgumentError
 from ..._tensor._tensor import Tensor
 from .. import _dispatch
-from ._apply import binary, integers, u8
+from ._apply import binary
+from ._generate import define, result_type
 from .complex import complex as make_complex
 from .complex import imag, real
 
-
-def add(left, right):
-    """Adds element-wise, broadcasting and merging names.
-
-    >>> nbt.add(nbt.tensor([1, 2, 3], names=["x"]), 10)
-    numbat.Tensor<
-      s32[x: 3]
-      [11, 12, 13]
-    >
-    >>> nbt.tensor([1, 2], type="u8") + -1
-    numbat.Tensor<
-      s16[2]
-      [0, 1]
-    >
-    """
-    return binary("add", left, right)
-
-
-def subtract(left, right):
-    """Subtracts element-wise.
-
-    >>> nbt.subtract(nbt.tensor([[1], [2]]), nbt.tensor([1.5, 2.5]))
-    numbat.Tensor<
-      f32[2][2]
-      [
-        [-0.5, -1.5],
-        [0.5, -0.5]
-      ]
-    >
-    """
-    return binary("subtract", left, right)
-
-
-def multiply(left, right):
-    """Multiplies element-wise.
-
-    >>> nbt.multiply(nbt.tensor([1, 2], type="s64"), nbt.tensor([3, 4], type="u8"))
-    numbat.Tensor<
-      s64[2]
-      [3, 8]
-    >
-    """
-    return binary("multiply", left, right)
+# The result-type rules of the entries whose functions are written here.
+_DIVIDE = result_type("divide")
+_POW = result_type("pow")
+_ATAN2 = result_type("atan2")
 
 
 def divide(left, right):
@@ -84,7 +51,7 @@ def divide(left, right):
     """
     if type(left) is Tensor and left.type.kind == "c" and _real_divisor(right):
         return make_complex(divide(real(left), right), divide(imag(left), right))
-    return binary("divide", left, right, _types.to_floating)
+    return binary("divide", left, right, _DIVIDE)
 
 
 def _real_divisor(right) -> bool:
@@ -115,7 +82,7 @@ def pow(left, right):
     left, right, type_ = _dispatch.binary_operands(left, right)
     if type_.kind in "su" and right.type.kind == "s":
         _check_exponent(right)
-    return binary("pow", left, right)
+    return binary("pow", left, right, _POW)
 
 
 def _check_exponent(exponent: Tensor) -> None:
@@ -126,137 +93,6 @@ def _check_exponent(exponent: Tensor) -> None:
             f"pow: an integer to a negative integer power has no integer result (exponent {values.min()}); "
             'use a float base, e.g. nbt.pow(nbt.as_type(t, "f32"), n)'
         )
-
-
-def equal(left, right):
-    """1 where `left == right`, else 0 (u8).
-
-    >>> nbt.equal(nbt.tensor([1, 2, 3]), nbt.tensor([1, 0, 3]))
-    numbat.Tensor<
-      u8[3]
-      [1, 0, 1]
-    >
-    """
-    return binary("equal", left, right, u8)
-
-
-def not_equal(left, right):
-    """1 where `left != right`, else 0 (u8).
-
-    >>> nbt.not_equal(nbt.tensor([1, 2, 3]), 2)
-    numbat.Tensor<
-      u8[3]
-      [1, 0, 1]
-    >
-    """
-    return binary("not_equal", left, right, u8)
-
-
-def less(left, right):
-    """1 where `left < right`, else 0 (u8).
-
-    >>> nbt.less(nbt.tensor([1, 2, 3]), 2)
-    numbat.Tensor<
-      u8[3]
-      [1, 0, 0]
-    >
-    """
-    return binary("less", left, right, u8)
-
-
-def less_equal(left, right):
-    """1 where `left <= right`, else 0 (u8).
-
-    >>> nbt.less_equal(nbt.tensor([1, 2, 3]), 2)
-    numbat.Tensor<
-      u8[3]
-      [1, 1, 0]
-    >
-    """
-    return binary("less_equal", left, right, u8)
-
-
-def greater(left, right):
-    """1 where `left > right`, else 0 (u8).
-
-    >>> nbt.greater(nbt.tensor([1.0, 2.5]), 2)
-    numbat.Tensor<
-      u8[2]
-      [0, 1]
-    >
-    """
-    return binary("greater", left, right, u8)
-
-
-def greater_equal(left, right):
-    """1 where `left >= right`, else 0 (u8).
-
-    >>> nbt.greater_equal(nbt.tensor([1, 2, 3]), 2)
-    numbat.Tensor<
-      u8[3]
-      [0, 1, 1]
-    >
-    """
-    return binary("greater_equal", left, right, u8)
-
-
-def quotient(left, right):
-    """Integer division truncating toward zero (Nx's `quotient`; Python's `//` floors
-    instead). Integers only.
-
-    >>> nbt.quotient(nbt.tensor([7, -7]), 2)
-    numbat.Tensor<
-      s32[2]
-      [3, -3]
-    >
-    >>> nbt.quotient(nbt.tensor([1.0]), 2)
-    Traceback (most recent call last):
-    ...
-    numbat.ArgumentError: quotient expects integer tensors, got f32; cast with nbt.as_type first
-    """
-    return binary("quotient", left, right, integers("quotient"))
-
-
-def remainder(left, right):
-    """The remainder of `left / right` with the sign of `left` (Nx's `remainder`, like C's
-    `fmod`; Python's `%` takes the sign of `right` instead).
-
-    >>> nbt.remainder(nbt.tensor([7, -7]), 3)
-    numbat.Tensor<
-      s32[2]
-      [1, -1]
-    >
-    >>> nbt.remainder(nbt.tensor([5.5, -5.5]), 2)
-    numbat.Tensor<
-      f32[2]
-      [1.5, -1.5]
-    >
-    """
-    return binary("remainder", left, right)
-
-
-def floor_divide(left, right):
-    """Python's `//`: divides and rounds down (integers stay integers).
-
-    >>> nbt.tensor([7, -7]) // 2
-    numbat.Tensor<
-      s32[2]
-      [3, -4]
-    >
-    """
-    return binary("floor_divide", left, right)
-
-
-def mod(left, right):
-    """Python's `%`: the remainder with the sign of `right`.
-
-    >>> nbt.tensor([7, -7]) % 3
-    numbat.Tensor<
-      s32[2]
-      [1, 2]
-    >
-    """
-    return binary("mod", left, right)
 
 
 def atan2(left, right):
@@ -280,7 +116,7 @@ def atan2(left, right):
     left, right, type_ = _dispatch.binary_operands(left, right)
     if type_.is_complex:
         return _complex_atan2(left, right, type_)
-    return binary("atan2", left, right, _types.to_floating)
+    return binary("atan2", left, right, _ATAN2)
 
 
 def _complex_atan2(left, right, type_):
@@ -288,33 +124,9 @@ def _complex_atan2(left, right, type_):
         values = _dispatch.known_values(operand) if operand.type.is_complex else None
         if values is not None and np.any(np.imag(values) != 0):
             raise ArgumentError("atan2 only accepts real numbers as arguments, got a non-zero imaginary part")
-    angle = binary("atan2", real(left), real(right), _types.to_floating)
-    real_only = equal(binary("add", imag(left) != 0, imag(right) != 0), 0)  # both parts 0
+    angle = binary("atan2", real(left), real(right), _ATAN2)
+    real_only = binary("add", imag(left) != 0, imag(right) != 0) == 0  # both parts 0
     return make_complex(select(real_only, angle, float("nan")), select(real_only, 0.0, float("nan")))
-
-
-def min(left, right):
-    """The smaller of two values, element-wise (NaN wins).
-
-    >>> nbt.min(nbt.tensor([1, 5]), nbt.tensor([3, 2]))
-    numbat.Tensor<
-      s32[2]
-      [1, 2]
-    >
-    """
-    return binary("min", left, right)
-
-
-def max(left, right):
-    """The larger of two values, element-wise (NaN wins).
-
-    >>> nbt.max(nbt.tensor([1, 5]), 3.5)
-    numbat.Tensor<
-      f32[2]
-      [3.5, 5.0]
-    >
-    """
-    return binary("max", left, right)
 
 
 def select(pred, on_true, on_false):
@@ -370,3 +182,7 @@ def clip(tensor, min, max):
             f"clip bounds of shapes {low.shape} and {high.shape} do not fit tensor shape {tensor.shape}"
         )
     return _dispatch.run("clip", out, (tensor, low, high))
+
+
+# The family's other ops of the op table (`_core/_op_table.py`), generated from their entries.
+define(globals(), "elementwise")

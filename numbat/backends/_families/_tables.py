@@ -1,15 +1,14 @@
 """The table machinery of the element-wise families (elementwise, math, bitwise, complex).
 
-Those ops differ only in the function applied. The op table (`_core/_op_table.py`) says
-which ops a family has, how each converts its operands and, in its `compute`, what it
-computes (`(xp, *arrays) -> array`); the family module writes the code of those an entry
-cannot hold (jax.lax's primitives on XLA, JAX's host functions on NumPy: its `CODE`),
-`build` makes the family's tables from both (the table's `narrow`, `wide_on_numpy` and
-`complex_as_xla` flags wrap the function in the wrappers of those names, each on its own), and `fill` makes every name a method of its `Array` (`op(out, tensor)` or
-`op(out, left, right)`, as the backend contract, `backends/_contract.py`, declares it). A table entry is
-a function of `(xp, *arrays)`, written once for NumPy and jax.numpy alike; the few
-functions NumPy lacks (erf, erf_inv) are computed with JAX's host implementation there
-(`host`).
+Those ops differ only in the function applied, and the op table (`_core/_op_table.py`) says
+it all: which ops a family has, how each converts its operands and, in its `compute`, what
+it computes (`(xp, *arrays) -> array`, written once for NumPy and jax.numpy alike; the
+helpers it needs, jax.lax's primitives on XLA and JAX's host functions on NumPy, are
+`_core/_op_code.py`'s). `build` makes a family's tables from the entries alone (the table's
+`narrow`, `wide_on_numpy`, `complex_as_xla` and `subnormals_as_zero` flags wrap the function
+in the wrappers of those names, each on its own), and `fill` makes every name a method of its
+`Array` (`op(out, tensor)` or `op(out, left, right)`, as the backend contract,
+`backends/_contract.py`, declares it).
 
 The tables, by how a method converts its operands:
 
@@ -27,30 +26,14 @@ real data stays on NumPy.
 
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
-import ml_dtypes
 import numpy as np
 
 from ..._core import _op_table
 from ..._core._errors import ArgumentError
+from ..._core._op_code import as_zero, on_host
 from ..._core._types import merge
 from ..._tensor._tensor import Template
-
-
-def on_host(jax_fun, x):
-    """`jax_fun(x)` for NumPy `x`, computed by XLA on the host CPU, as NumPy."""
-    with jax.enable_x64(True):  # keep f64/c128 data 64-bit
-        return np.asarray(jax_fun(jax.device_put(x, jax.devices("cpu")[0])))  # x: an array or a tuple
-
-
-def host(jax_fun):
-    """`jax_fun` for both array modules: on NumPy data it runs on the host CPU and returns NumPy."""
-
-    def fun(xp, x):
-        return on_host(jax_fun, x) if xp is np else jax_fun(x)
-
-    return fun
 
 
 def complex_as_xla(fun):
@@ -65,32 +48,6 @@ def complex_as_xla(fun):
         return fun(xp, x, *more)
 
     return wrapped
-
-
-def lax_unary(np_name: str, lax_fun):
-    """`np.<np_name>` on NumPy; on jax.numpy the lax primitive itself. jax.numpy's function
-    binds that very primitive, from inside a jit of its own that a trace pays for op
-    after op (about two thirds of tracing a chain of element-wise ops)."""
-    np_fun = getattr(np, np_name)
-    return lambda xp, x: np_fun(x) if xp is np else lax_fun(x)
-
-
-def lax_binary(np_name: str, lax_fun, kinds: str = "biufc"):
-    """`xp.<np_name>`, or on jax.numpy the lax primitive itself when no broadcasting beyond
-    a scalar operand is needed and the operands share one type of `kinds` (NumPy's letters;
-    jax.numpy's function binds the same primitive then)."""
-
-    np_fun = getattr(np, np_name)
-
-    def binary(xp, a, b):
-        if xp is np:
-            return np_fun(a, b)
-        if a.dtype == b.dtype and (a.shape == b.shape or not a.shape or not b.shape) and a.dtype.kind in kinds:
-            return lax_fun(a, b)
-        return getattr(xp, np_name)(a, b)
-
-    binary.numpy = np_fun  # what it computes on NumPy: the binary op method calls it directly
-    return binary
 
 
 def narrow(fun):
@@ -118,55 +75,40 @@ def wide_on_numpy(fun):
     return wrapped
 
 
-def build(family: str, code: dict) -> dict[str, dict]:
+def subnormals_as_zero(fun):
+    """`fun` of operands whose subnormal elements are read as zero in their own type, before any
+    other wrapper widens them (`_op_code.as_zero`: the ops XLA on CPU gets wrong for them)."""
+
+    def wrapped(xp, *arrays):
+        return fun(xp, *(as_zero(xp, x) for x in arrays))
+
+    return wrapped
+
+
+def build(family: str) -> dict[str, dict]:
     """The family's tables, by kind (`unary`, `own_type`, `binary`, `merged`): each op of
-    the op table in `family`, computed by its entry's `compute` or, for an op whose entry has
-    none (code that needs the family's helpers: jax.lax's primitives on XLA, JAX's host
-    functions on NumPy), by the family's `code`; wrapped as its flags say (`narrow`, `wide_on_numpy`, then
-    `complex_as_xla`)."""
+    the op table in `family`, computed by its entry's `compute`, wrapped as its flags say
+    (`narrow`, `wide_on_numpy`, `complex_as_xla`, then `subnormals_as_zero` outermost, on the
+    operands as they come)."""
     ops = [op for op in _op_table.OPS.values() if op.family == family]
-    unknown = set(code) - {op.name for op in ops}
-    if unknown:
-        raise ArgumentError(f"the {family} family has code for ops the op table does not list: {sorted(unknown)}")
-    twice = sorted(op.name for op in ops if op.compute is not None and op.name in code)
-    missing = sorted(op.name for op in ops if op.compute is None and op.name not in code)
-    if twice or missing:
+    missing = sorted(op.name for op in ops if op.compute is None)
+    if missing:
         raise ArgumentError(
-            f"each op of the op table needs one computation, its entry's compute or its family's code: "
-            f"{family} has both for {twice} and neither for {missing}"
+            f"each op of the op table computes with its entry's compute; {family} has none for {missing}"
         )
     tables: dict[str, dict] = {"unary": {}, "own_type": {}, "binary": {}, "merged": {}}
     for op in ops:
-        fun = op.compute if op.compute is not None else code[op.name]
+        fun = op.compute
         if op.narrow:
             fun = narrow(fun)
         if op.wide_on_numpy:
             fun = wide_on_numpy(fun)
         if op.complex_as_xla:
             fun = complex_as_xla(fun)
+        if op.subnormals_as_zero:
+            fun = subnormals_as_zero(fun)
         tables[op.kind][op.name] = fun
     return tables
-
-
-def truthy(x):
-    return x != 0
-
-
-# Float types whose subnormals stay subnormal when XLA computes in f32 (f16 and the 8-bit
-# floats widen to normal f32 numbers and keep theirs).
-_F32_SUBNORMALS = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(ml_dtypes.bfloat16))
-
-
-def as_zero(xp, x):
-    """`x` with subnormal elements read as (signed) zero, for the ops that XLA on CPU gets
-    wrong for subnormal inputs, neither IEEE's answer nor zero's: atan2(1e-45, 1e-45) is NaN
-    in f32, atan2(5e-324, -1.0) is -pi in f64, 1e-45 ** 0.5 is 2.6e-23, cbrt(1e-45) is
-    -5.6e-16. Reading them as zero (XLA's nominal rule on CPU) on every backend gives one
-    answer; other types and ops keep their subnormals."""
-    if x.dtype not in _F32_SUBNORMALS:
-        return x
-    tiny = float(ml_dtypes.finfo(x.dtype).smallest_normal)
-    return xp.where(xp.abs(x) < tiny, xp.copysign(xp.zeros_like(x), x), x)
 
 
 def _unary_method(name, fun):
