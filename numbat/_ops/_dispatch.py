@@ -98,6 +98,32 @@ def broadcast_all(tensors: tuple, type_: _types.Type) -> Template:
     return Template(shape, type_, names)
 
 
+def run_binary(op: str, type_: _types.Type, left: Tensor, right: Tensor) -> Tensor:
+    """Runs element-wise op `op` of `left` and `right` (tensors), whose result has type
+    `type_`, broadcasting them: `run` with their template, except that the commonest eager
+    case (operands of one shape and names on one backend, no vectorized axes, a shape the
+    allocation guard found small before, no defn tracing) goes from this frame to the
+    backend's `execute_binary`, with what `run` would check already known.
+
+    >>> a = nbt.tensor([1, 2], backend=nbt.NumPyBackend())
+    >>> run_binary("add", a.type, a, a).to_numpy().tolist()
+    [2, 4]
+    """
+    shape = left.data.shape
+    if left.names == right.names and shape == right.data.shape:  # broadcast_template's common case
+        backend = left.backend
+        # A vectorized shape is a tuple subclass that equals no plain shape.
+        if (
+            shape.__class__ is tuple
+            and right.backend is backend
+            and shape in _FINE_SHAPES
+            and _current_recorder() is None
+        ):
+            return backend.execute_binary(op, template(shape, type_, left.names), left, right)
+        return run(op, template(tuple(shape), type_, left.names), (left, right))
+    return run(op, broadcast_template(left, right, type_), (left, right))
+
+
 def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None = None, **params) -> Tensor:
     """Runs backend op `op` with template `out`; records it while a defn traces."""
     try:  # the allocation guard, eager and traced: a shape seen small before costs one set lookup
