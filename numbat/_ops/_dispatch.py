@@ -103,25 +103,33 @@ def run_binary(op: str, type_: _types.Type, left: Tensor, right: Tensor) -> Tens
     `type_`, broadcasting them: `run` with their template, except that the commonest eager
     case (operands of one shape and names on one backend, no vectorized axes, a shape the
     allocation guard found small before, no defn tracing) goes from this frame to the
-    backend's `execute_binary`, with what `run` would check already known.
+    backend's `execute_binary`, having checked what `run` checks.
 
     >>> a = nbt.tensor([1, 2], backend=nbt.NumPyBackend())
     >>> run_binary("add", a.type, a, a).to_numpy().tolist()
     [2, 4]
     """
-    shape = left.data.shape
-    if left.names == right.names and shape == right.data.shape:  # broadcast_template's common case
+    shape, names = left.data.shape, left.names
+    if names == right.names and shape == right.data.shape:  # broadcast_template's common case
         backend = left.backend
-        # A vectorized shape is a tuple subclass that equals no plain shape.
-        if (
-            shape.__class__ is tuple
-            and right.backend is backend
-            and shape in _FINE_SHAPES
-            and _current_recorder() is None
-        ):
-            return backend.execute_binary(op, template(shape, type_, left.names), left, right)
-        return run(op, template(tuple(shape), type_, left.names), (left, right))
+        out = _small_templates.get((shape, type_, names))  # also the allocation guard's answer
+        if out is not None and right.backend is backend and _current_recorder() is None:
+            return backend.execute_binary(op, out, left, right)
+        out = template(tuple(shape), type_, names)
+        result = run(op, out, (left, right))
+        if shape.__class__ is tuple and shape in _FINE_SHAPES:  # not vectorized, and found small
+            if len(_small_templates) >= _SMALL_TEMPLATES_LIMIT:
+                _small_templates.clear()
+            _small_templates[shape, type_, names] = out
+        return result
     return run(op, broadcast_template(left, right, type_), (left, right))
+
+
+# `run_binary`'s templates of shapes the allocation guard found small, by (shape, type, names):
+# one lookup both checks the shape and finds the template (a vectorized shape is a tuple
+# subclass that equals no plain shape, so it finds none).
+_small_templates: dict = {}
+_SMALL_TEMPLATES_LIMIT = 4096
 
 
 def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None = None, **params) -> Tensor:

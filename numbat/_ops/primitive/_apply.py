@@ -23,7 +23,7 @@ def _real_only(op: str, type_: _types.Type) -> None:
 
 
 def binary(op: str, left, right, result_type=None):
-    if type(left) is Tensor and type(right) is Tensor and left.type == right.type:  # the common case, inline
+    if left.__class__ is Tensor and right.__class__ is Tensor and left.type == right.type:  # the common case
         type_ = left.type
     else:
         left, right, type_ = _dispatch.binary_operands(left, right)
