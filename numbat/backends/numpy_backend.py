@@ -75,10 +75,10 @@ class NumPyBackend(ArrayBackend):
         token = _silence()  # Nx semantics: Inf and NaN, no warnings
         try:
             data = fun(np, left.data, right.data)
+            if data.__class__ is not np.ndarray or data.dtype is not left.data.dtype:
+                return self._wrap(out, data)  # a scalar, or computed in another type (converting NaN warns)
         finally:
             _restore(token)
-        if data.__class__ is not np.ndarray or data.dtype is not left.data.dtype:
-            return self._wrap(out, data)
         return result(data, type_, out.names, self)
 
     def from_numpy(self, out: Template, array: np.ndarray) -> Tensor:
