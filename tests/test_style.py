@@ -99,15 +99,15 @@ def numpy_tags(source: str) -> list[int]:
     found = []
     for node in ast.walk(ast.parse(source)):
         targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and any(
-            isinstance(target, ast.Attribute) and target.attr == "numpy" for target in targets
-        ):
-            found.append(node.lineno)
-        elif (
-            isinstance(node, ast.Call)
-            and ast.unparse(node.func) == "setattr"
-            and len(node.args) > 1
-            and ast.unparse(node.args[1]) in ("'numpy'", '"numpy"')
+        if (
+            isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+            and any(isinstance(target, ast.Attribute) and target.attr == "numpy" for target in targets)
+            or (
+                isinstance(node, ast.Call)
+                and ast.unparse(node.func) == "setattr"
+                and len(node.args) > 1
+                and ast.unparse(node.args[1]) in ("'numpy'", '"numpy"')
+            )
         ):
             found.append(node.lineno)
     return found
