@@ -40,7 +40,7 @@ import jax
 from .. import telemetry
 from .._core._errors import ArgumentError
 from .._core._scoped import scoped
-from .._tensor import _check, _expr
+from .._tensor import _check
 from .._tensor._result import result
 from .._tensor._tensor import Tensor, is_tensor
 from . import _effects, _evaluator, _interrupt, _lower, _signature, _trace, _vectorized_call
@@ -133,17 +133,9 @@ def tensors(defn, args: tuple):
             return general(defn, args, {})  # a new signature, or one the general route keeps
         _remember_last(defn, args, key, entry)
     try:
-        out = entry.call(*datas)
-    except RuntimeError:
-        raise_if_deallocated(defn, args)
-        raise
-    except TypeError:  # a tracer of the caller's JAX transformation, for a compiled executable
-        if not any(isinstance(data, jax.core.Tracer) for data in datas):
-            raise
+        out = run_entry(defn, entry.call, datas, args, entry.key)
+    except UnderTransformation:
         return general(defn, args, {})
-    defn._hits[0] += 1
-    if telemetry.listened:
-        telemetry.cache_hit(defn.name, entry.key, counted=True)
     plain = entry.plain
     if plain is not None:
         return result(out, plain[0], plain[1], defn.backend)
@@ -160,15 +152,47 @@ def _remember_last(defn, args: tuple, key: tuple, entry) -> None:
         )
 
 
-def general(defn, args: tuple, options: dict):
-    """Route 3: inlining, the Evaluator, containers, statics and misses."""
+class UnderTransformation(Exception):
+    """`run_entry`'s arrays are tracers of the caller's own JAX transformation, which a compiled
+    executable does not take: the general route's `traced` takes the call."""
+
+
+def run_entry(defn, call, datas, args: tuple, hit_key):
+    """Runs a compiled entry's `call` on the arguments' arrays `datas`: the one call of a
+    compiled entry, shared by every route. A failure on a freed argument raises the numbat
+    error naming it (`raise_if_deallocated`); a tracer that a compiled executable refuses raises
+    `UnderTransformation`. A cache hit (`hit_key`, the entry's telemetry key; None for the call
+    that compiled the entry) is counted, and emitted only when a telemetry handler listens."""
+    try:
+        out = call(*datas)
+    except RuntimeError:
+        raise_if_deallocated(defn, args)
+        raise
+    except TypeError:  # a tracer of the caller's JAX transformation, for a compiled executable
+        if not any(isinstance(data, jax.core.Tracer) for data in datas):
+            raise
+        raise UnderTransformation from None
+    if hit_key is not None:
+        defn._hits[0] += 1
+        if telemetry.listened:
+            telemetry.cache_hit(defn.name, hit_key, counted=True)
+    return out
+
+
+def checked(defn, args: tuple, options: dict) -> tuple:
+    """The arguments of a call that `general` or `inline` takes, checked: no container nested
+    too deeply (`_check.nesting`), and lists of numbers read as tensors."""
     for position, arg in enumerate(args):
         _check.nesting(f"argument {position} of defn {defn.name}", arg)
     for name, value in options.items():
         _check.nesting(f"option {name!r} of defn {defn.name}", value)
-    args = _signature.lists_as_tensors(args)
-    if _expr.current() is not None or _evaluator.evaluating():
-        return inline(defn, args, options)
+    return _signature.lists_as_tensors(args)
+
+
+def general(defn, args: tuple, options: dict):
+    """Route 3: the Evaluator, containers, statics and misses (a call to inline never gets here:
+    `Defn.__call__` asks that first)."""
+    args = checked(defn, args, options)
     if defn.compiler == "evaluator":
         return evaluated(defn, args, options)
     try:
@@ -188,7 +212,7 @@ def inline(defn, args: tuple, options: dict):
     """A call while another defn (or grad, or a control-flow branch) traces, or runs under
     the Evaluator: the body is inlined into the caller, as Nx does, instead of compiling on
     its own (the caller's Python numbers stay numbers)."""
-    return defn.fun(*args, **options)
+    return defn.fun(*checked(defn, args, options), **options)
 
 
 def evaluated(defn, args: tuple, options: dict):
@@ -202,6 +226,7 @@ def compiled(defn, args: tuple, signature: _signature.Signature, tensors: list, 
     """A call through the cache: the signature's compiled entry (compiling it on a miss,
     once however many threads ask), run on the arguments' arrays."""
     entry = defn._cache.get(signature)
+    hit_key = None if entry is None else entry.key
     if entry is None:
         with defn._lock:  # re-entrant: a hook or a nested call on this thread cannot deadlock
             entry = defn._cache.get(signature)
@@ -209,19 +234,11 @@ def compiled(defn, args: tuple, signature: _signature.Signature, tensors: list, 
                 entry = _lower.compile(defn, signature, datas)
                 if defn.cache is not False:
                     defn._cache[signature] = entry
-    else:
-        defn._hits[0] += 1
-        telemetry.cache_hit(defn.name, entry.key, counted=True)
-        if defn.debug:
-            _logger.info("defn %s: cache hit for %s", defn.name, signature.describe())
+    elif defn.debug:
+        _logger.info("defn %s: cache hit for %s", defn.name, signature.describe())
     if defn._hot is not None and not (signature.statics or signature.options):
         remember(defn, args, tensors, entry)
-    try:
-        out = entry.call(*datas)
-    except RuntimeError:
-        raise_if_deallocated(defn, args)
-        raise
-    return outputs(defn, entry, out)
+    return outputs(defn, entry, run_entry(defn, entry.call, datas, args, hit_key))
 
 
 def traced(defn, signature: _signature.Signature, datas: list):
