@@ -4,7 +4,9 @@ takes the first that fits.
 Each compiled signature is traced, lowered and compiled ahead of time under the defn's
 lock (`_lower.compile`), and then called on raw arrays: through `jax.jit`'s C++ dispatch
 when the code is 32-bit throughout (the common case), else through its compiled
-executable, which needs no `jax.enable_x64` at call time. The routes, cheapest first:
+executable, which needs no `jax.enable_x64` at call time. `Defn.__call__` first asks,
+once for every route, whether the call is inlined into its caller (a defn tracing, or a body
+under the Evaluator: `inline`). The routes, cheapest first:
 
 1. One tensor with the signature of the last one-tensor call (a loop), for an entry with
    one plain tensor out: compared field by field with `Defn._last_single`, a `SingleCall`
@@ -16,19 +18,21 @@ executable, which needs no `jax.enable_x64` at call time. The routes, cheapest f
    the keys are equal, else `Defn._hot`'s, which the general route fills (`remember`).
    No pytree is flattened and no context manager entered.
 3. `general`: everything else (static values, numbers, arrays, other containers, keyword
-   options, a miss) flattens the arguments into a `Signature` and takes one of `inline`
-   (a call while a defn traces or evaluates), `evaluated` (the Evaluator compiler),
-   `vectorized` (vectorized tensors), `traced` (under the caller's own JAX transformation)
-   or `compiled` (the cache, compiling a miss).
+   options, a miss) flattens the arguments into a `Signature` and takes one of `evaluated`
+   (the Evaluator compiler), `vectorized` (vectorized tensors), `traced` (under the
+   caller's own JAX transformation) or `compiled` (the cache, compiling a miss).
 
 Each route pays for itself: without route 1, a one-tensor call takes route 2, which builds
 its key first (about 5% slower); without route 2, tensors in containers are flattened
 into a `Signature` (several times slower).
 
-Every route checks what makes the call correct: the arguments' types, names, backends
-and shapes; that no defn is tracing (else the call is inlined); a freed argument (named
-in the error); and it counts the hit, emitting `("numbat", "cache_hit")` only when a
-telemetry handler listens.
+Each route compares what makes the call correct, in its own key: the arguments' types,
+names, backends and shapes. The rest is one function for all three, `run_entry`: it calls
+the compiled entry, names a freed argument in the error, hands a tracer of the caller's own
+JAX transformation back to `general` (`UnderTransformation`), and counts a hit, emitting
+`("numbat", "cache_hit")` only when a telemetry handler listens
+(`tests/test_defn_calls.py::test_a_compiled_defn_called_under_the_evaluator_is_inlined_on_every_route`,
+`test_repeated_calls_of_one_tensor_check_the_argument_each_call`).
 """
 
 from __future__ import annotations
