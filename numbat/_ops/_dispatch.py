@@ -1,4 +1,6 @@
-"""Turning arguments into tensors, choosing the backend, and running one op.
+"""Turning arguments into tensors, choosing the backend, and running one op: the one
+dispatch of every op, `run` (and `run_binary`, its element-wise binary case, which sends the
+commonest eager call to the backend's `execute_binary` from its own frame).
 
 While a `defn` traces, every op runs under `jax.named_scope(op)` and is
 recorded in the expression graph (docs/design.md, decision 2).

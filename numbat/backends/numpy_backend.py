@@ -1,4 +1,9 @@
-"""`NumPyBackend`: the eager reference backend; data lives on the host."""
+"""`NumPyBackend`: the eager reference backend; data lives on the host.
+
+Its `execute_binary` (the eager hot path's end, from `_ops._dispatch.run_binary`) computes
+an element-wise binary op whose operands have the output's type with the element-wise
+family's table function (`_families.elementwise.TABLES`, read once by name: what the op's
+method computes), and builds the result with `_tensor._result.result`."""
 
 from __future__ import annotations
 
