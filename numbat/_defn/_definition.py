@@ -32,6 +32,7 @@ from . import _call, _evaluator, _lower, _options, _signature, _trace
 
 _current_recorder = recording.get  # the tracing recorder, read without a call in between
 _evaluating = _evaluator.evaluating  # whether a defn body runs under the Evaluator
+_run_entry = _call.run_entry  # read without a module attribute lookup on route 1
 
 
 def _to_tensor(backend):
@@ -180,7 +181,7 @@ class Defn:
                 same = False
             if same:
                 try:
-                    out = _call.run_entry(self, last.call, (data,), args, last.key)
+                    out = _run_entry(self, last.call, (data,), args, last.key)
                 except _call.UnderTransformation:
                     return _call.general(self, args, options)
                 return result(out, last.out_type, last.out_names, self.backend)

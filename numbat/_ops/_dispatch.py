@@ -14,7 +14,7 @@ import functools
 import jax
 import numpy as np
 
-from .._core import _names, _shape, _types
+from .._core import _names, _op_table, _shape, _types
 from .._core._errors import ArgumentError
 from .._tensor._tensor import Template, Tensor, _is_deallocated, recording
 from .._tensor._tensor import VectorizedData as _VectorizedData
@@ -100,17 +100,38 @@ def broadcast_all(tensors: tuple, type_: _types.Type) -> Template:
     return Template(shape, type_, names)
 
 
-def run_binary(op: str, type_: _types.Type, left: Tensor, right: Tensor) -> Tensor:
-    """Runs element-wise op `op` of `left` and `right` (tensors), whose result has type
-    `type_`, broadcasting them: `run` with their template, except that the commonest eager
-    case (operands of one shape and names on one backend, no vectorized axes, a shape the
-    allocation guard found small before, no defn tracing) goes from this frame to the
-    backend's `execute_binary`, having checked what `run` checks.
+# Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
+# `complex`, which builds a complex number from real parts): the op table's `real_only`.
+REAL_ONLY = frozenset(op.name for op in _op_table.OPS.values() if op.real_only)
+
+
+def refuse_complex(op: str, type_: _types.Type) -> None:
+    """Raises for a complex `type_` when `op` is defined for real numbers only (`REAL_ONLY`)."""
+    if type_.is_complex and op in REAL_ONLY:
+        raise ArgumentError(f"{op} is not defined for complex tensors, got {type_}")
+
+
+def run_binary(op: str, left, right, result_type=None) -> Tensor:
+    """Runs element-wise op `op` of two operands (tensors or numbers), broadcasting them: their
+    merged type (`binary_operands`; refused for a complex type when `op` is real-only), the
+    result's type `result_type` of it when given, and `run` with their template, except that
+    the commonest eager case (operands of one type, shape and names on one backend, no
+    vectorized axes, a shape the allocation guard found small before, no defn tracing) goes
+    from this frame to the backend's `execute_binary`, having checked what `run` checks.
+    The element-wise families' `binary` (`_ops/primitive/_apply.py`) is this function.
 
     >>> a = nbt.tensor([1, 2], backend=nbt.NumPyBackend())
-    >>> run_binary("add", a.type, a, a).to_numpy().tolist()
+    >>> run_binary("add", a, a).to_numpy().tolist()
     [2, 4]
     """
+    if left.__class__ is Tensor and right.__class__ is Tensor and left.type == right.type:  # the common case
+        type_ = left.type
+    else:
+        left, right, type_ = binary_operands(left, right)
+    if type_.kind == "c":  # the field, not the property: this runs on every eager op
+        refuse_complex(op, type_)
+    if result_type is not None:
+        type_ = result_type(type_)
     shape, names = left.data.shape, left.names
     if names == right.names and shape == right.data.shape:  # broadcast_template's common case
         backend = left.backend
