@@ -224,6 +224,31 @@ def test_execute_binary_is_execute(backend_class, type_):
     assert mixed.type == wide.type and mixed.to_numpy().dtype == np.float64
 
 
+def test_the_eager_binary_path_is_one_dispatch(monkeypatch):
+    """An element-wise binary op's front-end calls `_dispatch.run_binary` itself (`_apply.binary`
+    is that function): the commonest eager case goes from there to the backend's
+    `execute_binary`, and every other case (broadcasting, a defn tracing, vectorized axes) to
+    `_dispatch.run`, which records a traced op."""
+    from numbat._ops import _dispatch
+    from numbat._ops.primitive import _apply
+
+    assert _apply.binary is _dispatch.run_binary
+    fast, general = [], []
+    real_execute_binary, real_run = nbt.NumPyBackend.execute_binary, _dispatch.run
+    monkeypatch.setattr(nbt.NumPyBackend, "execute_binary", lambda *a: fast.append(a[1]) or real_execute_binary(*a))
+    monkeypatch.setattr(_dispatch, "run", lambda *a, **k: general.append(a[0]) or real_run(*a, **k))
+    host = nbt.NumPyBackend()
+    a = nbt.tensor([1.0, 2.0], names=["x"], backend=host)
+    nbt.subtract(a, a)  # a shape seen for the first time: `run`, which lets the allocation guard see it
+    assert nbt.add(a, a).to_numpy().tolist() == [2.0, 4.0] and nbt.max(a, a).names == ("x",)
+    assert fast == ["add", "max"] and general == ["subtract"]
+    assert nbt.multiply(a, 3).names == ("x",) and general[-1] == "multiply"  # a number: broadcast
+    assert nbt.add(a, nbt.tensor([[1.0], [2.0]], backend=host)).shape == (2, 2) and general[-1] == "add"
+    assert "divide" in str(nbt.debug_expr(lambda t: t / t)(a)) and general[-1] == "divide"  # traced
+    rows = nbt.vectorize(nbt.tensor([[1.0, 2.0], [3.0, 4.0]], backend=host), "rows")
+    assert nbt.add(rows, rows).vectorized_axes == (("rows", 2),) and len(general) == 5 and fast == ["add", "max"]
+
+
 def test_numpy_fast_path_keeps_nx_float_semantics():
     """Overflow gives Inf with no NumPy warning (warnings are errors here), and the result is a
     new tensor on the one NumPy backend."""
