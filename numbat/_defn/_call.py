@@ -255,7 +255,7 @@ def traced(defn, signature: _signature.Signature, datas: list):
     with _lower.lowering_context(defn, wide), scoped(_interrupt.unseen, True):  # its loop checks raise to stop
         out = jax.jit(flat)(*datas)
     outs = (out,) if info["single"] else out
-    results = [Tensor(data, t.type, t.names, defn.backend) for data, t in zip(outs, info["templates"])]
+    results = [result(data, t.type, t.names, defn.backend) for data, t in zip(outs, info["templates"])]
     shape = _lower.output_shape(info["treedef"])
     if shape == "tuple":
         return tuple(results)
