@@ -32,7 +32,6 @@ from . import _call, _evaluator, _lower, _options, _signature, _trace
 
 _current_recorder = recording.get  # the tracing recorder, read without a call in between
 _evaluating = _evaluator.evaluating  # whether a defn body runs under the Evaluator
-_run_entry = _call.run_entry  # read without a module attribute lookup on route 1
 
 
 def _to_tensor(backend):
@@ -181,9 +180,13 @@ class Defn:
                 same = False
             if same:
                 try:
-                    out = _run_entry(self, last.call, (data,), args, last.key)
-                except _call.UnderTransformation:
-                    return _call.general(self, args, options)
+                    out = last.call(data)
+                except (RuntimeError, TypeError) as error:
+                    _call.failed(self, args, (data,), error)  # the routes' one check of a failed call
+                    return _call.general(self, args, options)  # a tracer of the caller's transformation
+                self._hits[0] += 1  # `_call.count_hit`, spelled out
+                if telemetry.listened:
+                    telemetry.cache_hit(self.name, last.key, counted=True)
                 return result(out, last.out_type, last.out_names, self.backend)
         if self._hot is None or options:
             return _call.general(self, args, options)
