@@ -334,3 +334,20 @@ def test_deeply_nested_containers_take_the_general_route():
         lambda nested: nbt.sum(jax.tree_util.tree_leaves(nested, is_leaf=lambda v: isinstance(v, nbt.Tensor))[0])
     )
     assert [unwrap(deep).to_numpy().tolist() for _ in range(2)] == [1.0, 1.0] and unwrap.hits == 1
+
+
+@pytest.mark.parametrize("arity", [1, 2], ids=["one tensor (route 1)", "two tensors (route 2)"])
+def test_a_compiled_defn_called_under_the_evaluator_is_inlined_on_every_route(arity, events):
+    """`Defn.__call__` asks once, for every route, whether the call is inlined: a defn called
+    from a body the Evaluator runs is inlined even when an earlier call left its compiled entry
+    to a fast route (before, routes 1 and 2 ran the entry and counted a hit; route 3 inlined)."""
+    inner = nbt.defn(lambda *ts: ts[0] * 2 if len(ts) == 1 else ts[0] * ts[1])
+    outer = nbt.defn(lambda *ts: inner(*ts) + 1, compiler="evaluator")
+    args = [nbt.tensor([1.0, 2.0])] * arity
+    inner(*args), inner(*args)  # compiled, then a hit on its fast route
+    assert inner.cache_info() == {"compiled": 1, "hits": 1}
+    assert outer(*args).to_numpy().tolist() == ([3.0, 5.0] if arity == 1 else [2.0, 5.0])
+    assert inner.cache_info() == {"compiled": 1, "hits": 1}
+    assert [kind for kind, _, _ in events].count("cache_hit") == 1
+    assert inner(*args).to_numpy().tolist() == ([2.0, 4.0] if arity == 1 else [1.0, 4.0])
+    assert inner.cache_info() == {"compiled": 1, "hits": 2}  # outside the Evaluator: the fast route again

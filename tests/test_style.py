@@ -70,19 +70,81 @@ def test_no_function_is_over_60_lines_without_its_reason():
     assert unexplained == [], "split these, or say why each is one piece (# one piece: ...)"
 
 
-# Where a Tensor is built past its __init__ (`object.__new__(Tensor)`), with why: every other
-# result tensor is built by `numbat._tensor._result.result` or by `Tensor(...)`.
-BUILT_INLINE = {
-    "numbat/_tensor/_result.py": "the one builder",
-    "numbat/backends/numpy_backend.py": "NumPyBackend.execute_binary: a call costs 3.5% of nbt.add on NumPy",
-}
+def tensors_built_past_init(source: str) -> list[int]:
+    """The lines of `source` that make a Tensor past its `__init__`: `object.__new__(Tensor)`,
+    `Tensor.__new__(Tensor)`, or a call of a name bound to `object.__new__` on `Tensor`."""
+    tree = ast.parse(source)
+    new_aliases = {
+        target.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and ast.unparse(node.value) == "object.__new__"
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and [ast.unparse(arg) for arg in node.args] == ["Tensor"]
+        and (
+            (isinstance(node.func, ast.Attribute) and node.func.attr == "__new__")
+            or (isinstance(node.func, ast.Name) and node.func.id in new_aliases)
+        )
+    ]
+
+
+def numpy_tags(source: str) -> list[int]:
+    """The lines of `source` that put a `numpy` attribute on an object (`f.numpy = ...`,
+    `setattr(f, "numpy", ...)`): how a function once told the NumPy backend what it computes."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if (
+            isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+            and any(isinstance(target, ast.Attribute) and target.attr == "numpy" for target in targets)
+            or (
+                isinstance(node, ast.Call)
+                and ast.unparse(node.func) == "setattr"
+                and len(node.args) > 1
+                and ast.unparse(node.args[1]) in ("'numpy'", '"numpy"')
+            )
+        ):
+            found.append(node.lineno)
+    return found
+
+
+def test_the_scans_see_a_second_builder_and_a_numpy_tag():
+    source = (
+        "_new = object.__new__\n"
+        "a = _new(Tensor)\n"
+        "b = object.__new__(Tensor)\n"
+        "c = Tensor.__new__(Tensor)\n"
+        "d = object.__new__(Backend)\n"
+        "fun.numpy = np.add\n"
+        "setattr(fun, 'numpy', np.add)\n"
+        "x = t.numpy\n"
+    )
+    assert tensors_built_past_init(source) == [2, 3, 4]
+    assert numpy_tags(source) == [6, 7]
 
 
 def test_result_tensors_are_built_in_one_place():
-    pattern = re.compile(r"(?:object\.__new__|\b_new)\(Tensor\)")
+    """`numbat._tensor._result.result` is the one place a Tensor is built past its `__init__`
+    (every other tensor is built by `Tensor(...)`): the NumPy backend's fast path included."""
     building = {
-        path.relative_to(ROOT).as_posix()
+        f"{path.relative_to(ROOT).as_posix()}:{line}"
         for path in sorted((ROOT / "numbat").rglob("*.py"))
-        if pattern.search(path.read_text())
+        for line in tensors_built_past_init(path.read_text())
     }
-    assert building == set(BUILT_INLINE), building
+    assert {entry.split(":")[0] for entry in building} == {"numbat/_tensor/_result.py"}, sorted(building)
+
+
+def test_no_function_carries_a_numpy_attribute():
+    """The NumPy backend's fast path reads the element-wise family's table by name; no function
+    is tagged with the NumPy function it computes (`binary.numpy = np_fun`, issue 50)."""
+    tagged = [
+        f"{path.relative_to(ROOT).as_posix()}:{line}"
+        for path in sorted((ROOT / "numbat").rglob("*.py"))
+        for line in numpy_tags(path.read_text())
+    ]
+    assert tagged == []

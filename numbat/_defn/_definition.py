@@ -21,8 +21,6 @@ import threading
 import typing
 import weakref
 
-import jax
-
 from .. import telemetry
 from .._ops import _dispatch
 from .._tensor import _expr
@@ -30,9 +28,10 @@ from .._tensor._result import result
 from .._tensor._tensor import Tensor, recording
 from ..backends import _default
 from ..backends.xla_backend import XLABackend
-from . import _call, _lower, _options, _signature, _trace
+from . import _call, _evaluator, _lower, _options, _signature, _trace
 
 _current_recorder = recording.get  # the tracing recorder, read without a call in between
+_evaluating = _evaluator.evaluating  # whether a defn body runs under the Evaluator
 
 
 def _to_tensor(backend):
@@ -153,14 +152,19 @@ class Defn:
         return {"compiled": compiled, "hits": hits}
 
     def __call__(self, *args, **options):
-        """Runs the defn on the arguments: route 1 here, else `_call.tensors` (route 2) or
-        `_call.general` (route 3); `_call`'s docstring describes the routes."""
+        """Runs the defn on the arguments: inlined into a caller that traces or evaluates
+        (`_call.inline`), else route 1 here, `_call.tensors` (route 2) or `_call.general`
+        (route 3); `_call`'s docstring describes the routes."""
+        # Whether the call is inlined is asked once, here, for every route: a defn tracing
+        # (its recorder), or a defn body under the Evaluator.
+        if _current_recorder() is not None or _evaluating():
+            return _call.inline(self, args, options)
         # Route 1 is spelled out in this frame, not a route function of `_call`: it is the
         # loop's call that `numbat bench dispatch` times, and a function call more costs
         # 50-100 ns of its 4 µs. One tensor, the last one-tensor call's type, names, backend
-        # object and shape, no options, no defn tracing. Type and names are usually the very
-        # objects of the last call, so `is` decides without a call. (`*args` as it comes:
-        # re-packing a first argument and the rest costs more than `[0]`.)
+        # object and shape, no options. Type and names are usually the very objects of the
+        # last call, so `is` decides without a call. (`*args` as it comes: re-packing a first
+        # argument and the rest costs more than `[0]`.)
         if not options and len(args) == 1:
             first = args[0]
             last = self._last_single
@@ -174,21 +178,17 @@ class Defn:
                 )
             except AttributeError:  # not a tensor (or no argument)
                 same = False
-            if same and _current_recorder() is None:
+            if same:
                 try:
                     out = last.call(data)
-                except RuntimeError:
-                    _call.raise_if_deallocated(self, (first,))
-                    raise
-                except TypeError:  # a tracer of the caller's JAX transformation, for a compiled executable
-                    if not isinstance(data, jax.core.Tracer):
-                        raise
-                    return _call.general(self, args, options)
-                self._hits[0] += 1
+                except (RuntimeError, TypeError) as error:
+                    _call.failed(self, args, (data,), error)  # the routes' one check of a failed call
+                    return _call.general(self, args, options)  # a tracer of the caller's transformation
+                self._hits[0] += 1  # `_call.count_hit`, spelled out
                 if telemetry.listened:
                     telemetry.cache_hit(self.name, last.key, counted=True)
                 return result(out, last.out_type, last.out_names, self.backend)
-        if self._hot is None or options or _current_recorder() is not None:
+        if self._hot is None or options:
             return _call.general(self, args, options)
         return _call.tensors(self, args)
 

@@ -29,11 +29,9 @@ EVALUATION: telemetry.Event = ("numbat", "evaluation")
 # Whether a defn body runs under the Evaluator now: a defn called there is inlined (its
 # Python numbers and static values reach it as they are), as in a traced defn and in Nx.
 _evaluating: contextvars.ContextVar[bool] = contextvars.ContextVar("numbat_evaluating", default=False)
-
-
-def evaluating() -> bool:
-    """Whether a defn's body runs under the Evaluator on this thread now."""
-    return _evaluating.get()
+# `evaluating()`: whether a defn's body runs under the Evaluator on this thread now. The
+# variable's own `get`, a C call: `Defn.__call__` asks it on every call.
+evaluating = _evaluating.get
 
 
 def evaluation_backend(defn):

@@ -1,4 +1,6 @@
-"""Turning arguments into tensors, choosing the backend, and running one op.
+"""Turning arguments into tensors, choosing the backend, and running one op: the one
+dispatch of every op, `run` (and `run_binary`, its element-wise binary case, which sends the
+commonest eager call to the backend's `execute_binary` from its own frame).
 
 While a `defn` traces, every op runs under `jax.named_scope(op)` and is
 recorded in the expression graph (docs/design.md, decision 2).
@@ -12,7 +14,7 @@ import functools
 import jax
 import numpy as np
 
-from .._core import _names, _shape, _types
+from .._core import _names, _op_table, _shape, _types
 from .._core._errors import ArgumentError
 from .._tensor._tensor import Template, Tensor, _is_deallocated, recording
 from .._tensor._tensor import VectorizedData as _VectorizedData
@@ -96,6 +98,61 @@ def broadcast_all(tensors: tuple, type_: _types.Type) -> Template:
         names = _names.broadcast_names(shape, names, other.shape, other.names)
         shape = _shape.broadcast(shape, other.shape)
     return Template(shape, type_, names)
+
+
+# Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
+# `complex`, which builds a complex number from real parts): the op table's `real_only`.
+REAL_ONLY = frozenset(op.name for op in _op_table.OPS.values() if op.real_only)
+
+
+def refuse_complex(op: str, type_: _types.Type) -> None:
+    """Raises for a complex `type_` when `op` is defined for real numbers only (`REAL_ONLY`)."""
+    if type_.is_complex and op in REAL_ONLY:
+        raise ArgumentError(f"{op} is not defined for complex tensors, got {type_}")
+
+
+def run_binary(op: str, left, right, result_type=None) -> Tensor:
+    """Runs element-wise op `op` of two operands (tensors or numbers), broadcasting them: their
+    merged type (`binary_operands`; refused for a complex type when `op` is real-only), the
+    result's type `result_type` of it when given, and `run` with their template, except that
+    the commonest eager case (operands of one type, shape and names on one backend, no
+    vectorized axes, a shape the allocation guard found small before, no defn tracing) goes
+    from this frame to the backend's `execute_binary`, having checked what `run` checks.
+    The element-wise families' `binary` (`_ops/primitive/_apply.py`) is this function.
+
+    >>> a = nbt.tensor([1, 2], backend=nbt.NumPyBackend())
+    >>> run_binary("add", a, a).to_numpy().tolist()
+    [2, 4]
+    """
+    if left.__class__ is Tensor and right.__class__ is Tensor and left.type == right.type:  # the common case
+        type_ = left.type
+    else:
+        left, right, type_ = binary_operands(left, right)
+    if type_.kind == "c":  # the field, not the property: this runs on every eager op
+        refuse_complex(op, type_)
+    if result_type is not None:
+        type_ = result_type(type_)
+    shape, names = left.data.shape, left.names
+    if names == right.names and shape == right.data.shape:  # broadcast_template's common case
+        backend = left.backend
+        out = _small_templates.get((shape, type_, names))  # also the allocation guard's answer
+        if out is not None and right.backend is backend and _current_recorder() is None:
+            return backend.execute_binary(op, out, left, right)
+        out = template(tuple(shape), type_, names)
+        result = run(op, out, (left, right))
+        if shape.__class__ is tuple and shape in _FINE_SHAPES:  # not vectorized, and found small
+            if len(_small_templates) >= _SMALL_TEMPLATES_LIMIT:
+                _small_templates.clear()
+            _small_templates[shape, type_, names] = out
+        return result
+    return run(op, broadcast_template(left, right, type_), (left, right))
+
+
+# `run_binary`'s templates of shapes the allocation guard found small, by (shape, type, names):
+# one lookup both checks the shape and finds the template (a vectorized shape is a tuple
+# subclass that equals no plain shape, so it finds none).
+_small_templates: dict = {}
+_SMALL_TEMPLATES_LIMIT = 4096
 
 
 def run(op: str, out: Template, inputs: tuple, backend: AbstractBackend | None = None, **params) -> Tensor:

@@ -3,8 +3,10 @@
 An op's result needs no check (its template was inferred before the backend ran), and the
 hot paths (an eager op on NumPy, a cached defn call) are a few microseconds each, of which
 `Tensor(...)` spends a fraction going through `type.__call__` to `__init__`. `result` fills
-the four slots of a new `Tensor` in one Python frame instead. Every result of an eager op
-or of a defn call that is not built by `Tensor(...)` is built here.
+the four slots of a new `Tensor` in one Python frame instead. The backends' results (the
+NumPy and XLA backends' `_wrap` and `_place`, the NumPy backend's binary fast path) and a
+compiled defn call's are built here, and no other module builds a Tensor past its
+`__init__` (`tests/test_style.py::test_result_tensors_are_built_in_one_place`).
 
 >>> import numpy as np
 >>> from numbat._core import _types

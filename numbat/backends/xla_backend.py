@@ -12,6 +12,7 @@ import numpy as np
 
 from .._runtime import _client
 from .._tensor import _tensor
+from .._tensor._result import result
 from .._tensor._tensor import Template, Tensor
 from . import _eager_jit
 from ._array import ArrayBackend
@@ -62,13 +63,13 @@ class XLABackend(ArrayBackend):
             data = jnp.asarray(data)
         if data.dtype != out.type.dtype:
             data = data.astype(out.type.dtype)
-        return Tensor(data, out.type, out.names, self)
+        return result(data, out.type, out.names, self)
 
     def _place(self, out: Template, data) -> Tensor:
         if not isinstance(data, jax.core.Tracer):
             with jax.enable_x64(True):  # keep s64/u64/f64/c128 64-bit
                 data = jax.device_put(data, self.device)
-        return Tensor(data, out.type, out.names, self)
+        return result(data, out.type, out.names, self)
 
     def execute(self, op: str, out: Template, inputs: tuple, params: dict) -> Tensor:
         return _eager_jit.execute(self, op, out, inputs, params)

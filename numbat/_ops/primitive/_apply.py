@@ -1,61 +1,27 @@
 """How the element-wise families (elementwise, math, bitwise, complex) run one op: `binary`
 broadcasts two operands and merges their names, `unary` keeps its tensor's shape and names;
 both check the op against complex operands (`REAL_ONLY`) and take the output type from
-`result_type` (`integers`, `u8`, or one of `_types`' rules), and `binary` runs the
-commonest eager case inline (these are the hot paths of eager code)."""
+`result_type` (`integers`, `u8`, or one of `_types`' rules). `binary` is `_ops._dispatch`'s
+`run_binary` itself, and `unary` runs through its `run`: the one dispatch of every op
+(these are the hot paths of eager code)."""
 
 from __future__ import annotations
 
-from ..._core import _op_table, _types
+from ..._core import _types
 from ..._core._errors import ArgumentError
-from ..._tensor._tensor import Tensor, recording
-from ...backends import _allocation
 from .. import _dispatch
 
-_template = _dispatch.template  # the cached Template constructor
-_FINE_SHAPES = _allocation.FINE  # the shapes the allocation guard found small before
-_current_recorder = recording.get  # the recorder of the defn tracing now
+REAL_ONLY = _dispatch.REAL_ONLY  # the op table's real-only ops, which refuse complex tensors
 
-# Ops that Nx defines for real numbers only (ordering, rounding, the error function, and
-# `complex`, which builds a complex number from real parts): the op table's `real_only`.
-REAL_ONLY = frozenset(op.name for op in _op_table.OPS.values() if op.real_only)
-
-
-def _real_only(op: str, type_: _types.Type) -> None:
-    if type_.is_complex and op in REAL_ONLY:
-        raise ArgumentError(f"{op} is not defined for complex tensors, got {type_}")
-
-
-def binary(op: str, left, right, result_type=None):
-    if type(left) is Tensor and type(right) is Tensor and left.type == right.type:  # the common case, inline
-        type_ = left.type
-    else:
-        left, right, type_ = _dispatch.binary_operands(left, right)
-    if type_.kind == "c":  # the field, not the property: this runs on every eager op
-        _real_only(op, type_)
-    if result_type is not None:
-        type_ = result_type(type_)
-    shape = left.data.shape
-    if left.names == right.names and shape == right.data.shape:  # broadcast_template's common case, inline
-        backend = left.backend
-        # `run`'s eager case, inline (one frame and one keyword dict less): one backend, no
-        # vectorized axes (a vectorized shape is a tuple subclass that equals no plain shape),
-        # a shape the allocation guard found small before, and no defn tracing.
-        if (
-            shape.__class__ is tuple
-            and right.backend is backend
-            and shape in _FINE_SHAPES
-            and _current_recorder() is None
-        ):
-            return backend.execute_binary(op, _template(shape, type_, left.names), left, right)
-        return _dispatch.run(op, _template(tuple(shape), type_, left.names), (left, right))
-    return _dispatch.run(op, _dispatch.broadcast_template(left, right, type_), (left, right))
+# An element-wise op of two operands: `_dispatch.run_binary` itself, so that the hot path of
+# eager code has no frame between the op's front-end function and the dispatch.
+binary = _dispatch.run_binary
 
 
 def unary(op: str, tensor, result_type=None):
     tensor = _dispatch.to_tensor(tensor)
     if tensor.type.kind == "c":
-        _real_only(op, tensor.type)
+        _dispatch.refuse_complex(op, tensor.type)
     type_ = result_type(tensor.type) if result_type else tensor.type
     return _dispatch.run(op, _dispatch.template(tensor.data.shape, type_, tensor.names), (tensor,))
 

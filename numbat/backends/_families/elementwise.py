@@ -20,12 +20,6 @@ from ._base import ArrayBase
 TABLES = _tables.build("elementwise")
 
 
-def numpy_functions() -> dict:
-    """The binary ops whose table entry computes with one NumPy function on NumPy data, and that
-    function (the NumPy backend calls it directly for operands of the output's type)."""
-    return {name: fun.numpy for name, fun in TABLES["binary"].items() if getattr(fun, "numpy", None) is not None}
-
-
 class Array(ArrayBase):
     def select(self, out, pred, on_true, on_false):
         xp = self.xp
