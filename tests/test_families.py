@@ -25,7 +25,8 @@ from numbat.backends._contract import AbstractBackend
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FRONT = ROOT / "numbat" / "_ops" / "primitive"
 BACK = ROOT / "numbat" / "backends" / "_families"
-SINKS = {"run": 0, "execute_binary": 0}  # _dispatch.run(op, ...), backend.execute_binary(op, ...)
+# _dispatch.run(op, ...), _dispatch.run_binary(op, ...) (which `_apply.binary` is), backend.execute_binary(op, ...)
+SINKS = {"run": 0, "run_binary": 0, "binary": 0, "execute_binary": 0}
 
 
 def _families(folder: pathlib.Path) -> set[str]:
