@@ -59,7 +59,7 @@ def _state():
     return (
         _expr.current(),
         _default.current(),
-        _effects._hooks.get(),
+        _effects.active_hooks.get(),
         _options._scoped.get(),
         dict(_options._global),
         jax.config.jax_default_matmul_precision,

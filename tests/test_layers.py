@@ -273,29 +273,7 @@ def test_the_architecture_guide_lists_these_layers():
 
 # A name that starts with `_` belongs to its module: another module uses it through a
 # public name. (A private *module* is private to its package's layers, which the layer
-# order above governs; `from .._core import _types` is fine.) These uses of another
-# module's private name are still to be renamed or moved, each with why it is there now.
-PRIVATE_ACROSS_MODULES = {
-    # The tensor layer's state checks, shared with every layer above (issue 50: to be public).
-    ("numbat._defn._runtime_call", "numbat._tensor._tensor._is_traced"): "tensor state check",
-    ("numbat._ops._dispatch", "numbat._tensor._tensor._is_deallocated"): "tensor state check",
-    ("numbat._ops.composite.vmap", "numbat._tensor._tensor._check_concrete"): "tensor state check",
-    ("numbat._ops.composite.vmap", "numbat._tensor._tensor._is_deallocated"): "tensor state check",
-    ("numbat._ops.composite.vmap", "numbat._tensor._tensor._is_traced"): "tensor state check",
-    ("numbat._ops.primitive.creation", "numbat._tensor._tensor._check_concrete"): "tensor state check",
-    ("numbat.backends._eager_jit", "numbat._tensor._tensor._check_concrete"): "tensor state check",
-    ("numbat.notebook._display", "numbat._tensor._tensor._is_traced"): "tensor state check",
-    # Inside one package: its modules share helpers not meant for the layers above.
-    ("numbat._defn._evaluator", "numbat._defn._effects._hooks"): "the defn package's hook list",
-    ("numbat._defn._trace", "numbat._defn._effects._hooks"): "the defn package's hook list",
-    ("numbat.notebook._dashboard", "numbat.notebook._strip._loaded"): "the notebook package's extension state",
-    ("numbat.notebook._extension", "numbat.notebook._strip._loaded"): "the notebook package's extension state",
-    ("numbat.notebook._live", "numbat.notebook._plots._pyplot"): "the notebook package's matplotlib loader",
-    ("numbat.notebook._profile_view", "numbat.notebook._plots._pyplot"): "the notebook package's matplotlib loader",
-    # A check shared by a public namespace with the op that owns it.
-    ("numbat.random", "numbat._ops.primitive.creation._check_shape"): "the shape argument's check",
-    ("numbat.xla.distributed", "numbat._runtime._config._refuse_after_start"): "the started-client refusal",
-}
+# order above governs; `from .._core import _types` is fine.)
 
 
 def _private_uses(module: str, path: pathlib.Path) -> set[str]:
@@ -331,7 +309,5 @@ def test_the_private_name_walk_sees_imports_and_attributes(tmp_path):
 
 
 def test_no_module_uses_another_modules_private_name():
-    found = {(module, name) for module, path in MODULES.items() for name in _private_uses(module, path)}
-    unlisted = sorted(found - set(PRIVATE_ACROSS_MODULES))
-    assert not unlisted, "private names used across modules:\n" + "\n".join(f"{m} uses {n}" for m, n in unlisted)
-    assert set(PRIVATE_ACROSS_MODULES) <= found, sorted(set(PRIVATE_ACROSS_MODULES) - found)  # none listed in vain
+    found = sorted((module, name) for module, path in MODULES.items() for name in _private_uses(module, path))
+    assert not found, "private names used across modules:\n" + "\n".join(f"{m} uses {n}" for m, n in found)

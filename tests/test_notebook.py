@@ -371,9 +371,9 @@ def test_dashboard_redraws_after_a_cell_that_compiles_and_stops_when_closed(ip):
 
 
 def nbt_watcher(ip):
-    from numbat.notebook._strip import _loaded
+    from numbat.notebook._strip import loaded_extensions
 
-    return _loaded[id(ip)][1]
+    return loaded_extensions[id(ip)][1]
 
 
 def test_a_failing_listener_is_removed_and_the_cell_survives(ip):

@@ -51,7 +51,7 @@ def _templates(tree) -> tuple:
     return treedef, tuple(Template(t.shape, t.type, t.names) for t in leaves)
 
 
-def _is_traced(tree) -> bool:
+def is_traced(tree) -> bool:
     return any(isinstance(array_of(leaf), jax.core.Tracer) for leaf in _leaves(tree)[0] if isinstance(leaf, Tensor))
 
 
@@ -220,7 +220,7 @@ def cond(pred_or_clauses, *args):
     _, templates = _merge(results, "cond")
     templates = _weak_types(results, numbers, templates)
     recorder = _expr.current()
-    if recorder is None and not _is_traced((preds, operands)):
+    if recorder is None and not is_traced((preds, operands)):
         for pred, fun in zip(preds, funs):
             if pred.to_numpy().item():
                 return _conform(fun(*operands), templates, backend)
@@ -308,7 +308,7 @@ def while_loop(condition, body, state, unroll: int = 1):
             return _vectorized_control.while_loop(condition, body, state, first, while_loop, unroll)
     before = _templates(state)
     recorder = _expr.current()
-    if recorder is None and not _is_traced(state):
+    if recorder is None and not is_traced(state):
         return _eager_while(condition, body, state, backend, before)
     return _traced_while(condition, body, _placed(state, backend), backend, before, recorder, unroll)
 
@@ -420,7 +420,7 @@ def fori_loop(start: int, stop: int, body, state):
     before = _templates(state)
     recorder = _expr.current()
     static = all(isinstance(b, int) and not isinstance(b, bool) for b in (start, stop))
-    if recorder is None and static and not _is_traced(state):
+    if recorder is None and static and not is_traced(state):
         for i in range(start, stop):
             state = _as_state(body(_tensor(i, backend), state), backend, "fori_loop body result")
             _check_state(before, _templates(state), "fori_loop")

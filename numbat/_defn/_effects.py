@@ -26,7 +26,7 @@ from ..backends.numpy_backend import NumPyBackend
 from . import _interrupt
 
 # The hooks of the defn being traced (its `hooks=` option), and whether the trace used any.
-_hooks: contextvars.ContextVar[dict | None] = contextvars.ContextVar("numbat_hooks", default=None)
+active_hooks: contextvars.ContextVar[dict | None] = contextvars.ContextVar("numbat_hooks", default=None)
 # Set while control flow traces a branch abstractly, for its result's templates only.
 abstract: contextvars.ContextVar[bool] = contextvars.ContextVar("numbat_abstract", default=False)
 _errors: list = []
@@ -152,7 +152,7 @@ def io_call(tensors, fun_or_name, fun=None, *, _kind="io_call"):
     [6]
     """
     if isinstance(fun_or_name, str):
-        label, fun = fun_or_name, (_hooks.get() or {}).get(fun_or_name, fun)
+        label, fun = fun_or_name, (active_hooks.get() or {}).get(fun_or_name, fun)
         if fun is None:
             return tensors
     else:

@@ -57,7 +57,7 @@ def evaluate(defn, args: tuple, options: dict):
     args = jax.tree_util.tree_map(lambda leaf: _as_tensor(leaf, backend), args, is_leaf=is_tensor)
     with (
         _default.default_backend(backend),
-        scoped(_effects._hooks, defn.hooks),
+        scoped(_effects.active_hooks, defn.hooks),
         scoped(_interrupt.tracing, (defn.name, defn.interruptible)),
         scoped(_evaluating, True),
     ):

@@ -16,7 +16,7 @@ from .._core._errors import ArgumentError, HookError
 from .._core._format import header
 from .._ops import _dispatch, _vectorized
 from .._tensor import _check, _expr
-from .._tensor._tensor import Template, Tensor, VectorizedData, _is_traced, is_tensor
+from .._tensor._tensor import Template, Tensor, VectorizedData, is_tensor, is_traced
 from ..backends.numpy_backend import NumPyBackend
 from . import _effects
 
@@ -43,7 +43,7 @@ def runtime_call(output, tensors, fun, **options):
     leaves, treedef = jax.tree_util.tree_flatten(tensors, is_leaf=is_tensor)
     leaves = [_dispatch.to_tensor(leaf) for leaf in leaves]
     axes = _vectorized.canonical(leaves)
-    if not axes and not any(_is_traced(leaf) for leaf in leaves):
+    if not axes and not any(is_traced(leaf) for leaf in leaves):
         result = _called(fun, jax.tree_util.tree_unflatten(treedef, leaves), options)
         return _conform(result, templates, out_treedef)
     backend = _dispatch.backend_of(*leaves)

@@ -67,7 +67,7 @@ def run_body(defn, signature: _signature.Signature, params: list[Tensor], record
     with (
         _expr.recording(recorder),
         _default.default_backend(defn.backend),
-        scoped(_effects._hooks, defn.hooks),
+        scoped(_effects.active_hooks, defn.hooks),
         scoped(_interrupt.tracing, (defn.name, defn.interruptible)),
     ):
         try:

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._core import _names, _op_table, _shape, _types
 from .._core._errors import ArgumentError
-from .._tensor._tensor import Template, Tensor, _is_deallocated, recording
+from .._tensor._tensor import Template, Tensor, is_deallocated, recording
 from .._tensor._tensor import VectorizedData as _VectorizedData
 from ..backends import _allocation, _fp_state, _subbyte
 from ..backends._contract import AbstractBackend
@@ -216,6 +216,6 @@ def known_values(tensor: Tensor):
     [1, 2]
     """
     data = tensor.data
-    if isinstance(data, jax.core.Tracer) or data.__class__ is _VectorizedData or _is_deallocated(tensor):
+    if isinstance(data, jax.core.Tracer) or data.__class__ is _VectorizedData or is_deallocated(tensor):
         return None
     return np.asarray(data)

@@ -26,7 +26,7 @@ PRECISIONS = {"default": "bfloat16", "high": "tensorfloat32", "highest": "float3
 _origin: dict[str, str] = {}
 
 
-def _refuse_after_start(what: str) -> None:
+def refuse_after_start(what: str) -> None:
     if started():
         cell = _client.started_in_cell()
         where = f" (in cell [{cell}])" if cell is not None else ""
@@ -101,7 +101,7 @@ def configure(clients: dict | None = None, default_client: str | None = None, pr
             raise ArgumentError(f"xla.configure: a client name is a str, got {name!r}")
         if name is not None and name not in PLATFORMS and name not in checked:
             raise ArgumentError(f"xla.configure: unknown client {name!r}; clients are {', '.join(PLATFORMS)}")
-    _refuse_after_start("client configuration")
+    refuse_after_start("client configuration")
     present = _client.present()  # checked before anything is stored: a refusal changes nothing
     if order is not None and not any(_client_name(checked, n) in present for n in order):
         raise ArgumentError(
@@ -151,7 +151,7 @@ def set_memory(preallocate: bool | None = None, fraction: float | None = None) -
         isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1
     ):
         raise ArgumentError(f"memory fraction must be in (0, 1], got {fraction!r}")
-    _refuse_after_start("the memory setting")
+    refuse_after_start("the memory setting")
     if preallocate is not None:
         os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "true" if preallocate else "false"
         _origin["XLA_PYTHON_CLIENT_PREALLOCATE"] = "numbat"

@@ -92,14 +92,14 @@ class Tensor:
         >>> nbt.tensor([1, 2]).to_numpy()
         array([1, 2], dtype=int32)
         """
-        _check_concrete(self, "read the values (t.to_numpy()) of")
+        check_concrete(self, "read the values (t.to_numpy()) of")
         data = self.data
         if data.__class__ is VectorizedData:  # the values of every entry, vectorized axes first
             return self.backend.to_numpy(Tensor(data.array, self.type, (None,) * data.array.ndim, self.backend))
         return self.backend.to_numpy(self)
 
     def __array__(self, dtype=None, copy=None):
-        _check_concrete(self, "make a NumPy array (np.asarray, a NumPy function) of", "numpy")
+        check_concrete(self, "make a NumPy array (np.asarray, a NumPy function) of", "numpy")
         array = self.to_numpy()
         return array if dtype is None else array.astype(dtype)
 
@@ -126,7 +126,7 @@ class Tensor:
         return self._dlpack_array().__dlpack_device__()
 
     def _dlpack_array(self):
-        _check_concrete(self, "export through DLPack")
+        check_concrete(self, "export through DLPack")
         if self.data.__class__ is VectorizedData:
             raise ArgumentError(
                 f"cannot export a vectorized tensor (vectorized axes {_format.vectorized_header(self.data.axes)}) "
@@ -151,7 +151,7 @@ class Tensor:
         return self.shape[0]
 
     def __bool__(self) -> bool:
-        _check_concrete(self, "branch on", "branch")
+        check_concrete(self, "branch on", "branch")
         if self.size != 1 or self.vectorized_axes:
             raise ArgumentError(
                 f"the truth value of a tensor {_format.describe(self)} is ambiguous; "
@@ -163,16 +163,16 @@ class Tensor:
         return (self[i] for i in range(len(self)))
 
     def __repr__(self) -> str:
-        if _is_traced(self):
+        if is_traced(self):
             body = f"<traced {type(self.data).__name__}: values exist only when the compiled code runs>"
-        elif _is_deallocated(self):
+        elif is_deallocated(self):
             body = "<deallocated by nbt.backend_deallocate>"
         else:
             body = _format.values(self.to_numpy(), self.type)
         return _format.text(self.type, self.shape, self.names, body, vectorized=self.vectorized_axes)
 
     def _scalar(self, convert, call: str = ""):
-        _check_concrete(self, call or f"take {convert.__name__}() of", "index" if call else "number")
+        check_concrete(self, call or f"take {convert.__name__}() of", "index" if call else "number")
         if self.size != 1 or self.vectorized_axes:
             raise ArgumentError(
                 f"only a tensor with one element converts to a Python number, got {_format.describe(self)}"
@@ -211,7 +211,7 @@ def is_tensor(value) -> bool:
     return isinstance(value, Tensor)
 
 
-def _is_traced(tensor: Tensor) -> bool:
+def is_traced(tensor: Tensor) -> bool:
     return isinstance(array_of(tensor), jax.core.Tracer)
 
 
@@ -246,10 +246,10 @@ _FIXES = {
 }
 
 
-def _check_concrete(tensor: Tensor, action: str, fix: str = "values") -> None:
+def check_concrete(tensor: Tensor, action: str, fix: str = "values") -> None:
     """Raises a numbat error if `tensor` has no values to `action` (a tracer, or freed memory);
     `fix` names the advice, from `_FIXES`, that fits the call."""
-    if _is_traced(tensor):
+    if is_traced(tensor):
         where = (
             "inside a defn" if recording.get() is not None else "under a JAX transformation (jax.jit, jax.grad, ...)"
         )
@@ -257,7 +257,7 @@ def _check_concrete(tensor: Tensor, action: str, fix: str = "values") -> None:
             f"cannot {action} a traced tensor ({_format.header(tensor.type, tensor.shape, tensor.names)}) {where}: "
             "its values exist only when the compiled code runs. " + _FIXES[fix]
         )
-    if _is_deallocated(tensor):
+    if is_deallocated(tensor):
         raise ArgumentError(
             f"cannot {action} a tensor whose memory was freed by nbt.backend_deallocate or moved away by "
             "nbt.backend_transfer "
@@ -265,7 +265,7 @@ def _check_concrete(tensor: Tensor, action: str, fix: str = "values") -> None:
         )
 
 
-def _is_deallocated(tensor: Tensor) -> bool:
+def is_deallocated(tensor: Tensor) -> bool:
     is_deleted = getattr(array_of(tensor), "is_deleted", None)
     return is_deleted is not None and is_deleted()
 

@@ -19,7 +19,7 @@ import functools
 
 import jax
 
-from .._tensor._tensor import Template, Tensor, _check_concrete
+from .._tensor._tensor import Template, Tensor, check_concrete
 from . import _subbyte
 
 
@@ -77,7 +77,7 @@ def execute(backend, op: str, out: Template, inputs: tuple, params: dict) -> Ten
             result = _jitted(backend, op, out, params_key, types, *datas)
     except Exception:
         for tensor in inputs:  # a freed input: say so (checked only when the call failed)
-            _check_concrete(tensor, f"compute {op} with")
+            check_concrete(tensor, f"compute {op} with")
         raise
     if type(result) is list:
         return Tensor(result[0], out.type, out.names, backend)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .. import telemetry
 from .._tensor import _check
 from ._html import escape
-from ._strip import _loaded
+from ._strip import loaded_extensions
 from ._tables import Section
 from ._widget_box import box_class, ipywidgets
 
@@ -83,7 +83,7 @@ def _watcher():
     except ImportError:
         return None
     shell = get_ipython()
-    entry = _loaded.get(id(shell)) if shell is not None else None
+    entry = loaded_extensions.get(id(shell)) if shell is not None else None
     return entry[1] if entry is not None and entry[0] is shell else None
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from .._library._heatmap import Heatmap
 from .._ops.composite.vectorization import devectorize
 from .._tensor._expr import Expr
-from .._tensor._tensor import Tensor, _is_traced
+from .._tensor._tensor import Tensor, is_traced
 from . import _heatmap_png, _html, _svg
 
 
@@ -25,7 +25,7 @@ def tensor_bundle(tensor: Tensor, include=None, exclude=None) -> dict:
     """`Tensor._repr_mimebundle_`: the text form, and the HTML view unless the tensor is
     traced (its values exist only when the defn runs)."""
     bundle = {"text/plain": repr(tensor)}
-    if not _is_traced(tensor):
+    if not is_traced(tensor):
         bundle["text/html"] = _html.tensor_html(tensor)
     return bundle
 

@@ -14,7 +14,7 @@ from .._runtime import _client
 from . import _settings
 from ._magics import NumbatMagics
 from ._progress import CompileProgress
-from ._strip import CellWatcher, _loaded
+from ._strip import CellWatcher, loaded_extensions
 
 _progress: dict[int, CompileProgress] = {}  # the shells' "compiling ..." lines
 
@@ -23,7 +23,7 @@ def load(ip) -> None:
     """Registers the `%numbat` magics and the `pre_run_cell`/`post_run_cell` hooks on `ip`."""
     if not all(hasattr(ip, name) for name in ("register_magics", "events", "magics_manager")):
         raise ArgumentError(f"load_ipython_extension expects an IPython shell, got {type(ip).__name__}")
-    if id(ip) in _loaded and _loaded[id(ip)][0] is ip:
+    if id(ip) in loaded_extensions and loaded_extensions[id(ip)][0] is ip:
         return
     if os.environ.get("NUMBAT_INTERRUPTIBLE") == "1":  # a kernel spec's "env" turns it on per kernel
         _settings.interruptible(["on"])
@@ -33,12 +33,12 @@ def load(ip) -> None:
     ip.events.register("post_run_cell", watcher.post_run_cell)
     _progress[id(ip)] = progress = CompileProgress()
     progress.attach()
-    _loaded[id(ip)] = (ip, watcher, magics)
+    loaded_extensions[id(ip)] = (ip, watcher, magics)
 
 
 def unload(ip) -> None:
     """Removes what `load_ipython_extension` registered on `ip`."""
-    entry = _loaded.pop(id(ip), None)
+    entry = loaded_extensions.pop(id(ip), None)
     if entry is None or entry[0] is not ip:
         return
     _, watcher, magics = entry

@@ -34,7 +34,7 @@ import numpy as np
 
 from .._core._errors import ArgumentError
 from .._defn import _interrupt
-from ._plots import _pyplot
+from ._plots import load_pyplot
 
 # The Stop button: the kernel it was shown by (its id, from the kernel's connection file)
 # is interrupted through the Jupyter server's REST API, with the page's token and XSRF
@@ -144,7 +144,7 @@ class LiveChart:
 
     def figure(self):
         """The chart as a matplotlib figure (one line per name, by step)."""
-        plt = _pyplot()
+        plt = load_pyplot()
         figure, axes = plt.subplots(figsize=(5, 2.8), layout="constrained")
         with self._lock:
             series = {name: list(points) for name, points in self.values.items()}

@@ -17,7 +17,7 @@ from .._core._errors import ArgumentError
 from .._ops import _dispatch
 
 
-def _pyplot():
+def load_pyplot():
     try:
         import matplotlib.pyplot as plt
     except ImportError:
@@ -38,7 +38,7 @@ def heatmap(tensor, title: str | None = None):
         raise ArgumentError(f"heatmap has nothing to draw: the tensor is empty (shape {tensor.shape})")
     values = np.asarray(tensor[(0,) * (tensor.rank - 2)].to_numpy(), dtype=np.float64) if tensor.rank > 2 else None
     values = np.asarray(tensor.to_numpy(), dtype=np.float64) if values is None else values
-    plt = _pyplot()
+    plt = load_pyplot()
     figure, axes = plt.subplots(figsize=(4, 3.2), layout="constrained")
     image = axes.imshow(values, cmap="viridis", aspect="auto")
     figure.colorbar(image, ax=axes)
@@ -64,7 +64,7 @@ def histogram(tensor, bins: int = 30, title: str | None = None):
         raise ArgumentError(f"histogram: the values must be real, got {tensor.type}; plot nbt.abs(t) or nbt.real(t)")
     values = np.asarray(tensor.to_numpy(), dtype=np.float64).reshape(-1)
     values = values[np.isfinite(values)]
-    plt = _pyplot()
+    plt = load_pyplot()
     figure, axes = plt.subplots(figsize=(4, 3), layout="constrained")
     axes.hist(values, bins=bins, color="#3b528b")
     axes.set_xlabel("value")
@@ -89,7 +89,7 @@ def telemetry_chart():
             trace + record.measurements.get("eval_time", 0) / 1000,
             compile_ + record.measurements.get("compile_time", 0) / 1000,
         ]
-    plt = _pyplot()
+    plt = load_pyplot()
     figure, axes = plt.subplots(figsize=(6, 0.3 * max(len(totals), 2) + 1.2), layout="constrained")
     names = list(totals)
     trace = [totals[n][0] for n in names]

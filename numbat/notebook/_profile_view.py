@@ -23,7 +23,7 @@ from .._core._errors import ArgumentError
 from ..xla import _profile
 from . import _svg
 from ._html import escape
-from ._plots import _pyplot
+from ._plots import load_pyplot
 
 _TH = "padding:1px 8px;text-align:left;background:rgba(128,128,128,0.12);font-weight:600;"
 _TD = "padding:1px 8px;text-align:left;border-top:1px solid rgba(128,128,128,0.2);"
@@ -88,7 +88,7 @@ def roofline(profile: _profile.Profile):
     (of those that take a percent or more of the kernels' time), its size its share."""
     if not isinstance(profile, _profile.Profile):
         raise ArgumentError(f"roofline draws an nbt.xla.profile(...) result, got {type(profile).__name__}")
-    plt = _pyplot()
+    plt = load_pyplot()
     peaks = profile.peaks
     busy = sum(k.seconds for k in profile.top())
     # Kernels of a percent or more of the kernels' time: a scalar's kernel at 0.001 GFLOP/s

@@ -25,7 +25,7 @@ from ._html import escape
 
 # The shells where the extension is loaded: id -> (shell, watcher, magics), so loading
 # twice registers nothing twice and the dashboard finds the shell's watcher.
-_loaded: dict[int, tuple] = {}
+loaded_extensions: dict[int, tuple] = {}
 
 MAX_ROWS = 20  # compilations listed per cell; the rest are counted
 

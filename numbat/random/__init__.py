@@ -129,7 +129,7 @@ def _fold_in(key, data):
 
 
 def _uniform(op, key, min, max, shape, type, names, split_first):
-    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
+    key, shape = _draw.key_tensor(key, op), _creation.check_shape(shape)
     type_ = _draw.float_type(op, type, min=min, max=max)
     real = _types.to_real(type_).dtype
     low, high = _draw.operand(op, "min", min, shape, real), _draw.operand(op, "max", max, shape, real)
@@ -174,7 +174,7 @@ def uniform_split(key, min=0.0, max=1.0, *, shape=(), type=None, names=None) -> 
 
 
 def _normal(op, key, mean, standard_deviation, shape, type, names, split_first):
-    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
+    key, shape = _draw.key_tensor(key, op), _creation.check_shape(shape)
     type_ = _draw.float_type(op, type, mean=mean, standard_deviation=standard_deviation)
     real = _types.to_real(type_).dtype
     mean = _draw.operand(op, "mean", mean, shape, real)
@@ -216,7 +216,7 @@ def normal_split(key, mean=0.0, standard_deviation=1.0, *, shape=(), type=None, 
 
 
 def _randint(op, key, min, max, shape, type, names, split_first):
-    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
+    key, shape = _draw.key_tensor(key, op), _creation.check_shape(shape)
     for name, value in (("min", min), ("max", max)):
         if isinstance(value, Tensor) and not value.type.is_integer:
             raise ArgumentError(f"random.{op}: {name} must be an integer or an integer tensor, got {value.type}")
@@ -272,7 +272,7 @@ def randint_split(key, min, max, *, shape=(), type=None, names=None) -> Tensor:
 
 
 def _gumbel(op, key, shape, type, names, split_first):
-    key, shape = _draw.key_tensor(key, op), _creation._check_shape(shape)
+    key, shape = _draw.key_tensor(key, op), _creation.check_shape(shape)
     type_ = _types.parse(type)
     if not type_.is_float:
         raise ArgumentError(f"random.{op}: expected a float type, got {type_}")
@@ -320,7 +320,7 @@ def _multivariate_normal(op, key, mean, covariance, shape, type, names, method, 
         raise ArgumentError(
             f"random.{op}: mean must have shape (n,) and covariance (n, n), got {mean.shape} and {covariance.shape}"
         )
-    shape = (mean.shape[0],) if shape is None else _creation._check_shape(shape) + (mean.shape[0],)
+    shape = (mean.shape[0],) if shape is None else _creation.check_shape(shape) + (mean.shape[0],)
     static = {"shape": shape, "type_": type_, "method": method}
     out = _draw.template(shape, type_, names)
     return _draw.run(op, _threefry.multivariate_normal, (key, mean, covariance), (out,), static, split_first)

@@ -40,7 +40,7 @@ def initialize(
         raise ArgumentError(f"initialize: process_id {process_id} is not one of {num_processes} processes")
     if cpu_collectives not in ("gloo", "mpi"):
         raise ArgumentError(f'initialize: cpu_collectives must be "gloo" or "mpi", got {cpu_collectives!r}')
-    _config._refuse_after_start("distributed.initialize")
+    _config.refuse_after_start("distributed.initialize")
     jax.config.update("jax_cpu_collectives_implementation", cpu_collectives)
     jax.distributed.initialize(
         coordinator_address, num_processes=num_processes, process_id=process_id, local_device_ids=local_device_ids

@@ -45,7 +45,7 @@ _INTEGER = {"Nx.Random.randint", "Nx.Random.randint_split"}
 _VECTOR = {"Nx.Random.multivariate_normal", "Nx.Random.multivariate_normal_split"}  # one more axis: the mean's
 
 
-def _check_shape(function):
+def check_shape(function):
     sample = _SAMPLERS[function]
     extra = (2,) if function in _VECTOR else ()
     assert sample().shape == (() if function not in _VECTOR else (2,))
@@ -67,7 +67,7 @@ def _check_names(function):
     assert sample(shape=(2, 3)).names == (None,) * len(names)
 
 
-_CHECKS = {"shape": _check_shape, "type": _check_type, "names": _check_names}
+_CHECKS = {"shape": check_shape, "type": _check_type, "names": _check_names}
 for _function in _SAMPLERS:
     for _option, _check in _CHECKS.items():
         gumbel_names = _option == "names" and "gumbel" in _function  # Nx's gumbel takes no names

@@ -17,7 +17,7 @@ import numpy as np
 from ..._core import _names
 from ..._core._errors import ArgumentError
 from ..._tensor import _expr
-from ..._tensor._tensor import Tensor, _check_concrete, _is_deallocated, _is_traced, is_tensor
+from ..._tensor._tensor import Tensor, check_concrete, is_deallocated, is_tensor, is_traced
 from ...backends import _default
 from ...backends.numpy_backend import NumPyBackend
 from ...backends.xla_backend import XLABackend
@@ -42,8 +42,8 @@ def vectorize_function(fun, axis=0, name=None):
         if not tensors:
             raise ArgumentError("vectorize: the function needs at least one tensor argument")
         for tensor in tensors:
-            if not _is_traced(tensor) and _is_deallocated(tensor):
-                _check_concrete(tensor, "vectorize a function over")  # the numbat error for a freed tensor
+            if not is_traced(tensor) and is_deallocated(tensor):
+                check_concrete(tensor, "vectorize a function over")  # the numbat error for a freed tensor
         positions = [_names.axis_index(t.names, axis) for t in tensors]
         sizes = {t.shape[p] for t, p in zip(tensors, positions)}
         if len(sizes) != 1:

@@ -16,7 +16,7 @@ import numpy as np
 from ..._core import _format, _names, _types
 from ..._core._errors import ArgumentError
 from ..._tensor import _check
-from ..._tensor._tensor import Template, Tensor, _check_concrete
+from ..._tensor._tensor import Template, Tensor, check_concrete
 from ...backends import _allocation, _default
 from .. import _dispatch, _vectorized
 from .._convert import tensor as _new_tensor  # named so for functions whose argument is `tensor`
@@ -36,11 +36,11 @@ def template(shape: Sequence[int], type="f32", names=None) -> Template:
 
 def _template(shape, type, names) -> Template:
     """The template of a creation op (its allocation guard checks it when the op runs)."""
-    shape = _check_shape(shape)
+    shape = check_shape(shape)
     return Template(shape, _types.parse(type), _names.normalize(names, len(shape)))
 
 
-def _check_shape(shape) -> tuple:
+def check_shape(shape) -> tuple:
     if isinstance(shape, (int, str, bytes)) or not isinstance(shape, Sequence):
         raise ArgumentError(f"a shape is a tuple of non-negative ints, got {shape!r}")
     shape = tuple(shape)
@@ -150,7 +150,7 @@ def broadcast(tensor, shape, axes=None, names=None) -> Tensor:
     if isinstance(shape, Tensor):  # as Nx: a tensor gives its shape and, without names, its names
         names = shape.names if names is None else names
         shape = shape.shape
-    shape = _check_shape(shape)
+    shape = check_shape(shape)
     if axes is None:
         axes = tuple(range(len(shape) - tensor.rank, len(shape)))
     else:
@@ -208,7 +208,7 @@ def to_number(tensor) -> int | float | complex:
     6
     """
     tensor = _dispatch.to_tensor(tensor)
-    _check_concrete(tensor, "read the value (nbt.to_number) of")
+    check_concrete(tensor, "read the value (nbt.to_number) of")
     if tensor.size != 1 or tensor.vectorized_axes:
         raise ArgumentError(f"to_number needs a tensor with one element, got {_format.describe(tensor)}")
     return tensor.to_numpy().reshape(()).item()
