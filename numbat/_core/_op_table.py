@@ -22,7 +22,10 @@ of its own, such as `divide` and `pow`); whether it is public (`public`: `floor_
 operators `//` and `%` only); and the real interval its operands are drawn from
 (`domain`, `(low, high)`, the whole line unless given): `tests/test_differential.py` checks
 the op against its `reference` at random points of that interval and next to its finite
-ends, besides the edge-value grid.
+ends, besides the edge-value grid. An op that counts bits says which (`counts_bits`: `set`
+or `leading_zeros`): on a signed sub-byte type it counts the type's own bits, zero-extended
+into the byte it computes in (s4 -1 is 0b1111), and a count of leading zeros is then less by
+the 8 - bits zeros the byte adds (`backends/_subbyte.py`).
 
 What reads it: the backend families build their method tables from it
 (`backends/_families/_tables.build`), the front-end modules generate their functions from it
@@ -111,6 +114,7 @@ class Op:
     subnormals_as_zero: bool = False
     doc: str = ""
     examples: str | None = None
+    counts_bits: str | None = None
 
     @property
     def arity(self) -> int:
@@ -1114,6 +1118,7 @@ TABLE = [
         "unary",
         "same_integer",
         compute=population_count,
+        counts_bits="set",
         nx="population_count",
         doc="The number of set bits in each element of an integer tensor.",
         examples="""
@@ -1130,6 +1135,7 @@ TABLE = [
         "unary",
         "same_integer",
         compute=count_leading_zeros,
+        counts_bits="leading_zeros",
         nx="count_leading_zeros",
         doc="The number of zero bits before the first set bit, in each element of an integer tensor.",
         examples="""
