@@ -25,7 +25,6 @@ from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
 
-
 def families() -> list[str]:
     """The families of the op table's entries, in the table's order."""
     from numbat._core import _op_table
