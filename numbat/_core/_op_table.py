@@ -73,6 +73,7 @@ import jax
 import jax.scipy.special as jsp
 import numpy as np
 
+from . import _op_code
 from ._op_code import (
     as_xla_divides,
     asin,
@@ -1423,8 +1424,8 @@ class Entry:
     name of its result-type rule (`RESULT_RULES`); `compute`, where the op is simple enough,
     the computation itself, `(xp, out, *arrays, **params) -> array` for NumPy and jax.numpy
     alike (`out` the output template; the arrays converted to `out`'s type, or kept in their
-    own with `own_type`; a result made from nothing, `creates`, is placed on the backend's
-    device), from which the family's method is filled in
+    own with `own_type`; the index operands named in `indices` arrive as their data, as it is;
+    a result made from nothing, `creates`, is placed on the backend's device), from which the family's method is filled in
     (`backends/_families/_base.fill`); None where `backends/_families/<family>.py` keeps the
     code (linalg's algorithms, XLA's primitives). `reference` is the NumPy function of the
     method's arguments (NumPy arrays and params) it must agree with, and `samples` the operand
@@ -1443,6 +1444,7 @@ class Entry:
     result: str
     compute: typing.Callable | None = None
     own_type: bool = False
+    indices: tuple[str, ...] = ()
     creates: bool = False
     reference: typing.Callable | None = None
     samples: tuple = ()
@@ -1524,6 +1526,21 @@ def _window_reference(x, kind, window, strides, padding, dilations):
 def _fft_reference(x, kind, lengths, axes, eps):
     fun = {"fft": np.fft.fftn, "ifft": np.fft.ifftn, "rfft": np.fft.rfftn}[kind]
     return fun(x, s=lengths, axes=axes)
+
+
+def _begins(x, starts, lengths) -> list[int]:
+    """Start indices clamped so that each slice fits (Nx's rule)."""
+    return [min(max(int(s), 0), size - length) for s, size, length in zip(starts, x.shape, lengths)]
+
+
+def _slice_reference(x, *starts, lengths, strides):
+    return x[tuple(slice(b, b + n, s) for b, n, s in zip(_begins(x, starts, lengths), lengths, strides))]
+
+
+def _put_slice_reference(x, update, *starts):
+    x = x.copy()
+    x[tuple(slice(b, b + n) for b, n in zip(_begins(x, starts, update.shape), update.shape))] = update
+    return x
 
 
 def _top_k_reference(x, k, part):
@@ -1692,6 +1709,7 @@ STRUCTURED_TABLE = [
         public=("cumulative_sum", "cumulative_product", "cumulative_min", "cumulative_max"),
         notes="NaN propagates onward in min and max (as XLA); gradients by JAX's cumulative rules",
         kinds=("sum", "product", "min", "max"),
+        compute=_op_code.cumulative,
     ),
     # window
     Entry(
@@ -1784,6 +1802,7 @@ STRUCTURED_TABLE = [
         nx=("pad",),
         public=("pad",),
         notes=_LINEAR + " (and the padding value's, summed)",
+        compute=_op_code.pad,
     ),
     Entry(
         "concatenate",
@@ -1797,6 +1816,7 @@ STRUCTURED_TABLE = [
         nx=("concatenate",),
         public=("concatenate",),
         notes=_LINEAR,
+        compute=_op_code.concatenate,
     ),
     Entry(
         "reverse",
@@ -1837,6 +1857,10 @@ STRUCTURED_TABLE = [
         nx=("slice",),
         public=("slice",),
         notes=_LINEAR,
+        compute=_op_code.dynamic_slice,
+        indices=("starts",),
+        reference=_slice_reference,
+        samples=((((5, 4), np.array(3), np.array(-2)), {"lengths": (3, 2), "strides": (2, 1)}),),
     ),
     Entry(
         "put_slice",
@@ -1848,6 +1872,10 @@ STRUCTURED_TABLE = [
         nx=("put_slice",),
         public=("put_slice",),
         notes="linear in both tensors",
+        compute=_op_code.put_slice,
+        indices=("starts",),
+        reference=_put_slice_reference,
+        samples=((((4, 5), (2, 3), np.array(3), np.array(1)), {}),),
     ),
     Entry(
         "take",
@@ -1861,6 +1889,8 @@ STRUCTURED_TABLE = [
         nx=("take",),
         public=("take",),
         notes=_LINEAR + " (a scatter-add); no gradient for the indices",
+        compute=_op_code.take,
+        indices=("indices",),
     ),
     Entry(
         "take_along_axis",
@@ -1874,6 +1904,8 @@ STRUCTURED_TABLE = [
         nx=("take_along_axis",),
         public=("take_along_axis",),
         notes=_LINEAR + "; no gradient for the indices",
+        compute=_op_code.take_along_axis,
+        indices=("indices",),
     ),
     Entry(
         "gather",
@@ -1889,6 +1921,8 @@ STRUCTURED_TABLE = [
         nx=("gather",),
         public=("gather",),
         notes=_LINEAR + "; no gradient for the indices",
+        compute=_op_code.gather,
+        indices=("indices",),
     ),
     Entry(
         "indexed",
@@ -1915,6 +1949,7 @@ STRUCTURED_TABLE = [
         nx=("sort",),
         public=("sort",),
         notes="the gradient follows the permutation; NaN sorts above everything",
+        compute=_op_code.sort,
     ),
     Entry(
         "argsort",
@@ -1928,6 +1963,8 @@ STRUCTURED_TABLE = [
         nx=("argsort",),
         public=("argsort",),
         notes="an integer result: no gradient",
+        compute=_op_code.argsort,
+        own_type=True,
     ),
     Entry(
         "top_k",
@@ -2039,6 +2076,8 @@ STRUCTURED_TABLE = [
         public=("fft", "ifft", "rfft", "irfft", "fft2", "ifft2"),
         notes="linear: the gradient is the adjoint transform; the clean-up below `eps` changes no gradient",
         kinds=("fft", "ifft", "rfft", "irfft"),
+        compute=_op_code.fft,
+        own_type=True,
     ),
 ]
 
