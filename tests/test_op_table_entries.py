@@ -94,6 +94,31 @@ def test_a_computed_entry_is_its_familys_method_on_both_backends(backend):
         assert getattr(backend, name) is method, name  # nothing overrides it
 
 
+def test_the_family_modules_keep_only_what_the_table_cannot_say():
+    # docs/guides/adding_an_op.md and architecture.md name these: each needs the backend itself
+    # (a user's function, a NaN check through the backend), a gradient rule of its own, or is
+    # long (linalg's algorithms, conv, the scatters); every other entry holds its computation.
+    kept = {name for name, entry in STRUCTURED.items() if entry.compute is None}
+    assert kept == {
+        "bitcast",
+        "select",
+        "clip",
+        "stop_grad",
+        "argmax",
+        "argmin",
+        "reduce",
+        "window",
+        "window_reduce",
+        "window_scatter",
+        "indexed",
+        "top_k",
+        "dot_general",
+        "conv",
+        "decompose",
+        "solve",
+    }
+
+
 def test_fill_refuses_an_entry_with_both_a_compute_and_a_method_or_neither():
     class Array:  # the shape family with `reverse`, an entry with a compute, written out too
         def reverse(self, out, tensor, axes): ...
