@@ -278,6 +278,44 @@ def phase(xp, x):
 
 # --- The other families' entries (`_op_table.STRUCTURED`): `(xp, out, *arrays, **params)`
 
+# --- elementwise's and math's structured ops
+
+
+def select(xp, out, pred, on_true, on_false):
+    """`on_true` where `pred` (its data, in its own type) is non-zero, else `on_false`."""
+    return xp.where(xp.asarray(pred) != 0, on_true, on_false)
+
+
+def clip(xp, out, x, low, high):
+    """Each element clamped to [`low`, `high`]; floats on XLA with Nx's gradient (`_clip`)."""
+    if xp is np or not out.type.is_float:
+        return xp.minimum(xp.maximum(x, low), high)
+    return _clip(x, low, high)
+
+
+@jax.custom_jvp
+def _clip(data, low, high):
+    """`min(max(data, low), high)` with Nx's gradient: an element at a limit passes its
+    gradient to the operand; a limit receives it only where the operand exceeds it."""
+    return jnp.minimum(jnp.maximum(data, low), high)
+
+
+def _masked(mask, tangent, ans):
+    return jnp.broadcast_to(jnp.where(mask, tangent, 0).astype(ans.dtype), ans.shape)
+
+
+_clip.defjvps(
+    lambda tangent, ans, data, low, high: _masked((data >= low) & (data <= high), tangent, ans),
+    lambda tangent, ans, data, low, high: _masked((low > data) & (low < high), tangent, ans),
+    lambda tangent, ans, data, low, high: _masked(high < data, tangent, ans),
+)
+
+
+def stop_grad(xp, out, x):
+    """`x` itself; on XLA, gradients do not flow through it."""
+    return x if isinstance(x, np.ndarray) else jax.lax.stop_gradient(x)
+
+
 # --- cumulative
 
 _ACCUMULATE = {"sum": np.add, "product": np.multiply, "min": np.fmin, "max": np.fmax}

@@ -1424,7 +1424,7 @@ class Entry:
     name of its result-type rule (`RESULT_RULES`); `compute`, where the op is simple enough,
     the computation itself, `(xp, out, *arrays, **params) -> array` for NumPy and jax.numpy
     alike (`out` the output template; the arrays converted to `out`'s type, or kept in their
-    own with `own_type`; the index operands named in `indices` arrive as their data, as it is;
+    own with `own_type`; the operands named in `as_data` (indices, starts, a predicate) arrive as their data, as it is;
     a result made from nothing, `creates`, is placed on the backend's device), from which the family's method is filled in
     (`backends/_families/_base.fill`); None where `backends/_families/<family>.py` keeps the
     code (linalg's algorithms, XLA's primitives). `reference` is the NumPy function of the
@@ -1444,7 +1444,7 @@ class Entry:
     result: str
     compute: typing.Callable | None = None
     own_type: bool = False
-    indices: tuple[str, ...] = ()
+    as_data: tuple[str, ...] = ()
     creates: bool = False
     reference: typing.Callable | None = None
     samples: tuple = ()
@@ -1627,6 +1627,8 @@ STRUCTURED_TABLE = [
         nx=("select",),
         public=("select",),
         notes="the gradient flows to the chosen branch only; " + _SAME_SHAPE,
+        compute=_op_code.select,
+        as_data=("pred",),
     ),
     Entry(
         "clip",
@@ -1640,6 +1642,7 @@ STRUCTURED_TABLE = [
         nx=("clip",),
         public=("clip",),
         notes="the gradient is 1 inside the bounds, 0 outside; " + _SAME_SHAPE,
+        compute=_op_code.clip,
     ),
     Entry(
         "stop_grad",
@@ -1651,6 +1654,9 @@ STRUCTURED_TABLE = [
         nx=("Defn.Kernel.stop_grad",),
         public=("stop_grad",),
         notes="a zero gradient",
+        compute=_op_code.stop_grad,
+        reference=lambda x: x,
+        samples=((((3, 4),), {}),),
     ),
     # reduction: the methods beside `REDUCTIONS`
     Entry(
@@ -1858,7 +1864,7 @@ STRUCTURED_TABLE = [
         public=("slice",),
         notes=_LINEAR,
         compute=_op_code.dynamic_slice,
-        indices=("starts",),
+        as_data=("starts",),
         reference=_slice_reference,
         samples=((((5, 4), np.array(3), np.array(-2)), {"lengths": (3, 2), "strides": (2, 1)}),),
     ),
@@ -1873,7 +1879,7 @@ STRUCTURED_TABLE = [
         public=("put_slice",),
         notes="linear in both tensors",
         compute=_op_code.put_slice,
-        indices=("starts",),
+        as_data=("starts",),
         reference=_put_slice_reference,
         samples=((((4, 5), (2, 3), np.array(3), np.array(1)), {}),),
     ),
@@ -1890,7 +1896,7 @@ STRUCTURED_TABLE = [
         public=("take",),
         notes=_LINEAR + " (a scatter-add); no gradient for the indices",
         compute=_op_code.take,
-        indices=("indices",),
+        as_data=("indices",),
     ),
     Entry(
         "take_along_axis",
@@ -1905,7 +1911,7 @@ STRUCTURED_TABLE = [
         public=("take_along_axis",),
         notes=_LINEAR + "; no gradient for the indices",
         compute=_op_code.take_along_axis,
-        indices=("indices",),
+        as_data=("indices",),
     ),
     Entry(
         "gather",
@@ -1922,7 +1928,7 @@ STRUCTURED_TABLE = [
         public=("gather",),
         notes=_LINEAR + "; no gradient for the indices",
         compute=_op_code.gather,
-        indices=("indices",),
+        as_data=("indices",),
     ),
     Entry(
         "indexed",

@@ -40,7 +40,7 @@ def _entry_method(entry):
     arguments = []
     for name in entry.operands:
         bare = name.lstrip("*")
-        convert = "{}.data" if bare in entry.indices else own
+        convert = "{}.data" if bare in entry.as_data else own
         arguments.append(f"*[{convert.format('each')} for each in {bare}]" if name != bare else convert.format(name))
     arguments += [f"{name}={name}" for name in entry.param_names]
     wrap = "self._place" if entry.creates else "self._wrap"
