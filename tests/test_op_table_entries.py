@@ -109,7 +109,6 @@ def test_the_family_modules_keep_only_what_the_table_cannot_say():
         "window_scatter",
         "indexed",
         "top_k",
-        "dot_general",
         "conv",
         "decompose",
         "solve",

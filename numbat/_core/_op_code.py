@@ -504,6 +504,30 @@ def argsort_nx(xp, x, axis, descending, index_dtype=np.int32):
     return (size - 1) - jax.lax.rev(index, (axis,)) if descending else index
 
 
+# --- products
+
+
+def dot_general(xp, out, a, b, contract, batch):
+    """Contracts `contract` = (left axes, right axes) with batch axes `batch` = (left, right): on
+    NumPy an einsum (bf16 and the 8-bit floats, which it has no loop for, in f32, as XLA), on XLA
+    its dot_general in the output's type."""
+    if xp is not np:
+        return jax.lax.dot_general(a, b, (tuple(contract), tuple(batch)), preferred_element_type=out.type.dtype)
+    (lc, rc), (lb, rb) = contract, batch
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    left_labels = [next(letters) for _ in range(a.ndim)]
+    right_labels = [next(letters) for _ in range(b.ndim)]
+    for x, y in zip(lc + lb, rc + rb):
+        right_labels[y] = left_labels[x]
+    free_left = [left_labels[i] for i in range(a.ndim) if i not in lc and i not in lb]
+    free_right = [right_labels[i] for i in range(b.ndim) if i not in rc and i not in rb]
+    result_labels = [left_labels[i] for i in lb] + free_left + free_right
+    spec = f"{''.join(left_labels)},{''.join(right_labels)}->{''.join(result_labels)}"
+    if a.dtype.kind == "V":
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    return np.einsum(spec, a, b).astype(out.type.dtype)
+
+
 # --- fft
 
 

@@ -2017,6 +2017,7 @@ STRUCTURED_TABLE = [
         ),
         nx=("dot",),
         notes="bilinear, as `dot`; `nbt.dot` with contraction or batch axes runs it",
+        compute=_op_code.dot_general,
     ),
     Entry(
         "conv",
