@@ -3,7 +3,10 @@
 backends. What the array module alone cannot say lives here: jax.lax's primitives on XLA
 (`lax_unary`, `lax_binary`), JAX's host functions where NumPy has none (`host`), and the
 algorithms of Nx's own rules (rounding half away from zero, the sign of a complex number, the
-principal cube root, integer powers that wrap around, truncating integer division, ...).
+principal cube root, integer powers that wrap around, truncating integer division, ...). The
+other families' entries (`_op_table.STRUCTURED`) compute with the functions of the second half,
+of `(xp, out, *arrays, **params)`: slices, gathers, Nx's sort order, cumulative ops, pad,
+concatenate, dot_general, the transforms with Nx's clean-up, select, clip and stop_grad.
 
 >>> import numpy as np
 >>> round_half_away(np, np.array([-2.5, 0.5, 1.5])).tolist()

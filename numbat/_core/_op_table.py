@@ -1421,18 +1421,20 @@ class Entry:
     `params` its static ones (Python values; `*`-less names after a `*operand` are keyword-only,
     a default written `name=value`): the backend contract declares the method from the two
     (`backends/_contract.declare_table_ops`). `doc` is the contract's line on it; `result` the
-    name of its result-type rule (`RESULT_RULES`); `compute`, where the op is simple enough,
-    the computation itself, `(xp, out, *arrays, **params) -> array` for NumPy and jax.numpy
-    alike (`out` the output template; the arrays converted to `out`'s type, or kept in their
-    own with `own_type`; the operands named in `as_data` (indices, starts, a predicate) arrive as their data, as it is;
-    a result made from nothing, `creates`, is placed on the backend's device), from which the family's method is filled in
-    (`backends/_families/_base.fill`); None where `backends/_families/<family>.py` keeps the
-    code (linalg's algorithms, XLA's primitives). `reference` is the NumPy function of the
+    name of its result-type rule (`RESULT_RULES`); `compute`, where the op is simple enough, the
+    computation itself, `(xp, out, *arrays, **params) -> array` for NumPy and jax.numpy alike
+    (`out` the output template; the arrays converted to `out`'s type, or kept in their own with
+    `own_type`; the operands named in `as_data` (indices, starts, a predicate) arrive as their
+    data, as it is; a result made from nothing, `creates`, is placed on the backend's device),
+    from which the family's method is filled in (`backends/_families/_base.fill`); None where
+    `backends/_families/<family>.py` keeps the code (linalg's algorithms, conv, NaN checks
+    through the backend, a user's function, bitcast's gradient; jax.lax's primitives on XLA are
+    the entry's, `_core/_op_code.py`'s helpers). `reference` is the NumPy function of the
     method's arguments (NumPy arrays and params) it must agree with, and `samples` the operand
-    shapes (or constant arrays: indices) and params `tests/test_differential_random.py` checks it
-    on, at random values. `keeps_nan`: XLA's CPU max and min can lose a NaN that Nx keeps, so
-    the method checks for one (`NAN_CHECKED`). `notes`: gradient and vectorization. `nx`: the
-    Nx functions it mirrors; `public`: the top-level numbat functions (in
+    shapes (or constant arrays: indices) and params `tests/test_differential_random.py` checks
+    it on, at random values. `keeps_nan`: XLA's CPU max and min can lose a NaN that Nx keeps, so
+    the method checks for one (`NAN_CHECKED`). `notes`: gradient and vectorization. `nx`: the Nx
+    functions it mirrors; `public`: the top-level numbat functions (in
     `_ops/primitive/<family>.py`) that run it, exported from there by `numbat/__init__.py`;
     `kinds`: the values of its `kind` (or `mode`) parameter, where it has one."""
 
