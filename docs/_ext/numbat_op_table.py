@@ -5,9 +5,10 @@ no line on the API page.
     ```{numbat-table-ops} elementwise math bitwise complex
     ```
 
-(and `reduction`, the table's reductions; `cumulative` and `window`, the public functions of
-those families' entries, `_op_table.STRUCTURED`).
-It is a directive of MyST pages: it emits MyST text.
+A family's list is its element-wise ops or reductions with `public` set and the public
+functions of its other entries (`_op_table.STRUCTURED`, each entry's `public`); the families
+are those of the table's entries (`creation`, `reduction`, `cumulative`, `window`, `shape`,
+`indexing`, `sort`, `products`, `fft`, ...). It is a directive of MyST pages: it emits MyST text.
 
 The autosummary stub pages of these ops are written at `builder-inited`, as autosummary
 writes those of the lists it finds in the pages' text (it reads the files, so it cannot
@@ -23,22 +24,23 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
-FAMILIES = ("elementwise", "math", "bitwise", "complex", "reduction")
-# Families of the other entries (`_op_table.STRUCTURED`) whose API page section is all theirs:
-# the public functions each entry runs (its `public`).
-ENTRY_FAMILIES = ("cumulative", "window")
+
+def families() -> list[str]:
+    """The families of the op table's entries, in the table's order."""
+    from numbat._core import _op_table
+
+    return list(dict.fromkeys(entry.family for entry in _op_table.ENTRIES.values()))
 
 
 def table_ops(family: str) -> list[str]:
-    """The public ops of the table in `family`, sorted."""
+    """The public functions of the table's entries in `family`, sorted: the element-wise ops' and
+    reductions' names (where `public`), the other entries' `public` functions."""
     from numbat._core import _op_table
 
-    if family in ENTRY_FAMILIES:
-        return sorted(
-            name for entry in _op_table.STRUCTURED.values() if entry.family == family for name in entry.public
-        )
     entries = {**_op_table.OPS, **_op_table.REDUCTIONS}
-    return sorted(name for name, op in entries.items() if op.public and op.family == family)
+    names = [name for name, op in entries.items() if op.public and op.family == family]
+    names += [name for entry in _op_table.STRUCTURED.values() if entry.family == family for name in entry.public]
+    return sorted(names)
 
 
 def autosummary(names: list[str], toctree: str = "generated") -> list[str]:
@@ -49,14 +51,13 @@ def autosummary(names: list[str], toctree: str = "generated") -> list[str]:
 
 class NumbatTableOps(SphinxDirective):
     required_arguments = 1
-    optional_arguments = len(FAMILIES + ENTRY_FAMILIES) - 1
+    optional_arguments = 20  # a few families at once
 
     def run(self):
-        unknown = [family for family in self.arguments if family not in FAMILIES + ENTRY_FAMILIES]
+        known = families()
+        unknown = [family for family in self.arguments if family not in known]
         if unknown:
-            raise self.error(
-                f"numbat-table-ops: unknown families {unknown}; the table's are {list(FAMILIES + ENTRY_FAMILIES)}"
-            )
+            raise self.error(f"numbat-table-ops: unknown families {unknown}; the table's are {known}")
         self.env.note_dependency(__file__)
         lines = []
         for family in self.arguments:  # MyST (the page's parser) text, the lists in reStructuredText
@@ -71,7 +72,7 @@ def write_stub_pages(app) -> None:
     """The autosummary stub pages (`docs/api/generated/NAME.rst`) of the table's public ops."""
     from sphinx.ext.autosummary.generate import generate_autosummary_docs
 
-    names = [name for family in FAMILIES + ENTRY_FAMILIES for name in table_ops(family)]
+    names = [name for family in families() for name in table_ops(family)]
     target = os.path.join(app.srcdir, "api", "generated")
     with tempfile.TemporaryDirectory() as folder:
         source = os.path.join(folder, "table_ops.rst")

@@ -3,7 +3,10 @@
 backends. What the array module alone cannot say lives here: jax.lax's primitives on XLA
 (`lax_unary`, `lax_binary`), JAX's host functions where NumPy has none (`host`), and the
 algorithms of Nx's own rules (rounding half away from zero, the sign of a complex number, the
-principal cube root, integer powers that wrap around, truncating integer division, ...).
+principal cube root, integer powers that wrap around, truncating integer division, ...). The
+other families' entries (`_op_table.STRUCTURED`) compute with the functions of the second half,
+of `(xp, out, *arrays, **params)`: slices, gathers, Nx's sort order, cumulative ops, pad,
+concatenate, dot_general, the transforms with Nx's clean-up, select, clip and stop_grad.
 
 >>> import numpy as np
 >>> round_half_away(np, np.array([-2.5, 0.5, 1.5])).tolist()
@@ -273,3 +276,303 @@ def phase(xp, x):
     if x.dtype.kind != "c":
         x = x.astype(np.float64 if x.dtype == np.float64 else np.float32)
     return xp.angle(x)
+
+
+# --- The other families' entries (`_op_table.STRUCTURED`): `(xp, out, *arrays, **params)`
+
+# --- elementwise's and math's structured ops
+
+
+def select(xp, out, pred, on_true, on_false):
+    """`on_true` where `pred` (its data, in its own type) is non-zero, else `on_false`."""
+    return xp.where(xp.asarray(pred) != 0, on_true, on_false)
+
+
+def clip(xp, out, x, low, high):
+    """Each element clamped to [`low`, `high`]; floats on XLA with Nx's gradient (`_clip`)."""
+    if xp is np or not out.type.is_float:
+        return xp.minimum(xp.maximum(x, low), high)
+    return _clip(x, low, high)
+
+
+@jax.custom_jvp
+def _clip(data, low, high):
+    """`min(max(data, low), high)` with Nx's gradient: an element at a limit passes its
+    gradient to the operand; a limit receives it only where the operand exceeds it."""
+    return jnp.minimum(jnp.maximum(data, low), high)
+
+
+def _masked(mask, tangent, ans):
+    return jnp.broadcast_to(jnp.where(mask, tangent, 0).astype(ans.dtype), ans.shape)
+
+
+_clip.defjvps(
+    lambda tangent, ans, data, low, high: _masked((data >= low) & (data <= high), tangent, ans),
+    lambda tangent, ans, data, low, high: _masked((low > data) & (low < high), tangent, ans),
+    lambda tangent, ans, data, low, high: _masked(high < data, tangent, ans),
+)
+
+
+def stop_grad(xp, out, x):
+    """`x` itself; on XLA, gradients do not flow through it."""
+    return x if isinstance(x, np.ndarray) else jax.lax.stop_gradient(x)
+
+
+# --- cumulative
+
+_ACCUMULATE = {"sum": np.add, "product": np.multiply, "min": np.fmin, "max": np.fmax}
+_CUMULATIVE = {"sum": jax.lax.cumsum, "product": jax.lax.cumprod, "min": jax.lax.cummin, "max": jax.lax.cummax}
+
+
+def cumulative(xp, out, x, kind, axis, reverse):
+    """A running sum, product, min or max along `axis`; NaN propagates onward in min and max, as
+    in XLA (NumPy's fmin/fmax skip it, so the NaNs seen so far are put back, bf16 and f8 too)."""
+    if reverse:
+        x = xp.flip(x, axis)
+    if xp is np:
+        result = _ACCUMULATE[kind].accumulate(x, axis=axis, dtype=out.type.dtype)
+        if kind in ("min", "max") and out.type.is_float:
+            result = np.where(np.logical_or.accumulate(np.isnan(x), axis=axis), np.nan, result)
+    else:
+        result = _CUMULATIVE[kind](x, axis=axis)
+    return xp.flip(result, axis) if reverse else result
+
+
+# --- shape
+
+GROUP = 16  # operands an XLA concatenate joins at once (as jax.numpy's concatenate does)
+
+
+def pad(xp, out, x, value, config):
+    """`x` padded with `value`: (low, high, interior) per axis, a negative low or high trims (XLA's
+    pad; on NumPy an interior spread, a pad and a trim per axis)."""
+    if xp is not np:
+        return jax.lax.pad(x, value, config)
+    for axis, (low, high, interior) in enumerate(config):
+        if interior:
+            size = x.shape[axis]
+            shape = list(x.shape)
+            shape[axis] = size + (size - 1) * interior if size else 0
+            spread = np.full(shape, value, dtype=x.dtype)
+            index = [slice(None)] * x.ndim
+            index[axis] = slice(None, None, interior + 1)
+            spread[tuple(index)] = x
+            x = spread
+        widths = [(0, 0)] * x.ndim
+        widths[axis] = (max(low, 0), max(high, 0))
+        x = np.pad(x, widths, constant_values=value)
+        index = [slice(None)] * x.ndim
+        index[axis] = slice(-min(low, 0), x.shape[axis] + min(high, 0))
+        x = x[tuple(index)]
+    return x
+
+
+def concatenate(xp, out, *arrays, axis):
+    """The arrays joined along `axis`. On XLA, GROUP at a time, in a tree: an XLA concatenate of
+    n operands (and, eagerly, a program of n parameters) takes time and memory that grow faster
+    than n; each level copies the data once, so memory stays within twice the result."""
+    if xp is np:
+        return np.concatenate(arrays, axis=axis)
+    while len(arrays) > GROUP:
+        arrays = [jax.lax.concatenate(arrays[i : i + GROUP], axis) for i in range(0, len(arrays), GROUP)]
+    return jax.lax.concatenate(arrays, axis) if len(arrays) > 1 else arrays[0]
+
+
+# --- indexing (index operands arrive as their data, in their own type)
+
+
+def _starts(xp, shape, starts, lengths) -> list:
+    """Start indices clamped so that each slice fits, as Nx does. On NumPy, Python ints (exact
+    for every integer type). On XLA, the start arrays as they are when they share one type: XLA's
+    dynamic-slice clamps each start itself, in its own type (64-bit and unsigned extremes
+    included), with no instruction around it; starts of several types are clamped each in its
+    own type first and then meet in one."""
+    if xp is np:
+        return [min(max(int(np.asarray(s)), 0), size - length) for s, size, length in zip(starts, shape, lengths)]
+    if len({s.dtype for s in starts}) <= 1:
+        return list(starts)
+    common = "int32" if max(shape, default=0) < 2**31 else "int64"
+    return [
+        jax.lax.clamp(jnp.asarray(0, s.dtype), s, jnp.asarray(size - length, s.dtype)).astype(common)
+        for s, size, length in zip(starts, shape, lengths)
+    ]
+
+
+def dynamic_slice(xp, out, x, *starts, lengths, strides):
+    """`lengths` elements from `starts` (clamped so the slice fits), every `strides`-th."""
+    begins = _starts(xp, x.shape, starts, lengths)
+    if xp is np:
+        window = x[tuple(slice(b, b + n) for b, n in zip(begins, lengths))]
+    else:
+        window = jax.lax.dynamic_slice(x, begins, lengths, allow_negative_indices=False)
+    return window[tuple(slice(None, None, s) for s in strides)]
+
+
+def put_slice(xp, out, x, update, *starts):
+    """`x` with `update` written from `starts` (clamped so it fits)."""
+    begins = _starts(xp, x.shape, starts, update.shape)
+    if xp is np:
+        x = x.copy()
+        x[tuple(slice(b, b + n) for b, n in zip(begins, update.shape))] = update
+        return x
+    return jax.lax.dynamic_update_slice(x, update, begins, allow_negative_indices=False)
+
+
+def clamped(xp, index, size):
+    """Indices clamped into `0..size - 1`, as XLA's gather (and so Nx) does."""
+    return xp.clip(xp.asarray(index), 0, size - 1)
+
+
+def take(xp, out, x, indices, axis):
+    """The slices at `indices` along `axis`, clamped. jnp.take's "clip" mode is XLA's own gather,
+    which clamps every index (negative ones to 0) with no extra instruction."""
+    if xp is np:
+        return np.take(x, clamped(np, indices, x.shape[axis]), axis=axis, mode="clip")
+    return jnp.take(x, indices, axis=axis, mode="clip")
+
+
+def take_along_axis(xp, out, x, indices, axis):
+    """The elements at `indices` along `axis`, clamped."""
+    index = clamped(xp, indices, x.shape[axis])
+    if xp is np:
+        return np.take_along_axis(x, index, axis=axis)
+    return jnp.take_along_axis(x, index, axis=axis, mode="clip")
+
+
+def gather(xp, out, x, indices, axes):
+    """The slices at the index tuples of `indices`' last axis, one index per axis of `axes`, clamped."""
+    rest = [a for a in range(x.ndim) if a not in axes]
+    if xp is np:
+        x = np.transpose(x, list(axes) + rest)
+        index = np.asarray(indices)
+        if not axes:  # no index per position: every position takes the whole tensor
+            return np.broadcast_to(x, out.shape).copy()
+        return x[tuple(clamped(np, index[..., i], x.shape[i]) for i in range(len(axes)))]
+    if 0 in out.shape:  # nothing to gather (an indexed axis may be empty): no slice to take
+        return jnp.zeros(out.shape, x.dtype)
+    # XLA's gather clamps each start index into range itself, in the indices' own type (64-bit
+    # and unsigned extremes included): no instruction around it, as `x.at[i].get(mode="clip")`
+    # with 32-bit indices.
+    batch = len(out.shape) - len(rest)
+    numbers = jax.lax.GatherDimensionNumbers(
+        offset_dims=tuple(range(batch, len(out.shape))),
+        collapsed_slice_dims=tuple(sorted(axes)),
+        start_index_map=tuple(axes),
+    )
+    sizes = tuple(1 if a in axes else x.shape[a] for a in range(x.ndim))
+    return jax.lax.gather(x, indices, numbers, sizes, mode=jax.lax.GatherScatterMode.CLIP, indices_are_sorted=False)
+
+
+# --- sort
+# Nx's order: NaN sorts above everything (last ascending, first descending), -0.0 equals 0.0,
+# and equal elements keep their order either way. XLA's sort comparator (lax.sort's, as jnp.sort
+# uses) is that order ascending; descending is the ascending sort of the reversed axis, reversed:
+# nothing is negated, so no integer minimum overflows. On XLA a sort moves the values themselves
+# (one sort, as jnp.sort), and an argsort sorts an iota of the index type along (as jnp.argsort).
+
+
+def sort(xp, out, x, axis, descending):
+    """`x` sorted along `axis`, stably, in Nx's order."""
+    if xp is np:
+        return np.take_along_axis(x, argsort_nx(np, x, axis, descending), axis=axis)
+    if not descending:
+        return jax.lax.sort(x, dimension=axis, is_stable=True)
+    if x.dtype.kind in "iub":  # equal integers are indistinguishable: one reverse, as jnp.sort
+        return jax.lax.rev(jax.lax.sort(x, dimension=axis), (axis,))
+    return jax.lax.rev(jax.lax.sort(jax.lax.rev(x, (axis,)), dimension=axis, is_stable=True), (axis,))
+
+
+def argsort(xp, out, x, axis, descending):
+    """The indices that sort `x` along `axis`, in `out`'s type."""
+    return argsort_nx(xp, x, axis, descending, out.type.dtype).astype(out.type.dtype)
+
+
+def argsort_nx(xp, x, axis, descending, index_dtype=np.int32):
+    """A stable argsort in Nx's order (above), as indices of `index_dtype` where the axis fits in
+    it (int32 otherwise)."""
+    size = x.shape[axis]
+    if xp is np:
+        if x.dtype.kind not in "iuf":  # bf16, f8: NumPy sorts them wrongly around NaN
+            x = x.astype(np.float64)  # exact for every narrower float
+        if not descending:
+            return np.argsort(x, axis=axis, stable=True)
+        index = np.argsort(np.flip(x, axis), axis=axis, stable=True)
+        return (size - 1) - np.flip(index, axis)
+    if size - 1 > np.iinfo(index_dtype).max:
+        index_dtype = np.int32
+    keys = jax.lax.rev(x, (axis,)) if descending else x
+    iota = jax.lax.broadcasted_iota(index_dtype, x.shape, axis)
+    _, index = jax.lax.sort((keys, iota), dimension=axis, is_stable=True, num_keys=1)
+    return (size - 1) - jax.lax.rev(index, (axis,)) if descending else index
+
+
+# --- products
+
+
+def dot_general(xp, out, a, b, contract, batch):
+    """Contracts `contract` = (left axes, right axes) with batch axes `batch` = (left, right): on
+    NumPy an einsum (bf16 and the 8-bit floats, which it has no loop for, in f32, as XLA), on XLA
+    its dot_general in the output's type."""
+    if xp is not np:
+        return jax.lax.dot_general(a, b, (tuple(contract), tuple(batch)), preferred_element_type=out.type.dtype)
+    (lc, rc), (lb, rb) = contract, batch
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    left_labels = [next(letters) for _ in range(a.ndim)]
+    right_labels = [next(letters) for _ in range(b.ndim)]
+    for x, y in zip(lc + lb, rc + rb):
+        right_labels[y] = left_labels[x]
+    free_left = [left_labels[i] for i in range(a.ndim) if i not in lc and i not in lb]
+    free_right = [right_labels[i] for i in range(b.ndim) if i not in rc and i not in rb]
+    result_labels = [left_labels[i] for i in lb] + free_left + free_right
+    spec = f"{''.join(left_labels)},{''.join(right_labels)}->{''.join(result_labels)}"
+    if a.dtype.kind == "V":
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    return np.einsum(spec, a, b).astype(out.type.dtype)
+
+
+# --- fft
+
+
+def fft(xp, out, x, kind, lengths, axes, eps):
+    """Transform `kind` over `axes`, `lengths` points each, in f32/c64 (f64/c128 keep 64 bits;
+    XLA transforms f32 and f64 only: narrower floats and integers are widened). As Nx, fft2 and
+    ifft2 transform their second axis, clean up, then their first."""
+    wide = x.dtype in (np.float64, np.complex128)
+    if kind == "rfft":
+        x = x.astype(np.float64 if wide else np.float32)
+    else:
+        x = x.astype(np.complex128 if wide else np.complex64)
+    fun = getattr(xp.fft, kind)
+    for axis, length in reversed(tuple(zip(axes, lengths))):
+        # The whole axis: no `n`, so jax.numpy adds no zero-length pad (whose 64-bit padding
+        # value would keep a 32-bit defn off jit's C++ dispatch).
+        whole = kind != "irfft" and x.shape[axis] == length
+        x = _cleaned(xp, fun(x, axis=axis) if whole else fun(x, n=length, axis=axis), eps)
+    return x if x.dtype == out.type.dtype else x.astype(out.type.dtype)
+
+
+def _limit(dtype: np.dtype, eps: float):
+    """The largest value of `dtype`'s real type that is at most `eps`: |x| <= it in that type
+    exactly when |x| <= eps (Nx compares in f64)."""
+    real = np.dtype(np.float64 if dtype in (np.float64, np.complex128) else np.float32)
+    with np.errstate(over="ignore"):
+        limit = real.type(eps)
+    return np.nextafter(limit, real.type(0)) if float(limit) > eps else limit
+
+
+def _cleaned(xp, data, eps: float):
+    """Nx's clean-up of a transform: real and imaginary parts with |x| <= eps become +0. The
+    clean-up changes values, not the gradient (Nx differentiates the transform itself): traced,
+    a cleaned part is `x - stop_gradient(x)`, zero with x's derivative."""
+    limit = _limit(data.dtype, eps)
+    zero = (lambda x: xp.zeros_like(x)) if xp is np else (lambda x: x - jax.lax.stop_gradient(x))
+    if data.dtype.kind != "c":
+        return xp.where(xp.abs(data) <= limit, zero(data), data)
+    real, imag = xp.real(data), xp.imag(data)
+    real = xp.where(xp.abs(real) <= limit, zero(real), real)
+    imag = xp.where(xp.abs(imag) <= limit, zero(imag), imag)
+    if xp is np:
+        cleaned = np.empty_like(data)
+        cleaned.real, cleaned.imag = real, imag
+        return cleaned
+    return jax.lax.complex(real, imag)

@@ -22,7 +22,10 @@ of its own, such as `divide` and `pow`); whether it is public (`public`: `floor_
 operators `//` and `%` only); and the real interval its operands are drawn from
 (`domain`, `(low, high)`, the whole line unless given): `tests/test_differential.py` checks
 the op against its `reference` at random points of that interval and next to its finite
-ends, besides the edge-value grid.
+ends, besides the edge-value grid. An op that counts bits says which (`counts_bits`: `set`
+or `leading_zeros`): on a signed sub-byte type it counts the type's own bits, zero-extended
+into the byte it computes in (s4 -1 is 0b1111), and a count of leading zeros is then less by
+the 8 - bits zeros the byte adds (`backends/_subbyte.py`).
 
 What reads it: the backend families build their method tables from it
 (`backends/_families/_tables.build`), the front-end modules generate their functions from it
@@ -70,6 +73,7 @@ import jax
 import jax.scipy.special as jsp
 import numpy as np
 
+from . import _op_code
 from ._op_code import (
     as_xla_divides,
     asin,
@@ -111,6 +115,7 @@ class Op:
     subnormals_as_zero: bool = False
     doc: str = ""
     examples: str | None = None
+    counts_bits: str | None = None
 
     @property
     def arity(self) -> int:
@@ -1114,6 +1119,7 @@ TABLE = [
         "unary",
         "same_integer",
         compute=population_count,
+        counts_bits="set",
         nx="population_count",
         doc="The number of set bits in each element of an integer tensor.",
         examples="""
@@ -1130,6 +1136,7 @@ TABLE = [
         "unary",
         "same_integer",
         compute=count_leading_zeros,
+        counts_bits="leading_zeros",
         nx="count_leading_zeros",
         doc="The number of zero bits before the first set bit, in each element of an integer tensor.",
         examples="""
@@ -1414,18 +1421,20 @@ class Entry:
     `params` its static ones (Python values; `*`-less names after a `*operand` are keyword-only,
     a default written `name=value`): the backend contract declares the method from the two
     (`backends/_contract.declare_table_ops`). `doc` is the contract's line on it; `result` the
-    name of its result-type rule (`RESULT_RULES`); `compute`, where the op is simple enough,
-    the computation itself, `(xp, out, *arrays, **params) -> array` for NumPy and jax.numpy
-    alike (`out` the output template; the arrays converted to `out`'s type, or kept in their
-    own with `own_type`; a result made from nothing, `creates`, is placed on the backend's
-    device), from which the family's method is filled in
-    (`backends/_families/_base.fill`); None where `backends/_families/<family>.py` keeps the
-    code (linalg's algorithms, XLA's primitives). `reference` is the NumPy function of the
+    name of its result-type rule (`RESULT_RULES`); `compute`, where the op is simple enough, the
+    computation itself, `(xp, out, *arrays, **params) -> array` for NumPy and jax.numpy alike
+    (`out` the output template; the arrays converted to `out`'s type, or kept in their own with
+    `own_type`; the operands named in `as_data` (indices, starts, a predicate) arrive as their
+    data, as it is; a result made from nothing, `creates`, is placed on the backend's device),
+    from which the family's method is filled in (`backends/_families/_base.fill`); None where
+    `backends/_families/<family>.py` keeps the code (linalg's algorithms, conv, NaN checks
+    through the backend, a user's function, bitcast's gradient; jax.lax's primitives on XLA are
+    the entry's, `_core/_op_code.py`'s helpers). `reference` is the NumPy function of the
     method's arguments (NumPy arrays and params) it must agree with, and `samples` the operand
-    shapes (or constant arrays: indices) and params `tests/test_differential_random.py` checks it
-    on, at random values. `keeps_nan`: XLA's CPU max and min can lose a NaN that Nx keeps, so
-    the method checks for one (`NAN_CHECKED`). `notes`: gradient and vectorization. `nx`: the
-    Nx functions it mirrors; `public`: the top-level numbat functions (in
+    shapes (or constant arrays: indices) and params `tests/test_differential_random.py` checks
+    it on, at random values. `keeps_nan`: XLA's CPU max and min can lose a NaN that Nx keeps, so
+    the method checks for one (`NAN_CHECKED`). `notes`: gradient and vectorization. `nx`: the Nx
+    functions it mirrors; `public`: the top-level numbat functions (in
     `_ops/primitive/<family>.py`) that run it, exported from there by `numbat/__init__.py`;
     `kinds`: the values of its `kind` (or `mode`) parameter, where it has one."""
 
@@ -1437,6 +1446,7 @@ class Entry:
     result: str
     compute: typing.Callable | None = None
     own_type: bool = False
+    as_data: tuple[str, ...] = ()
     creates: bool = False
     reference: typing.Callable | None = None
     samples: tuple = ()
@@ -1518,6 +1528,21 @@ def _window_reference(x, kind, window, strides, padding, dilations):
 def _fft_reference(x, kind, lengths, axes, eps):
     fun = {"fft": np.fft.fftn, "ifft": np.fft.ifftn, "rfft": np.fft.rfftn}[kind]
     return fun(x, s=lengths, axes=axes)
+
+
+def _begins(x, starts, lengths) -> list[int]:
+    """Start indices clamped so that each slice fits (Nx's rule)."""
+    return [min(max(int(s), 0), size - length) for s, size, length in zip(starts, x.shape, lengths)]
+
+
+def _slice_reference(x, *starts, lengths, strides):
+    return x[tuple(slice(b, b + n, s) for b, n, s in zip(_begins(x, starts, lengths), lengths, strides))]
+
+
+def _put_slice_reference(x, update, *starts):
+    x = x.copy()
+    x[tuple(slice(b, b + n) for b, n in zip(_begins(x, starts, update.shape), update.shape))] = update
+    return x
 
 
 def _top_k_reference(x, k, part):
@@ -1604,6 +1629,8 @@ STRUCTURED_TABLE = [
         nx=("select",),
         public=("select",),
         notes="the gradient flows to the chosen branch only; " + _SAME_SHAPE,
+        compute=_op_code.select,
+        as_data=("pred",),
     ),
     Entry(
         "clip",
@@ -1617,6 +1644,7 @@ STRUCTURED_TABLE = [
         nx=("clip",),
         public=("clip",),
         notes="the gradient is 1 inside the bounds, 0 outside; " + _SAME_SHAPE,
+        compute=_op_code.clip,
     ),
     Entry(
         "stop_grad",
@@ -1628,6 +1656,9 @@ STRUCTURED_TABLE = [
         nx=("Defn.Kernel.stop_grad",),
         public=("stop_grad",),
         notes="a zero gradient",
+        compute=_op_code.stop_grad,
+        reference=lambda x: x,
+        samples=((((3, 4),), {}),),
     ),
     # reduction: the methods beside `REDUCTIONS`
     Entry(
@@ -1686,6 +1717,7 @@ STRUCTURED_TABLE = [
         public=("cumulative_sum", "cumulative_product", "cumulative_min", "cumulative_max"),
         notes="NaN propagates onward in min and max (as XLA); gradients by JAX's cumulative rules",
         kinds=("sum", "product", "min", "max"),
+        compute=_op_code.cumulative,
     ),
     # window
     Entry(
@@ -1778,6 +1810,7 @@ STRUCTURED_TABLE = [
         nx=("pad",),
         public=("pad",),
         notes=_LINEAR + " (and the padding value's, summed)",
+        compute=_op_code.pad,
     ),
     Entry(
         "concatenate",
@@ -1791,6 +1824,7 @@ STRUCTURED_TABLE = [
         nx=("concatenate",),
         public=("concatenate",),
         notes=_LINEAR,
+        compute=_op_code.concatenate,
     ),
     Entry(
         "reverse",
@@ -1831,6 +1865,10 @@ STRUCTURED_TABLE = [
         nx=("slice",),
         public=("slice",),
         notes=_LINEAR,
+        compute=_op_code.dynamic_slice,
+        as_data=("starts",),
+        reference=_slice_reference,
+        samples=((((5, 4), np.array(3), np.array(-2)), {"lengths": (3, 2), "strides": (2, 1)}),),
     ),
     Entry(
         "put_slice",
@@ -1842,6 +1880,10 @@ STRUCTURED_TABLE = [
         nx=("put_slice",),
         public=("put_slice",),
         notes="linear in both tensors",
+        compute=_op_code.put_slice,
+        as_data=("starts",),
+        reference=_put_slice_reference,
+        samples=((((4, 5), (2, 3), np.array(3), np.array(1)), {}),),
     ),
     Entry(
         "take",
@@ -1855,6 +1897,8 @@ STRUCTURED_TABLE = [
         nx=("take",),
         public=("take",),
         notes=_LINEAR + " (a scatter-add); no gradient for the indices",
+        compute=_op_code.take,
+        as_data=("indices",),
     ),
     Entry(
         "take_along_axis",
@@ -1868,6 +1912,8 @@ STRUCTURED_TABLE = [
         nx=("take_along_axis",),
         public=("take_along_axis",),
         notes=_LINEAR + "; no gradient for the indices",
+        compute=_op_code.take_along_axis,
+        as_data=("indices",),
     ),
     Entry(
         "gather",
@@ -1883,6 +1929,8 @@ STRUCTURED_TABLE = [
         nx=("gather",),
         public=("gather",),
         notes=_LINEAR + "; no gradient for the indices",
+        compute=_op_code.gather,
+        as_data=("indices",),
     ),
     Entry(
         "indexed",
@@ -1909,6 +1957,7 @@ STRUCTURED_TABLE = [
         nx=("sort",),
         public=("sort",),
         notes="the gradient follows the permutation; NaN sorts above everything",
+        compute=_op_code.sort,
     ),
     Entry(
         "argsort",
@@ -1922,6 +1971,8 @@ STRUCTURED_TABLE = [
         nx=("argsort",),
         public=("argsort",),
         notes="an integer result: no gradient",
+        compute=_op_code.argsort,
+        own_type=True,
     ),
     Entry(
         "top_k",
@@ -1968,6 +2019,7 @@ STRUCTURED_TABLE = [
         ),
         nx=("dot",),
         notes="bilinear, as `dot`; `nbt.dot` with contraction or batch axes runs it",
+        compute=_op_code.dot_general,
     ),
     Entry(
         "conv",
@@ -2033,6 +2085,8 @@ STRUCTURED_TABLE = [
         public=("fft", "ifft", "rfft", "irfft", "fft2", "ifft2"),
         notes="linear: the gradient is the adjoint transform; the clean-up below `eps` changes no gradient",
         kinds=("fft", "ifft", "rfft", "irfft"),
+        compute=_op_code.fft,
+        own_type=True,
     ),
 ]
 

@@ -65,23 +65,8 @@ class AbstractBackend(abc.ABC):
     # The element-wise ops of the op table (`_core/_op_table.py`: the families elementwise, math,
     # bitwise and complex) are not written here: `declare_table_ops` declares each entry, one
     # method each, `name(self, out, tensor)` or `name(self, out, left, right)`, its docstring the
-    # entry's `doc`. Written here are the families' other methods.
-
-    # --- elementwise (`_families/elementwise.py`): two or more broadcast tensors
-    @abc.abstractmethod
-    def select(self, out: Template, pred: Tensor, on_true: Tensor, on_false: Tensor) -> Tensor:
-        """`on_true` where `pred` is non-zero, else `on_false`."""
-
-    @abc.abstractmethod
-    def clip(self, out: Template, tensor: Tensor, low: Tensor, high: Tensor) -> Tensor:
-        """Each element clamped to [`low`, `high`]."""
-
-    # --- math (`_families/math.py`): functions of one tensor, element by element
-    @abc.abstractmethod
-    def stop_grad(self, out: Template, tensor: Tensor) -> Tensor:
-        """The tensor itself; gradients do not flow through it."""
-
-    # (bitwise, `_families/bitwise.py`, and complex, `_families/complex.py`: op table entries only)
+    # entry's `doc`; `declare_entries` declares the families' other methods (select, clip,
+    # stop_grad) from their entries' signatures.
 
     # --- reduction (`_families/reduction.py`): from the op table but `reduce_max`, whose `for_shift` its entry lacks
     @abc.abstractmethod

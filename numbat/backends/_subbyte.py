@@ -19,14 +19,12 @@ numbat.Tensor<
 from __future__ import annotations
 
 from .._core import _types
+from .._core._op_table import OPS
 from .._tensor._tensor import Template, Tensor
 from ._cast import SUBBYTE_WIDE, cast, wrap
 
 # Each sub-byte type and the byte-wide type it computes in (_cast's table, as Nx types).
 _WIDE = {_types.parse(narrow): _types.parse(wide) for narrow, wide in SUBBYTE_WIDE.items()}
-
-# Ops that count bits: computed on the zero-extended bits (s4 -1 is 0b1111, not 0b11111111).
-_BIT_COUNTS = ("population_count", "count_leading_zeros")
 
 
 def involved(out: Template, inputs: tuple) -> bool:
@@ -44,12 +42,16 @@ def call(backend, op: str, out: Template, inputs: tuple, params: dict) -> Tensor
     if op == "as_type":  # the cast itself knows the sub-byte types (saturating from floats)
         return backend.as_type(out, *inputs)
     xp = backend.xp
+    entry = OPS.get(op)
+    # An op that counts bits (its entry's `counts_bits`) reads the zero-extended bits: s4 -1 is
+    # 0b1111, not 0b11111111.
+    counts_bits = entry.counts_bits if entry is not None else None
     wide_inputs = []
     for tensor in inputs:
         wide = _WIDE.get(tensor.type)
         if wide is not None:
             data = cast(xp, xp.asarray(tensor.data), wide.dtype)
-            if op in _BIT_COUNTS and wide.kind == "s":
+            if counts_bits and wide.kind == "s":
                 data = data & ((1 << tensor.type.bits) - 1)
             tensor = Tensor(data, wide, tensor.names, backend)
         wide_inputs.append(tensor)
@@ -58,6 +60,6 @@ def call(backend, op: str, out: Template, inputs: tuple, params: dict) -> Tensor
     if wide_out is None:
         return result
     data = result.data
-    if op == "count_leading_zeros":  # the byte-wide count has 8 - bits leading zeros more
+    if counts_bits == "leading_zeros":  # the byte-wide count has 8 - bits leading zeros more
         data = data - (8 - out.type.bits)
     return Tensor(wrap(data, out.type.dtype), out.type, out.names, backend)

@@ -33,13 +33,15 @@ class ArrayBase(abc.ABC):
 
 def _entry_method(entry):
     """The method of an op table entry with a `compute` (`_op_table.Entry`): its operands
-    converted to the output's type (kept in their own with `own_type`), computed, wrapped;
-    written out as one line, so that it costs no more than a method written by hand."""
-    convert = "self.xp.asarray({}.data)" if entry.own_type else "self._as({}, out)"
-    arguments = [
-        f"*[{convert.format('each')} for each in {name[1:]}]" if name.startswith("*") else convert.format(name)
-        for name in entry.operands
-    ]
+    converted to the output's type (kept in their own with `own_type`; an index operand, in
+    `indices`, its data as it is), computed, wrapped; written out as one line, so that it costs
+    no more than a method written by hand."""
+    own = "self.xp.asarray({}.data)" if entry.own_type else "self._as({}, out)"
+    arguments = []
+    for name in entry.operands:
+        bare = name.lstrip("*")
+        convert = "{}.data" if bare in entry.as_data else own
+        arguments.append(f"*[{convert.format('each')} for each in {bare}]" if name != bare else convert.format(name))
     arguments += [f"{name}={name}" for name in entry.param_names]
     wrap = "self._place" if entry.creates else "self._wrap"
     body = f"return {wrap}(out, _compute(self.xp, {', '.join(['out', *arguments])}))"

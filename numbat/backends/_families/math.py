@@ -7,23 +7,20 @@ The family's rule: an op takes one tensor and computes each element from that el
 alone (the bitwise functions of one tensor are `bitwise`, the complex parts `complex`).
 The ops are the op table's (`_core/_op_table.py`, with their flags: narrow, wide on NumPy,
 complex as XLA, subnormals as zero), computed by their entries' `compute` and filled in by
-`_tables.build` and `_tables.fill`, plus `stop_grad`, written here.
+`_tables.build` and `_tables.fill`, and `stop_grad`, the op table's other entry of the family
+(`_core/_op_table.STRUCTURED`), filled in from its `compute` by `_base.fill`.
 """
 
 from __future__ import annotations
 
-import jax
-import numpy as np
-
-from . import _tables
+from . import _base, _tables
 from ._base import ArrayBase
 
 
 class Array(ArrayBase):
-    def stop_grad(self, out, tensor):
-        data = self._as(tensor, out)
-        return self._wrap(out, data if isinstance(data, np.ndarray) else jax.lax.stop_gradient(data))
+    pass
 
 
 TABLES = _tables.build("math")
 _tables.fill(Array, **TABLES)
+FILLED = _base.fill(Array, "math")  # stop_grad: its entry's compute
