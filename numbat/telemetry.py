@@ -43,6 +43,11 @@ _sequence = 0
 # Per function: {"compilation": n, "cache_hit": n}, plain dicts so that a hot path's increment is cheap.
 _counts: dict[str, dict[str, int]] = collections.defaultdict(lambda: {"compilation": 0, "cache_hit": 0})
 _cells: dict[str, list[list[int]]] = collections.defaultdict(list)  # live hit cells of defns, by name
+# Cells whose defn is gone, waiting to be folded into `_counts`. `release_cell` runs from a
+# weakref finalizer, that is whenever the garbage collector runs, which can be inside a
+# section holding `_lock` on this very thread: it queues the cell (a deque's append takes no
+# lock) and folds only if it gets the lock without waiting; `counts` and `hit_cell` fold the rest.
+_released: collections.deque = collections.deque()
 listened = False  # whether any handler is attached (hot paths read it without a call or the lock)
 
 
@@ -167,6 +172,7 @@ def hit_cell(function: str) -> list[int]:
         raise ArgumentError(f"telemetry.hit_cell: function must be a str (its name), got {function!r}")
     cell = [0]
     with _lock:
+        _fold_released()
         _cells[function].append(cell)
     return cell
 
@@ -175,7 +181,18 @@ def release_cell(function: str, cell: list[int]) -> None:
     """Folds `cell`'s hits into `function`'s count and stops reading it (its owner is gone)."""
     if not isinstance(function, str):
         raise ArgumentError(f"telemetry.release_cell: function must be a str (its name), got {function!r}")
-    with _lock:
+    _released.append((function, cell))
+    if _lock.acquire(blocking=False):  # never waits: a finalizer inside a locked section would wait forever
+        try:
+            _fold_released()
+        finally:
+            _lock.release()
+
+
+def _fold_released() -> None:
+    """Folds the released cells into their function's count (the caller holds `_lock`)."""
+    while _released:
+        function, cell = _released.popleft()
         cells = _cells.get(function, [])
         if any(c is cell for c in cells):
             cells[:] = [c for c in cells if c is not cell]
@@ -220,6 +237,7 @@ def counts() -> dict[str, dict[str, int]]:
     1
     """
     with _lock:
+        _fold_released()
         totals = {name: (c["compilation"], c["cache_hit"]) for name, c in _counts.items()}
         for name, cells in _cells.items():
             compilations, hits = totals.get(name, (0, 0))

@@ -1,6 +1,8 @@
 """Telemetry: attach/detach, the bounded log, counts, and handlers that raise."""
 
 import logging
+import subprocess
+import sys
 
 import numbat as nbt
 from numbat import telemetry
@@ -78,3 +80,28 @@ def test_a_hit_with_a_listener_is_emitted_once_and_counted_once():
         nbt.telemetry.detach("listened-hit")
     assert events.count("listened_hit_example") == 2
     assert nbt.telemetry.counts()["listened_hit_example"]["cache_hits"] == 2 == fun.cache_info()["hits"]
+
+
+_RELEASE_UNDER_THE_LOCK = """
+from numbat import telemetry
+cell = telemetry.hit_cell("released_under_the_lock")
+cell[0] += 3
+with telemetry._lock:  # where a finalizer runs when the collector fires inside counts()
+    telemetry.release_cell("released_under_the_lock", cell)
+first = telemetry.counts()["released_under_the_lock"]["cache_hits"]
+cell[0] += 1  # a released cell is no longer read
+print(first, telemetry.counts()["released_under_the_lock"]["cache_hits"])
+"""
+
+
+def test_a_cell_released_while_the_lock_is_held_is_queued_not_deadlocked():
+    # A defn's hit cell is released by a weakref finalizer, which the garbage collector can run
+    # inside `counts()` while it holds telemetry's lock on the same thread. Before, the
+    # finalizer waited for that lock forever (CI hung in `counts`, in a notebook test's
+    # teardown); now it queues the cell and the next reader folds it in, counted once.
+    # A child process, so that the old deadlock is a timeout here, not a hung test run.
+    done = subprocess.run(
+        [sys.executable, "-c", _RELEASE_UNDER_THE_LOCK], check=False, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["3", "3"]
