@@ -237,6 +237,7 @@ def test_the_eager_binary_path_is_one_dispatch(monkeypatch):
     real_execute_binary, real_run = nbt.NumPyBackend.execute_binary, _dispatch.run
     monkeypatch.setattr(nbt.NumPyBackend, "execute_binary", lambda *a: fast.append(a[1]) or real_execute_binary(*a))
     monkeypatch.setattr(_dispatch, "run", lambda *a, **k: general.append(a[0]) or real_run(*a, **k))
+    monkeypatch.setattr(_dispatch, "_small_templates", {})  # as in a fresh process, whatever earlier tests ran
     host = nbt.NumPyBackend()
     a = nbt.tensor([1.0, 2.0], names=["x"], backend=host)
     nbt.subtract(a, a)  # a shape seen for the first time: `run`, which lets the allocation guard see it
