@@ -13,11 +13,10 @@ from __future__ import annotations
 import collections.abc
 import numbers
 
-import jax
 import numpy as np
 
 from .._core._errors import ArgumentError
-from ._tensor import Tensor
+from ._tensor import Tensor, is_deallocated, is_traced
 
 
 def _shown(value) -> str:
@@ -83,13 +82,7 @@ def tensor(function: str, argument: str, value):
 def not_freed(function: str, argument: str, value) -> None:
     """Raises if `value` is a tensor whose memory `nbt.backend_deallocate` freed (or
     `nbt.backend_transfer` moved away): JAX's own error names neither."""
-    data = getattr(value, "data", None)
-    if (
-        isinstance(value, Tensor)
-        and isinstance(data, jax.Array)
-        and not isinstance(data, jax.core.Tracer)
-        and data.is_deleted()
-    ):
+    if isinstance(value, Tensor) and not is_traced(value) and is_deallocated(value):
         raise ArgumentError(
             f"{function}: {argument} ({value.type}{list(value.shape)}) was freed by nbt.backend_deallocate or moved "
             "away by nbt.backend_transfer; compute it anew"
